@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Installs every tool the build and the tests need, idempotently: each step checks the installed
+# version first and does nothing when it already matches, so a warm run takes about a second.
+# Tools go where they outlive a clone (cargo's bin folder, ~/.cache), so a fresh clone reuses them.
+#
+#   scripts/bootstrap.sh          build tools (wasm32 target, trunk, wasm-bindgen-cli, wasm-opt)
+#   scripts/bootstrap.sh --test   the same plus Debian chromium + chromium-driver + brotli
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+TRUNK_VERSION=0.21.14
+BINARYEN_VERSION=132
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/ratelimit-playground"
+BINARYEN_DIR="$CACHE/binaryen-$BINARYEN_VERSION"
+CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
+export PATH="$BINARYEN_DIR/node_modules/.bin:$CARGO_BIN:$PATH"
+
+say() { printf '\033[1mbootstrap:\033[0m %s\n' "$*"; }
+have_version() { # have_version CMD EXPECTED-SUBSTRING
+  command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qF -- "$2"
+}
+
+# 1. Rust's wasm32 target.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. trunk 0.21.x (0.22 needs a newer rustc than this machine has).
+if ! have_version trunk "trunk 0.21."; then
+  say "installing trunk $TRUNK_VERSION (first time only, ~8 min)"
+  cargo install --locked "trunk@$TRUNK_VERSION"
+fi
+
+# 3. wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock.
+WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)
+if [[ -z "$WB_VERSION" ]]; then echo "bootstrap: no wasm-bindgen in Cargo.lock" >&2; exit 1; fi
+if ! have_version wasm-bindgen "wasm-bindgen $WB_VERSION" \
+  || ! have_version wasm-bindgen-test-runner "$WB_VERSION"; then
+  say "installing wasm-bindgen-cli $WB_VERSION (first time only, ~4 min)"
+  # --locked fails for this crate: one pinned dependency version is no longer on the registry.
+  cargo install --force wasm-bindgen-cli --version "$WB_VERSION"
+fi
+if ! grep -q "wasm_bindgen = \"$WB_VERSION\"" Trunk.toml; then
+  echo "bootstrap: Trunk.toml [tools] wasm_bindgen must be \"$WB_VERSION\" (the version in Cargo.lock)" >&2
+  exit 1
+fi
+
+# 4. wasm-opt from npm's binaryen (Debian's binaryen 108 emits wasm that fails to load).
+if ! have_version wasm-opt "version $BINARYEN_VERSION"; then
+  say "installing binaryen@$BINARYEN_VERSION from npm into $BINARYEN_DIR"
+  mkdir -p "$BINARYEN_DIR"
+  npm install --silent --no-audit --no-fund --prefix "$BINARYEN_DIR" "binaryen@$BINARYEN_VERSION"
+  have_version wasm-opt "version $BINARYEN_VERSION" || { echo "bootstrap: wasm-opt still missing" >&2; exit 1; }
+fi
+
+# 5. For the tests: Debian's Chromium and its driver, and brotli for `make size`.
+if [[ "${1:-}" == "--test" ]]; then
+  missing=()
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+  command -v brotli >/dev/null 2>&1 || missing+=(brotli)
+  if ((${#missing[@]})); then
+    say "installing ${missing[*]} from Debian"
+    SUDO=""; [[ $(id -u) == 0 ]] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+say "tools ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | head -1)"

@@ -1,0 +1,35 @@
+//! The engine: an exact, deterministic simulation of rate limiters, traffic and clusters.
+//!
+//! Pure Rust: no web crates, no wall clock, one seeded RNG per run, simulated time in integer
+//! nanoseconds. The app, the `ratelimit-sim` CLI and the tests all drive this same code, and the
+//! same scenario gives the same bytes out natively and in WebAssembly.
+
+pub mod cluster;
+pub mod decimal;
+pub mod decision;
+pub mod engine;
+pub mod limiter;
+pub mod metrics;
+pub mod query;
+pub mod rate;
+pub mod report;
+pub mod retry;
+pub mod rng;
+pub mod scenario;
+pub mod store;
+pub mod time;
+pub mod trace;
+pub mod traffic;
+
+pub use decision::{Decision, Quota, Status};
+pub use engine::Simulation;
+pub use limiter::{AnyLimiter, FixedWindow, Gauge, Gcra, Limiter, SlidingLog, SlidingWindow, TokenBucket};
+pub use metrics::{Bucket, Event, EventKind, Metrics, Totals};
+pub use query::ParamError;
+pub use rate::Rate;
+pub use report::{run, Report};
+pub use retry::Retry;
+pub use rng::SimRng;
+pub use scenario::{Algorithm, Balancer, FailMode, Outage, RetryPolicy, Scenario, StoreMode, TrafficShape};
+pub use time::{Nanos, SimTime};
+pub use trace::{Trace, TraceError};

@@ -1,0 +1,182 @@
+//! Batch runs: a scenario run to completion, summarised as a [`Report`] (JSON or CSV).
+
+use super::engine::Simulation;
+use super::metrics::Metrics;
+use super::query::ParamError;
+use super::scenario::{Scenario, TrafficShape};
+use super::time::SimTime;
+use serde::Serialize;
+
+/// Most requests (retries included) one batch run may simulate.
+pub const MAX_RUN_REQUESTS: u128 = 50_000_000;
+/// Most series buckets one batch run may produce.
+pub const MAX_RUN_BUCKETS: u64 = 100_000;
+
+/// Everything a batch run measured. Field order is the JSON order; output is byte-identical for
+/// the same scenario on every platform.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The normalized scenario: every key, as a query string.
+    pub scenario: String,
+    /// The window algorithms' effective limit (explicit or derived from capacity).
+    pub effective_limit: u64,
+    /// The window algorithms' effective window in seconds (explicit or capacity ÷ refill).
+    pub effective_window_s: f64,
+    /// Requests that reached the load balancer, retries included.
+    pub requests: u64,
+    /// Admitted.
+    pub admitted: u64,
+    /// Rejected (429).
+    pub rejected: u64,
+    /// Admitted minus what one exact limiter admits on the same arrivals.
+    pub over_admitted: i64,
+    /// What one exact limiter admits on the same arrivals.
+    pub reference_admitted: u64,
+    /// Of the requests, retries.
+    pub retries: u64,
+    /// Rejected requests whose client gave up.
+    pub gave_up: u64,
+    /// Decisions made on a store timeout.
+    pub timeouts: u64,
+    /// SETs that overwrote an update they had not read.
+    pub lost_updates: u64,
+    /// Admitted ÷ decided.
+    pub pass_ratio: f64,
+    /// The analytic long-run pass ratio, `min(1, allowed rate ÷ arrival rate)`.
+    pub predicted_pass_ratio: f64,
+    /// Token bucket: `C / (λ − r)` seconds, when arrivals exceed the refill rate.
+    pub predicted_first_rejection_s: Option<f64>,
+    /// Decision latency percentiles, nanoseconds.
+    pub latency_ns: LatencyReport,
+    /// Admitted per node.
+    pub node_admitted: Vec<u64>,
+    /// Series bucket width in seconds.
+    pub bucket_s: f64,
+    /// The time series.
+    pub series: Vec<Row>,
+}
+
+/// Latency percentiles in nanoseconds.
+#[derive(Clone, Debug, Serialize)]
+pub struct LatencyReport {
+    /// Median.
+    pub p50: u64,
+    /// 90th percentile.
+    pub p90: u64,
+    /// 99th percentile.
+    pub p99: u64,
+    /// Largest.
+    pub max: u64,
+}
+
+/// One series bucket.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// Bucket start, seconds.
+    pub t: f64,
+    /// Arrivals (retries included).
+    pub requests: u64,
+    /// Admitted.
+    pub admitted: u64,
+    /// Rejected.
+    pub rejected: u64,
+    /// Retries among the arrivals.
+    pub retries: u64,
+    /// Limiter level at the bucket's last decision.
+    pub level: f64,
+}
+
+/// Refuses scenarios too large to finish quickly, naming what to lower.
+pub fn check_run_size(sc: &Scenario) -> Result<(), ParamError> {
+    let secs = u128::from(sc.duration.as_nanos());
+    let arrivals = match sc.traffic {
+        TrafficShape::Trace => sc.trace.as_ref().map_or(0, |t| t.len() as u128),
+        TrafficShape::Seam => {
+            let w = u128::from(sc.effective_window().as_nanos().max(1));
+            secs / w * u128::from(sc.effective_limit()) + 2 * u128::from(sc.effective_limit())
+        }
+        _ => u128::from(sc.rate.milli()) * secs / 1_000_000_000_000,
+    };
+    let total = arrivals * (1 + u128::from(sc.max_retries));
+    if total > MAX_RUN_REQUESTS {
+        return Err(ParamError {
+            param: "duration".into(),
+            message: format!(
+                "this run could simulate {total} requests (arrivals × (1 + retries)); at most {MAX_RUN_REQUESTS} \
+                 finish quickly: lower rate, duration or retries"
+            ),
+        });
+    }
+    let buckets = sc.duration.as_nanos() / sc.bucket.as_nanos().max(1);
+    if buckets > MAX_RUN_BUCKETS {
+        return Err(ParamError {
+            param: "bucket".into(),
+            message: format!("duration ÷ bucket = {buckets} buckets; at most {MAX_RUN_BUCKETS}: use a wider bucket"),
+        });
+    }
+    Ok(())
+}
+
+/// Runs a validated scenario for its duration (requests in flight at the end still complete).
+pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
+    sc.validate()?;
+    check_run_size(sc)?;
+    let buckets = (sc.duration.as_nanos() / sc.bucket.as_nanos().max(1) + 2) as usize;
+    let mut sim = Simulation::with_history(sc, buckets);
+    sim.set_horizon(SimTime(sc.duration.as_nanos()));
+    sim.run_to_end();
+    Ok(Report::new(sc, sim.metrics()))
+}
+
+impl Report {
+    /// Summarises a finished run.
+    pub fn new(sc: &Scenario, m: &Metrics) -> Self {
+        let t = &m.totals;
+        let p = |q| m.latency.percentile(q).as_nanos();
+        Report {
+            scenario: sc.to_query_full(),
+            effective_limit: sc.effective_limit(),
+            effective_window_s: sc.effective_window().as_secs_f64(),
+            requests: t.requests,
+            admitted: t.admitted,
+            rejected: t.rejected,
+            over_admitted: t.over_admitted(),
+            reference_admitted: t.reference_admitted,
+            retries: t.retries,
+            gave_up: t.gave_up,
+            timeouts: t.timeouts,
+            lost_updates: t.lost_updates,
+            pass_ratio: t.pass_ratio(),
+            predicted_pass_ratio: sc.predicted_pass_ratio(),
+            predicted_first_rejection_s: sc.predicted_first_rejection(),
+            latency_ns: LatencyReport { p50: p(50.0), p90: p(90.0), p99: p(99.0), max: p(100.0) },
+            node_admitted: m.node_admitted[..sc.nodes.clamp(1, 16) as usize].to_vec(),
+            bucket_s: m.bucket_width.as_secs_f64(),
+            series: m
+                .buckets()
+                .map(|b| Row {
+                    t: b.start.as_secs_f64(),
+                    requests: b.requests,
+                    admitted: b.admitted,
+                    rejected: b.rejected,
+                    retries: b.retries,
+                    level: b.level,
+                })
+                .collect(),
+        }
+    }
+
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report always serializes") + "\n"
+    }
+
+    /// The series as CSV with a header row.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("t_s,requests,admitted,rejected,retries,level\n");
+        for r in &self.series {
+            out.push_str(&format!("{},{},{},{},{},{}\n", r.t, r.requests, r.admitted, r.rejected, r.retries, r.level));
+        }
+        out
+    }
+}

@@ -1,0 +1,248 @@
+//! [`Scenario`]: everything that defines a run, typed and validated.
+//!
+//! The URL query format (parsing and printing) lives in [`super::query`]; the key table with
+//! units, ranges and defaults is in the README.
+
+use super::limiter::{AnyLimiter, FixedWindow, Gcra, SlidingLog, SlidingWindow, TokenBucket};
+use super::rate::{Rate, TOKEN};
+use super::time::{Nanos, SimTime};
+use super::trace::Trace;
+use std::sync::Arc;
+
+/// Which limiting algorithm decides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Continuous refill up to a capacity.
+    #[default]
+    TokenBucket,
+    /// A counter per window aligned to t = 0.
+    FixedWindow,
+    /// The current window plus a decaying share of the previous one.
+    SlidingWindow,
+    /// Exact: timestamps of the last `limit` admitted requests.
+    SlidingLog,
+    /// The token bucket as a single theoretical arrival time.
+    Gcra,
+}
+
+/// How arrivals are generated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TrafficShape {
+    /// Evenly spaced, `rate` per second, the first at t = 0.
+    #[default]
+    Constant,
+    /// A Poisson process of mean `rate` per second (seeded).
+    Poisson,
+    /// `burst_on` seconds at `rate`, then `burst_off` seconds of silence, repeated.
+    Bursts,
+    /// The fixed-window seam attack: `limit` requests just before each boundary, `limit` just after.
+    Seam,
+    /// `clients` independent clients, each sending `rate / clients` per second from a random phase.
+    Clients,
+    /// Replay of a user's trace of arrival times.
+    Trace,
+}
+
+/// Where the limiter state lives when there are several nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StoreMode {
+    /// Each node has its own limiter: nothing is shared.
+    #[default]
+    Local,
+    /// GET the state, decide on the node, SET it back: separate operations that interleave.
+    Race,
+    /// One scripted read-modify-write executed at the store (a Redis Lua script).
+    Atomic,
+    /// The edge design: decide from a local view at once, send the increment, adopt the reply.
+    Async,
+}
+
+/// How the load balancer picks a node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Balancer {
+    /// Node 0, 1, 2, … in turn.
+    #[default]
+    RoundRobin,
+    /// A seeded uniform choice per request.
+    Random,
+}
+
+/// What a client does after a 429.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RetryPolicy {
+    /// Gives up: the request is lost.
+    #[default]
+    GiveUp,
+    /// Retries exactly when `Retry-After` says (punctual clients: synchronized waves).
+    Exact,
+    /// Retries after `Retry-After` + `headroom` + uniform random `[0, jitter)`.
+    Jitter,
+    /// Exponential backoff with full jitter: uniform in `[0, min(cap, base · 2^attempt))`.
+    Backoff,
+}
+
+/// What a node does when the store does not answer in time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FailMode {
+    /// Admit the request.
+    #[default]
+    Open,
+    /// Reject the request.
+    Closed,
+}
+
+/// A store outage: no operation reaching the store in `[start, end)` is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outage {
+    /// When the store goes down.
+    pub start: SimTime,
+    /// When it is back.
+    pub end: SimTime,
+}
+
+/// Everything that defines a run. Same scenario (and trace) ⇒ same run, byte for byte.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// The algorithm.
+    pub algo: Algorithm,
+    /// Token bucket / GCRA burst capacity, in tokens.
+    pub capacity: u64,
+    /// Token bucket / GCRA refill rate.
+    pub refill: Rate,
+    /// Window algorithms' limit per window; `None` derives it from `capacity`.
+    pub limit: Option<u64>,
+    /// Window algorithms' window; `None` derives `capacity / refill` seconds.
+    pub window: Option<Nanos>,
+    /// Whether rejected requests consume quota too.
+    pub count_rejected: bool,
+    /// Mean arrival rate of new requests (not counting retries).
+    pub rate: Rate,
+    /// The arrival process.
+    pub traffic: TrafficShape,
+    /// Length of each burst (traffic = bursts).
+    pub burst_on: Nanos,
+    /// Silence between bursts (traffic = bursts).
+    pub burst_off: Nanos,
+    /// Number of independent clients (traffic = clients).
+    pub clients: u32,
+    /// How long a batch run lasts.
+    pub duration: Nanos,
+    /// The seed of the run's one RNG.
+    pub seed: u64,
+    /// Nodes behind the load balancer.
+    pub nodes: u32,
+    /// Load-balancer policy.
+    pub lb: Balancer,
+    /// Store mode.
+    pub store: StoreMode,
+    /// Round-trip time from a node to the store.
+    pub rtt: Nanos,
+    /// Client behaviour after a 429.
+    pub retry: RetryPolicy,
+    /// Retries per request at most.
+    pub max_retries: u32,
+    /// Extra wait after `Retry-After` (retry = jitter).
+    pub headroom: Nanos,
+    /// Random extra wait up to this (retry = jitter).
+    pub jitter: Nanos,
+    /// First backoff ceiling (retry = backoff).
+    pub backoff_base: Nanos,
+    /// Largest backoff ceiling (retry = backoff).
+    pub backoff_cap: Nanos,
+    /// A store outage, if any.
+    pub outage: Option<Outage>,
+    /// How long a node waits for the store before failing open or closed.
+    pub timeout: Nanos,
+    /// Fail open or closed when the store times out.
+    pub fail: FailMode,
+    /// Width of one metrics bucket.
+    pub bucket: Nanos,
+    /// Arrival times to replay (traffic = trace); not part of the query string.
+    pub trace: Option<Arc<Trace>>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            algo: Algorithm::TokenBucket,
+            capacity: 10,
+            refill: Rate::per_sec(5),
+            limit: None,
+            window: None,
+            count_rejected: false,
+            rate: Rate::per_sec(4),
+            traffic: TrafficShape::Constant,
+            burst_on: Nanos::from_secs(1),
+            burst_off: Nanos::from_secs(4),
+            clients: 10,
+            duration: Nanos::from_secs(60),
+            seed: 1,
+            nodes: 1,
+            lb: Balancer::RoundRobin,
+            store: StoreMode::Local,
+            rtt: Nanos::from_millis(1),
+            retry: RetryPolicy::GiveUp,
+            max_retries: 3,
+            headroom: Nanos::from_millis(100),
+            jitter: Nanos::from_millis(1000),
+            backoff_base: Nanos::from_millis(100),
+            backoff_cap: Nanos::from_secs(10),
+            outage: None,
+            timeout: Nanos::from_millis(100),
+            fail: FailMode::Open,
+            bucket: Nanos::from_secs(1),
+            trace: None,
+        }
+    }
+}
+
+impl Scenario {
+    /// The window algorithms' limit: explicit, or the bucket's capacity (the same burst).
+    pub fn effective_limit(&self) -> u64 {
+        self.limit.unwrap_or(self.capacity)
+    }
+
+    /// The window algorithms' window: explicit, or `capacity / refill` (the same long-run rate),
+    /// rounded to the nanosecond.
+    pub fn effective_window(&self) -> Nanos {
+        self.window.unwrap_or_else(|| {
+            let milli = u128::from(self.refill.milli().max(1));
+            let ns = (u128::from(self.capacity) * TOKEN + milli / 2) / milli;
+            Nanos(u64::try_from(ns).unwrap_or(u64::MAX).max(1))
+        })
+    }
+
+    /// The limiter this scenario describes, fresh at t = 0.
+    pub fn limiter(&self) -> AnyLimiter {
+        let (limit, window) = (self.effective_limit(), self.effective_window());
+        let l = match self.algo {
+            Algorithm::TokenBucket => AnyLimiter::token_bucket(TokenBucket::new(self.capacity, self.refill)),
+            Algorithm::Gcra => AnyLimiter::gcra(Gcra::new(self.capacity, self.refill)),
+            Algorithm::FixedWindow => AnyLimiter::fixed_window(FixedWindow::new(limit, window)),
+            Algorithm::SlidingWindow => AnyLimiter::sliding_window(SlidingWindow::new(limit, window)),
+            Algorithm::SlidingLog => AnyLimiter::sliding_log(SlidingLog::new(limit, window)),
+        };
+        l.counting_rejected(self.count_rejected)
+    }
+
+    /// The long-run fraction of new requests a single exact limiter admits: `min(1, r / λ)`.
+    pub fn predicted_pass_ratio(&self) -> f64 {
+        let allowed = match self.algo {
+            Algorithm::TokenBucket | Algorithm::Gcra => self.refill.as_per_sec(),
+            _ => self.effective_limit() as f64 / self.effective_window().as_secs_f64(),
+        };
+        let offered = self.rate.as_per_sec();
+        if offered <= 0.0 {
+            1.0
+        } else {
+            (allowed / offered).min(1.0)
+        }
+    }
+
+    /// When a token bucket meeting constant arrivals above its refill rate first rejects:
+    /// `C / (λ − r)` seconds, or `None` if it never does.
+    pub fn predicted_first_rejection(&self) -> Option<f64> {
+        let (lambda, r) = (self.rate.as_per_sec(), self.refill.as_per_sec());
+        (lambda > r).then(|| self.capacity as f64 / (lambda - r))
+    }
+}

@@ -1,0 +1,172 @@
+//! [`Trace`]: a user's recorded arrivals, parsed from text with line-numbered errors.
+//!
+//! Format: one arrival time per line in milliseconds since the start (`12`, `12.5`, `0.000001`),
+//! in non-decreasing order; blank lines and `#` comments are ignored.
+
+use super::decimal::{parse_fixed, DecimalError};
+use std::fmt;
+
+/// Largest trace text accepted, in bytes.
+pub const MAX_TRACE_BYTES: usize = 16 * 1024 * 1024;
+/// Most arrivals a trace may hold.
+pub const MAX_TRACE_ARRIVALS: usize = 1_000_000;
+/// Latest arrival time accepted: one day, in milliseconds.
+pub const MAX_TRACE_MILLIS: u64 = 86_400_000;
+
+/// Arrival times in nanoseconds, sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    times: Vec<u64>,
+}
+
+/// Why a trace was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceError {
+    /// The text is larger than [`MAX_TRACE_BYTES`].
+    TooLarge {
+        /// Its size in bytes.
+        bytes: usize,
+    },
+    /// More than [`MAX_TRACE_ARRIVALS`] arrivals.
+    TooManyArrivals,
+    /// One line is not a valid arrival time.
+    BadLine {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// No arrivals at all.
+    Empty,
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TraceError::TooLarge { bytes } => write!(
+                f,
+                "trace: {:.1} MB is too large; at most {} MB ({} arrivals) are accepted",
+                *bytes as f64 / 1e6,
+                MAX_TRACE_BYTES / (1024 * 1024),
+                MAX_TRACE_ARRIVALS
+            ),
+            TraceError::TooManyArrivals => write!(f, "trace: more than {MAX_TRACE_ARRIVALS} arrivals; shorten it"),
+            TraceError::BadLine { line, reason } => write!(f, "trace line {line}: {reason}"),
+            TraceError::Empty => f.write_str("trace: no arrival times found (one time in ms per line, # for comments)"),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+impl Trace {
+    /// Parses trace text, refusing oversized input before looking at it.
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::Trace;
+    /// let t = Trace::parse("# my traffic\n0\n0.5\n\n12 # late\n").unwrap();
+    /// assert_eq!(t.times(), &[0, 500_000, 12_000_000]);
+    /// let err = Trace::parse("1\nten\n").unwrap_err();
+    /// assert!(err.to_string().starts_with("trace line 2:"));
+    /// ```
+    pub fn parse(text: &str) -> Result<Trace, TraceError> {
+        if text.len() > MAX_TRACE_BYTES {
+            return Err(TraceError::TooLarge { bytes: text.len() });
+        }
+        let mut times = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let bad = |reason: String| TraceError::BadLine { line: i + 1, reason };
+            let ns = parse_fixed(line, 6).map_err(|e| {
+                bad(match e {
+                    DecimalError::TooPrecise(_) => format!("'{}' is more precise than 1 ns", clip(line)),
+                    _ => format!(
+                        "'{}' is not a time in milliseconds (0 to {MAX_TRACE_MILLIS}, decimals allowed)",
+                        clip(line)
+                    ),
+                })
+            })?;
+            if ns > MAX_TRACE_MILLIS * 1_000_000 {
+                return Err(bad(format!("{} ms is later than one day ({MAX_TRACE_MILLIS} ms)", clip(line))));
+            }
+            if let Some(&prev) = times.last() {
+                if ns < prev {
+                    return Err(bad(format!(
+                        "{} ms is earlier than the line before it; arrival times must be in order",
+                        clip(line)
+                    )));
+                }
+            }
+            if times.len() == MAX_TRACE_ARRIVALS {
+                return Err(TraceError::TooManyArrivals);
+            }
+            times.push(ns);
+        }
+        if times.is_empty() {
+            return Err(TraceError::Empty);
+        }
+        Ok(Trace { times })
+    }
+
+    /// Arrival times in nanoseconds since the start, sorted.
+    pub fn times(&self) -> &[u64] {
+        &self.times
+    }
+
+    /// Number of arrivals.
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    /// Whether there are no arrivals.
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+}
+
+/// A line shortened for an error message, so a megabyte of garbage is not echoed back.
+fn clip(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_the_line_of_a_negative_or_nan_time() {
+        for (text, line) in [("1\n2\n-3\n", 3), ("NaN\n", 1), ("1\n\n# x\ninf\n", 4), ("1e3\n", 1)] {
+            match Trace::parse(text) {
+                Err(TraceError::BadLine { line: l, .. }) => assert_eq!(l, line, "{text:?}"),
+                other => panic!("{text:?} gave {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_unsorted_times_with_the_line_number() {
+        let e = Trace::parse("5\n3\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "trace line 2: 3 ms is earlier than the line before it; arrival times must be in order"
+        );
+    }
+
+    #[test]
+    fn refuses_oversized_text_without_parsing_it() {
+        let big = "1\n".repeat(MAX_TRACE_BYTES / 2 + 1);
+        assert!(matches!(Trace::parse(&big), Err(TraceError::TooLarge { .. })));
+    }
+
+    #[test]
+    fn an_empty_or_comment_only_trace_is_an_error() {
+        assert_eq!(Trace::parse("# nothing\n\n"), Err(TraceError::Empty));
+    }
+}
