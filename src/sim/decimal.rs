@@ -40,16 +40,15 @@ pub fn parse_fixed(s: &str, digits: u32) -> Result<u64, DecimalError> {
         return Err(DecimalError::TooPrecise(digits));
     }
     let int = int.trim_start_matches('0');
-    if int.len() > 18 {
+    if int.len() > 20 {
         return Err(DecimalError::TooLarge);
     }
-    let mut value: u64 = if int.is_empty() { 0 } else { int.parse().map_err(|_| DecimalError::TooLarge)? };
-    value = value.checked_mul(10u64.pow(digits)).ok_or(DecimalError::TooLarge)?;
-    let mut frac_value: u64 = 0;
+    let int: u128 = if int.is_empty() { 0 } else { int.parse().map_err(|_| DecimalError::TooLarge)? };
+    let mut frac_value: u128 = 0;
     for (i, b) in frac.bytes().enumerate() {
-        frac_value += u64::from(b - b'0') * 10u64.pow(digits - 1 - i as u32);
+        frac_value += u128::from(b - b'0') * 10u128.pow(digits - 1 - i as u32);
     }
-    value.checked_add(frac_value).ok_or(DecimalError::TooLarge)
+    u64::try_from(int * 10u128.pow(digits) + frac_value).map_err(|_| DecimalError::TooLarge)
 }
 
 /// Prints an integer count of `10^-digits` units as the shortest exact decimal.
@@ -82,9 +81,15 @@ mod tests {
     }
 
     #[test]
+    fn accepts_the_largest_u64_and_nothing_above() {
+        assert_eq!(parse_fixed("18446744073709551615", 0), Ok(u64::MAX));
+        assert_eq!(parse_fixed("18446744073709551616", 0), Err(DecimalError::TooLarge));
+    }
+
+    #[test]
     fn refuses_numbers_too_large_instead_of_wrapping() {
         assert_eq!(parse_fixed("99999999999999999999", 0), Err(DecimalError::TooLarge));
-        assert_eq!(parse_fixed("18446744073709551", 3), Err(DecimalError::TooLarge));
+        assert_eq!(parse_fixed("18446744073709552", 3), Err(DecimalError::TooLarge));
     }
 
     #[test]

@@ -1,0 +1,31 @@
+//! The golden scenarios and their fingerprint (FNV-1a of the JSON report), shared by the native
+//! and the WebAssembly determinism tests.
+
+use ratelimit_playground::sim::{report, Scenario};
+
+/// One scenario per feature whose output could differ between platforms.
+pub const GOLDEN: &[&str] = &[
+    "capacity=10&refill=5&rate=20&duration=30",
+    "algo=sliding_window&traffic=poisson&rate=50&seed=7&duration=30",
+    "algo=sliding_log&traffic=bursts&rate=200&duration=30",
+    "algo=fixed_window&traffic=seam&limit=50&window=10&duration=30",
+    "algo=gcra&traffic=clients&clients=50&rate=40&retry=jitter&seed=3&duration=30",
+    "traffic=poisson&rate=500&nodes=8&store=race&lb=random&rtt=3&retry=backoff&seed=11&duration=20",
+    "traffic=poisson&rate=500&nodes=8&store=async&rtt=30&seed=12&duration=20",
+    "rate=300&nodes=4&store=atomic&rtt=2&outage=5-8&fail=closed&retry=exact&duration=20",
+];
+
+/// `query<TAB>fnv1a-hex` per golden scenario, one line each.
+pub fn fingerprints() -> String {
+    GOLDEN
+        .iter()
+        .map(|q| {
+            let json = report::run(&Scenario::from_query(q).expect("golden query parses")).expect("runs").to_json();
+            format!("{q}\t{:016x}\n", fnv1a(json.as_bytes()))
+        })
+        .collect()
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
