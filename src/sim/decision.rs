@@ -22,6 +22,17 @@ pub struct Status {
     pub wait: Nanos,
 }
 
+/// The part of a decision the engine needs on its hot path: admitted or not, and for a
+/// rejection the exact time until a request would be admitted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// Whether the request is admitted.
+    pub allowed: bool,
+    /// For a rejection: the time until a request would be admitted (`None` when the limiter
+    /// could not say, as on a store timeout).
+    pub retry_after: Option<Nanos>,
+}
+
 /// The answer to one request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {

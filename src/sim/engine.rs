@@ -4,7 +4,7 @@
 //! randomness is the run's [`SimRng`], seeded from the scenario and forked per purpose.
 
 use super::cluster::{LoadBalancer, Node};
-use super::decision::Decision;
+use super::decision::{Decision, Verdict};
 use super::limiter::{AnyLimiter, Gauge, Limiter};
 use super::metrics::{EventKind, Metrics};
 use super::retry::Retry;
@@ -27,7 +27,15 @@ struct Attempt {
     at: SimTime,
     /// 0 for a new request, k for its k-th retry.
     retry: u32,
+    node: u32,
+}
+
+/// The most recent decision, kept cheaply; the full [`Decision`] is built when asked for.
+#[derive(Clone, Copy, Debug)]
+struct Last {
+    at: SimTime,
     node: usize,
+    verdict: Verdict,
 }
 
 #[derive(Debug)]
@@ -35,10 +43,10 @@ enum Ev {
     Retry(Attempt),
     Get(Attempt),
     GetReply(Attempt, Box<Snapshot>),
-    Set(Attempt, Box<AnyLimiter>, u64, Decision),
-    SetAck(Attempt, Decision),
+    Set(Attempt, Box<AnyLimiter>, u64, Verdict),
+    SetAck(Attempt, Verdict),
     Script(Attempt),
-    ScriptReply(Attempt, Decision),
+    ScriptReply(Attempt, Verdict),
     Increment { node: usize, seq: u64, at: SimTime },
     IncrementReply { node: usize, seq: u64, state: Box<AnyLimiter> },
     Timeout(Attempt),
@@ -87,7 +95,8 @@ pub struct Simulation {
     up: Nanos,
     down: Nanos,
     metrics: Metrics,
-    last_decision: Option<Decision>,
+    last: Option<Last>,
+    events: u64,
 }
 
 impl Simulation {
@@ -121,7 +130,8 @@ impl Simulation {
             up,
             down: Nanos(sc.rtt.as_nanos() - up.as_nanos()),
             metrics: Metrics::new(sc.bucket, buckets),
-            last_decision: None,
+            last: None,
+            events: 0,
             sc: sc.clone(),
         }
     }
@@ -140,10 +150,12 @@ impl Simulation {
             match (heap, arrival) {
                 (Some(h), a) if h <= limit && a.is_none_or(|a| h <= a) => {
                     let Entry { at, ev, .. } = self.queue.pop().expect("peeked");
+                    self.events += 1;
                     self.handle(SimTime(at), ev);
                 }
                 (_, Some(a)) if a <= limit => {
                     self.next_arrival = self.arrivals.next();
+                    self.events += 1;
                     self.arrive(SimTime(a), 0);
                 }
                 _ => break,
@@ -172,9 +184,18 @@ impl Simulation {
         &self.metrics
     }
 
-    /// The answer to the most recent request decided.
+    /// The answer to the most recent request decided, with the `remaining` and `reset` of the
+    /// limiter that decided, as of that moment.
     pub fn last_decision(&self) -> Option<Decision> {
-        self.last_decision
+        self.last.map(|l| {
+            let status = self.authority(l.node).status(l.at);
+            Decision {
+                allowed: l.verdict.allowed,
+                remaining: status.remaining,
+                reset: status.reset,
+                retry_after: l.verdict.retry_after,
+            }
+        })
     }
 
     /// The limiter state that decides, at the current time: the store's, or node 0's when
@@ -186,6 +207,11 @@ impl Simulation {
     /// Each node's own limiter (store = local) or view (store = async) at the current time.
     pub fn node_gauges(&self) -> Vec<Gauge> {
         self.nodes.iter().map(|n| n.limiter.gauge(self.now)).collect()
+    }
+
+    /// Events processed so far: arrivals, retries, store operations and replies.
+    pub fn events_processed(&self) -> u64 {
+        self.events
     }
 
     /// Arrivals produced so far by the traffic source (not counting retries).
@@ -218,7 +244,7 @@ impl Simulation {
 
     fn arrive(&mut self, at: SimTime, retry: u32) {
         let node = self.lb.pick();
-        let a = Attempt { id: self.next_id, at, retry, node };
+        let a = Attempt { id: self.next_id, at, retry, node: node as u32 };
         self.next_id += 1;
         let t = &mut self.metrics.totals;
         t.requests += 1;
@@ -233,8 +259,8 @@ impl Simulation {
         self.metrics.event(at, a.id, node, EventKind::Arrived { retry: retry > 0 });
         match self.sc.store {
             StoreMode::Local => {
-                let d = self.nodes[node].limiter.decide(at);
-                self.decided(a, d, at);
+                let v = self.nodes[node].limiter.check(at);
+                self.decided(a, v, at);
             }
             StoreMode::Atomic | StoreMode::Race => {
                 if self.answered(at) {
@@ -245,14 +271,14 @@ impl Simulation {
                 }
             }
             StoreMode::Async => {
-                let d = self.nodes[node].limiter.decide(at);
-                if d.allowed || self.sc.count_rejected {
+                let v = self.nodes[node].limiter.check(at);
+                if v.allowed || self.sc.count_rejected {
                     let seq = self.nodes[node].sent_increment(at);
                     if !self.lost(at) {
                         self.push(at + self.up, Ev::Increment { node, seq, at });
                     }
                 }
-                self.decided(a, d, at);
+                self.decided(a, v, at);
             }
         }
     }
@@ -262,21 +288,20 @@ impl Simulation {
             Ev::Retry(a) => self.arrive(now, a.retry),
             Ev::Script(a) => {
                 let d = self.store.script(a.at);
-                self.metrics.event(now, a.id, a.node, EventKind::Script { allowed: d.allowed });
+                self.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
                 self.push(now + self.down, Ev::ScriptReply(a, d));
             }
             Ev::ScriptReply(a, d) | Ev::SetAck(a, d) => self.decided(a, d, now),
             Ev::Get(a) => {
                 let snap = self.store.get();
-                self.metrics.event(now, a.id, a.node, EventKind::Get { version: snap.version });
+                self.metrics.event(now, a.id, a.node as usize, EventKind::Get { version: snap.version });
                 self.push(now + self.down, Ev::GetReply(a, Box::new(snap)));
             }
             Ev::GetReply(a, snap) => {
                 let Snapshot { mut state, version } = *snap;
                 // The racy code: decide on the node from what was read, with the request's time.
-                let allowed = state.acquire(a.at);
-                let d = Decision::new(allowed, state.status(a.at));
-                if !(allowed || self.sc.count_rejected) {
+                let d = state.check(a.at);
+                if !(d.allowed || self.sc.count_rejected) {
                     self.decided(a, d, now);
                 } else if self.answered(now) {
                     self.push(now + self.up, Ev::Set(a, Box::new(state), version, d));
@@ -287,7 +312,7 @@ impl Simulation {
             Ev::Set(a, state, version, d) => {
                 let lost_update = self.store.set(*state, version);
                 self.metrics.totals.lost_updates += u64::from(lost_update);
-                self.metrics.event(now, a.id, a.node, EventKind::Set { lost_update });
+                self.metrics.event(now, a.id, a.node as usize, EventKind::Set { lost_update });
                 self.push(now + self.down, Ev::SetAck(a, d));
             }
             Ev::Increment { node, seq, at } => {
@@ -298,37 +323,42 @@ impl Simulation {
             Ev::IncrementReply { node, seq, state } => self.nodes[node].synced(seq, *state),
             Ev::Timeout(a) => {
                 self.metrics.totals.timeouts += 1;
-                self.metrics.event(now, a.id, a.node, EventKind::TimedOut);
-                let allowed = self.sc.fail == FailMode::Open;
-                let d = Decision { allowed, remaining: 0, reset: Nanos::ZERO, retry_after: None };
-                self.decided(a, d, now);
+                self.metrics.event(now, a.id, a.node as usize, EventKind::TimedOut);
+                let v = Verdict { allowed: self.sc.fail == FailMode::Open, retry_after: None };
+                self.decided(a, v, now);
             }
         }
     }
 
     /// The node answers the client at `now`: count it, and schedule the client's retry.
-    fn decided(&mut self, a: Attempt, d: Decision, now: SimTime) {
+    fn decided(&mut self, a: Attempt, d: Verdict, now: SimTime) {
+        let node = a.node as usize;
         let latency = now.since(a.at);
-        let level = self.authority(a.node).gauge(now).level;
         let m = &mut self.metrics;
         if d.allowed {
             m.totals.admitted += 1;
-            m.node_admitted[a.node] += 1;
+            m.node_admitted[node] += 1;
         } else {
             m.totals.rejected += 1;
         }
         if let Some(b) = m.series.at(now) {
+            if b.admitted + b.rejected == 0 {
+                // Sampled once per bucket: the gauge's float conversion is the costliest step here.
+                b.level = match self.sc.store {
+                    StoreMode::Local => self.nodes[node].limiter.gauge(now).level,
+                    _ => self.store.state().gauge(now).level,
+                };
+            }
             if d.allowed {
                 b.admitted += 1;
-                b.node_admitted[a.node] += 1;
+                b.node_admitted[node] += 1;
             } else {
                 b.rejected += 1;
             }
-            b.level = level;
         }
         m.latency.record(latency);
-        m.event(now, a.id, a.node, EventKind::Decided { allowed: d.allowed, latency, retry: a.retry > 0 });
-        self.last_decision = Some(d);
+        m.event(now, a.id, node, EventKind::Decided { allowed: d.allowed, latency, retry: a.retry > 0 });
+        self.last = Some(Last { at: now, node, verdict: d });
         if d.allowed {
             return;
         }

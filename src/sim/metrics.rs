@@ -60,7 +60,7 @@ pub struct Bucket {
     pub rejected: u64,
     /// Arrivals that were retries.
     pub retries: u64,
-    /// The limiter's headline level at the last decision in the bucket (tokens, count, estimate).
+    /// The limiter's headline level at the bucket's first decision (tokens, count, estimate).
     pub level: f64,
     /// Admitted per node.
     pub node_admitted: [u32; MAX_NODES],
@@ -82,7 +82,15 @@ impl Series {
     }
 
     /// The bucket holding `t`, created if needed; `None` if it already left the ring.
+    #[inline]
     pub fn at(&mut self, t: SimTime) -> Option<&mut Bucket> {
+        // Fast path: the newest bucket, where nearly every event lands.
+        if let Some(last) = self.buckets.back() {
+            let start = last.start.as_nanos();
+            if t.as_nanos() >= start && t.as_nanos() - start < self.width {
+                return self.buckets.back_mut();
+            }
+        }
         let index = t.as_nanos() / self.width;
         if index < self.first {
             return None;
@@ -121,17 +129,26 @@ impl Series {
 #[derive(Clone, Debug, Default)]
 pub struct Latencies {
     counts: BTreeMap<u64, u64>,
+    /// The most recent latency and its count not yet folded into `counts`: runs of equal
+    /// latencies (the common case) cost one comparison each.
+    run: (u64, u64),
     total: u64,
 }
 
 impl Latencies {
     /// Records one decision's latency.
+    #[inline]
     pub fn record(&mut self, latency: Nanos) {
         // Quantise to 1 µs beyond 1 ms so pathological inputs cannot grow the map without bound.
         let ns = latency.as_nanos();
         let key = if ns > 1_000_000 { ns - ns % 1_000 } else { ns };
-        *self.counts.entry(key).or_insert(0) += 1;
         self.total += 1;
+        if self.run.0 == key || self.run.1 == 0 {
+            self.run = (key, self.run.1 + 1);
+        } else {
+            *self.counts.entry(self.run.0).or_insert(0) += self.run.1;
+            self.run = (key, 1);
+        }
     }
 
     /// The `p`-th percentile (0–100, nearest rank), or zero with no samples.
@@ -140,14 +157,18 @@ impl Latencies {
             return Nanos::ZERO;
         }
         let rank = ((p / 100.0 * self.total as f64).ceil() as u64).clamp(1, self.total);
+        let mut counts = self.counts.clone();
+        if self.run.1 > 0 {
+            *counts.entry(self.run.0).or_insert(0) += self.run.1;
+        }
         let mut seen = 0;
-        for (&ns, &n) in &self.counts {
+        for (&ns, &n) in &counts {
             seen += n;
             if seen >= rank {
                 return Nanos(ns);
             }
         }
-        Nanos(*self.counts.keys().next_back().unwrap_or(&0))
+        Nanos(*counts.keys().next_back().unwrap_or(&0))
     }
 
     /// Number of decisions recorded.

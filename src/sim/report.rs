@@ -82,7 +82,7 @@ pub struct Row {
     pub rejected: u64,
     /// Retries among the arrivals.
     pub retries: u64,
-    /// Limiter level at the bucket's last decision.
+    /// Limiter level at the bucket's first decision.
     pub level: f64,
 }
 

@@ -7,7 +7,7 @@
 //! - one scripted read-modify-write executed at the store (store = atomic: a Redis Lua script);
 //! - a blind increment whose reply carries the store's current state (store = async).
 
-use super::decision::Decision;
+use super::decision::Verdict;
 use super::limiter::{AnyLimiter, Limiter};
 use super::time::SimTime;
 
@@ -48,8 +48,8 @@ impl Store {
     }
 
     /// The atomic script: decide and record in one step, for a request timestamped `at` by its node.
-    pub fn script(&mut self, at: SimTime) -> Decision {
-        let d = self.state.decide(at);
+    pub fn script(&mut self, at: SimTime) -> Verdict {
+        let d = self.state.check(at);
         self.version += 1;
         d
     }

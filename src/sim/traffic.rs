@@ -19,9 +19,14 @@ pub struct Arrivals {
 
 #[derive(Clone, Debug)]
 enum Shape {
-    /// `k`-th arrival at `k × period_units / TOKEN`-exact ns: `floor(k·TOKEN / rate_milli)`.
+    /// The `k`-th arrival at exactly `floor(k·TOKEN / rate_milli)` ns, kept as the quotient `t`
+    /// and remainder `rem` so each step costs a 64-bit add instead of a 128-bit division.
     Constant {
-        rate_milli: u128,
+        step: u64,
+        step_rem: u64,
+        rate_milli: u64,
+        t: u64,
+        rem: u64,
     },
     Poisson {
         mean_nanos: f64,
@@ -52,7 +57,11 @@ impl Arrivals {
     pub fn new(sc: &Scenario, rng: &mut SimRng) -> Self {
         let rate_milli = u128::from(sc.rate.milli().max(1));
         let shape = match sc.traffic {
-            TrafficShape::Constant => Shape::Constant { rate_milli },
+            TrafficShape::Constant => {
+                let r = rate_milli as u64;
+                let (step, step_rem) = ((TOKEN / rate_milli) as u64, (TOKEN % rate_milli) as u64);
+                Shape::Constant { step, step_rem, rate_milli: r, t: 0, rem: 0 }
+            }
             TrafficShape::Poisson => {
                 Shape::Poisson { mean_nanos: TOKEN as f64 / rate_milli as f64, next: 0, rng: rng.fork(1) }
             }
@@ -91,7 +100,16 @@ impl Iterator for Arrivals {
     fn next(&mut self) -> Option<u64> {
         let k = self.count;
         let t = match &mut self.shape {
-            Shape::Constant { rate_milli } => at(k, *rate_milli),
+            Shape::Constant { step, step_rem, rate_milli, t, rem } => {
+                let now = *t;
+                *t = t.saturating_add(*step);
+                *rem += *step_rem;
+                if *rem >= *rate_milli {
+                    *rem -= *rate_milli;
+                    *t = t.saturating_add(1);
+                }
+                now
+            }
             Shape::Poisson { mean_nanos, next, rng } => {
                 let t = *next;
                 *next = next.saturating_add(rng.exponential(*mean_nanos));

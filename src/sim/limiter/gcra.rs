@@ -68,6 +68,12 @@ impl Limiter for Gcra {
         Status { remaining: (level.max(0) / TOKEN as i128) as u64, reset: to(self.capacity), wait: to(TOKEN as i128) }
     }
 
+    #[inline]
+    fn wait(&self, now: SimTime) -> Nanos {
+        let level = self.capacity - self.ahead(now);
+        div_ceil_nanos((TOKEN as i128 - level).max(0) as u128, self.refill as u128)
+    }
+
     fn gauge(&self, now: SimTime) -> Gauge {
         Gauge { level: (self.capacity - self.ahead(now)) as f64 / TOKEN as f64, ..Gauge::default() }
     }

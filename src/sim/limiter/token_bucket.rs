@@ -78,6 +78,12 @@ impl Limiter for TokenBucket {
         Status { remaining: (level.max(0) / TOKEN as i128) as u64, reset: to(self.capacity), wait: to(TOKEN as i128) }
     }
 
+    #[inline]
+    fn wait(&self, now: SimTime) -> Nanos {
+        let level = self.level_at(now);
+        div_ceil_nanos((TOKEN as i128 - level).max(0) as u128, self.refill as u128)
+    }
+
     fn gauge(&self, now: SimTime) -> Gauge {
         Gauge { level: self.tokens(now), ..Gauge::default() }
     }

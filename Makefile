@@ -1,0 +1,60 @@
+# Two commands are all a newcomer needs: `make serve` and `make test`. Both install whatever is
+# missing first (scripts/bootstrap.sh: quick when everything is already there).
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+BINARYEN_BIN := $(HOME)/.cache/ratelimit-playground/binaryen-132/node_modules/.bin
+export PATH := $(BINARYEN_BIN):$(HOME)/.cargo/bin:$(PATH)
+export CHROMEDRIVER ?= /usr/bin/chromedriver
+PORT ?= 8080
+WASM := wasm32-unknown-unknown
+
+.PHONY: help serve test bootstrap bootstrap-test lint unit wasm-test dist e2e size bench clean
+
+help:
+	@echo "make serve   install missing tools, then run the app at http://127.0.0.1:$(PORT)/"
+	@echo "make test    install missing tools, then every check (fmt, clippy, unit, browser, e2e)"
+	@echo "make size    release wasm/JS/CSS sizes: raw, gzip, brotli"
+	@echo "make bench   engine and browser benchmarks"
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+bootstrap-test:
+	@scripts/bootstrap.sh --test
+
+serve: bootstrap
+	@echo "ratelimit-playground: serving on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
+	trunk serve --port $(PORT)
+
+test: bootstrap-test lint dist unit wasm-test
+	@echo "make test: all checks passed"
+
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets --locked -- -D warnings
+	cargo clippy --all-targets --locked --target $(WASM) -- -D warnings
+
+# The release build with relative asset URLs, so it works from any sub-path (the e2e tests serve
+# it from one).
+dist:
+	trunk build --release --public-url ./
+
+# Native unit, property, CLI and end-to-end (headless Chromium over dist/) tests.
+unit: dist
+	cargo test --locked
+
+# wasm-bindgen-test in headless Chromium: the app mounted for real, the engine's golden output.
+wasm-test:
+	cargo test --locked --target $(WASM) --test wasm_app --test wasm_determinism
+
+size: bootstrap dist
+	@scripts/size.sh dist
+
+bench: bootstrap
+	cargo bench --locked --bench engine
+
+clean:
+	cargo clean
+	rm -rf dist
