@@ -41,9 +41,10 @@ lint:
 dist:
 	trunk build --release --public-url ./
 
-# Native unit, property, CLI and end-to-end (headless Chromium over dist/) tests.
+# Native unit, property and CLI tests, then end to end: dist/ under a sub-path in headless Chromium.
 unit: dist
 	cargo test --locked
+	cargo test --locked --test e2e
 
 # wasm-bindgen-test in headless Chromium: the app mounted for real, the engine's golden output.
 wasm-test:

@@ -109,18 +109,15 @@ proptest! {
         algo in 0usize..5, limit in 1u64..10, window_ms in 1u64..200, times in arrivals())
     {
         let window = Nanos(window_ms * 1_000_000);
-        let fresh = || -> Box<dyn Fn() -> ratelimit_playground::sim::AnyLimiter> {
-            use ratelimit_playground::sim::AnyLimiter as A;
-            let rate = Rate::from_milli(limit * 1_000_000 / window_ms);
-            match algo {
-                0 => Box::new(move || A::token_bucket(TokenBucket::new(limit, rate))),
-                1 => Box::new(move || A::gcra(Gcra::new(limit, rate))),
-                2 => Box::new(move || A::fixed_window(FixedWindow::new(limit, window))),
-                3 => Box::new(move || A::sliding_window(SlidingWindow::new(limit, window))),
-                _ => Box::new(move || A::sliding_log(SlidingLog::new(limit, window))),
-            }
-        }();
-        let mut l = fresh();
+        use ratelimit_playground::sim::AnyLimiter as A;
+        let rate = Rate::from_milli(limit * 1_000_000 / window_ms);
+        let mut l = match algo {
+            0 => A::token_bucket(TokenBucket::new(limit, rate)),
+            1 => A::gcra(Gcra::new(limit, rate)),
+            2 => A::fixed_window(FixedWindow::new(limit, window)),
+            3 => A::sliding_window(SlidingWindow::new(limit, window)),
+            _ => A::sliding_log(SlidingLog::new(limit, window)),
+        };
         for &t in &times {
             let d = l.decide(SimTime(t));
             if let Some(wait) = d.retry_after {

@@ -1,0 +1,57 @@
+//! A labelled range input with a live readout in units, on a linear or logarithmic scale.
+
+use leptos::prelude::*;
+
+use super::units::{format_number, SliderScale};
+
+/// One parameter slider: `<label>`, the current value with its unit, and the range input, whose
+/// `aria-valuetext` carries the unit too ("7.5 tokens per second", not "412").
+#[component]
+pub fn Slider(
+    /// Element id of the range input (also what the label points at).
+    id: &'static str,
+    /// Visible label, e.g. "Refill rate".
+    label: &'static str,
+    /// Unit shown after the value, e.g. "tokens/s".
+    unit: &'static str,
+    /// How slider positions map to values.
+    scale: SliderScale,
+    /// The current value.
+    #[prop(into)]
+    value: Signal<f64>,
+    /// Called with the new value while the user moves the slider.
+    on_change: Callback<f64>,
+) -> impl IntoView {
+    let (min_pos, max_pos) = scale.positions();
+    let readout = move || format!("{} {unit}", format_number(value.get()));
+    let spoken = move || format!("{} {}", format_number(value.get()), unit.replace("/s", " per second"));
+    let on_input = move |ev: leptos::ev::Event| {
+        if let Ok(pos) = event_target_value(&ev).parse::<u32>() {
+            on_change.run(scale.value_at(pos));
+        }
+    };
+    let ends = [scale.value_at(min_pos), scale.value_at(max_pos)].map(format_number);
+    let [low, high] = ends;
+    view! {
+        <div class="slider">
+            <div class="slider-head">
+                <label for=id>{label}</label>
+                <output class="slider-value" for=id>{readout}</output>
+            </div>
+            <input
+                type="range"
+                id=id
+                min=min_pos
+                max=max_pos
+                step="1"
+                prop:value=move || scale.position_of(value.get())
+                aria-valuetext=spoken
+                on:input=on_input
+            />
+            <div class="slider-ends" aria-hidden="true">
+                <span>{low}</span>
+                <span>{high}</span>
+            </div>
+        </div>
+    }
+}
