@@ -28,6 +28,8 @@ pub struct Totals {
     pub lost_updates: u64,
     /// What one exact limiter of the same algorithm admits on the same arrivals.
     pub reference_admitted: u64,
+    /// When the first request was rejected.
+    pub first_rejection: Option<SimTime>,
 }
 
 impl Totals {

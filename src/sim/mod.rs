@@ -5,23 +5,28 @@
 //! same scenario gives the same bytes out natively and in WebAssembly.
 
 pub mod cluster;
+pub mod compare;
 pub mod decimal;
 pub mod decision;
 pub mod engine;
 pub mod limiter;
 pub mod metrics;
+pub mod peak;
 pub mod query;
+pub mod queue;
 pub mod rate;
 pub mod report;
 pub mod retry;
 pub mod rng;
+pub mod samples;
 pub mod scenario;
 pub mod store;
 pub mod time;
 pub mod trace;
 pub mod traffic;
 
-pub use decision::{Decision, Quota, Status};
+pub use compare::{Comparison, Disagreement};
+pub use decision::{Decision, Quota, Status, Verdict};
 pub use engine::Simulation;
 pub use limiter::{AnyLimiter, FixedWindow, Gauge, Gcra, Limiter, SlidingLog, SlidingWindow, TokenBucket};
 pub use metrics::{Bucket, Event, EventKind, Metrics, Totals};

@@ -1,0 +1,269 @@
+//! [`Simulation`]: the discrete-event loop that drives arrivals, nodes, the store and clients.
+//!
+//! Events are ordered by `(time, sequence)`, so ties resolve the same way on every run. The only
+//! randomness is the run's [`SimRng`], seeded from the scenario and forked per purpose.
+
+use crate::sim::cluster::{LoadBalancer, Node};
+use crate::sim::decision::{Decision, Quota};
+use crate::sim::limiter::{AnyLimiter, Gauge, Limiter};
+use crate::sim::metrics::Metrics;
+use crate::sim::peak::WindowPeak;
+use crate::sim::queue::EventQueue;
+use crate::sim::retry::Retry;
+use crate::sim::rng::SimRng;
+use crate::sim::samples::StateSamples;
+use crate::sim::scenario::{Scenario, StoreMode};
+use crate::sim::store::Store;
+use crate::sim::time::{Nanos, SimTime};
+use crate::sim::traffic::Arrivals;
+
+mod requests;
+
+use requests::{Ev, Last};
+
+/// Series buckets kept by default: one hour of one-second buckets.
+pub const DEFAULT_HISTORY: usize = 3_600;
+
+/// One attempt of a request: a new arrival or a retry.
+
+/// A running simulation of one scenario.
+pub struct Simulation {
+    sc: Scenario,
+    now: SimTime,
+    horizon: Option<SimTime>,
+    arrivals: Arrivals,
+    next_arrival: Option<u64>,
+    queue: EventQueue<Ev>,
+    next_id: u64,
+    lb: LoadBalancer,
+    nodes: Vec<Node>,
+    store: Store,
+    reference: AnyLimiter,
+    retry: Retry,
+    retry_rng: SimRng,
+    up: Nanos,
+    down: Nanos,
+    metrics: Metrics,
+    last: Option<Last>,
+    events: u64,
+    peak: WindowPeak,
+    samples: Option<StateSamples>,
+}
+
+impl Simulation {
+    /// A simulation of a (validated) scenario at t = 0, keeping [`DEFAULT_HISTORY`] buckets.
+    pub fn new(sc: &Scenario) -> Self {
+        Self::with_history(sc, DEFAULT_HISTORY)
+    }
+
+    /// A simulation keeping `buckets` series buckets.
+    pub fn with_history(sc: &Scenario, buckets: usize) -> Self {
+        let mut rng = SimRng::new(sc.seed);
+        let mut arrivals = Arrivals::new(sc, &mut rng);
+        let next_arrival = arrivals.next();
+        let limiter = sc.limiter();
+        let n = (sc.nodes.clamp(1, super::metrics::MAX_NODES as u32)) as usize;
+        let up = Nanos(sc.rtt.as_nanos() / 2);
+        Simulation {
+            now: SimTime::ZERO,
+            horizon: None,
+            arrivals,
+            next_arrival,
+            queue: EventQueue::default(),
+            next_id: 0,
+            lb: LoadBalancer::new(sc, rng.fork(3)),
+            nodes: (0..n).map(|_| Node::new(limiter.clone())).collect(),
+            store: Store::new(limiter.clone()),
+            reference: limiter,
+            retry: Retry::new(sc),
+            retry_rng: rng.fork(4),
+            up,
+            down: Nanos(sc.rtt.as_nanos() - up.as_nanos()),
+            metrics: Metrics::new(sc.bucket, buckets),
+            last: None,
+            events: 0,
+            peak: WindowPeak::new(sc.effective_window()),
+            samples: None,
+            sc: sc.clone(),
+        }
+    }
+
+    /// Stops sending requests (new or retried) at `horizon`; those in flight still complete.
+    pub fn set_horizon(&mut self, horizon: SimTime) {
+        self.horizon = Some(horizon);
+    }
+
+    /// Samples the limiter's inner state every `every` of simulated time from now on, keeping
+    /// the newest `capacity` samples (see [`StateSamples`]).
+    pub fn sample_state(&mut self, every: Nanos, capacity: usize) {
+        let mut samples = StateSamples::new(every, capacity);
+        samples.skip_to(self.now.as_nanos());
+        self.samples = Some(samples);
+    }
+
+    /// The inner-state samples, if [`sample_state`](Self::sample_state) was called.
+    pub fn state_samples(&self) -> Option<&StateSamples> {
+        self.samples.as_ref()
+    }
+
+    /// When the next event happens, if any is left before the horizon.
+    fn next_event(&self) -> Option<(u64, bool)> {
+        let heap = self.queue.next_time();
+        let arrival = self.next_arrival.filter(|&a| self.horizon.is_none_or(|h| a < h.as_nanos()));
+        match (heap, arrival) {
+            // On a tie the scheduled event goes first: it was decided earlier.
+            (Some(h), Some(a)) => Some(if h <= a { (h, true) } else { (a, false) }),
+            (Some(h), None) => Some((h, true)),
+            (None, Some(a)) => Some((a, false)),
+            (None, None) => None,
+        }
+    }
+
+    /// Takes the state samples due at or before `t`, while the state still reflects only the
+    /// events before them.
+    fn sample_until(&mut self, t: u64) {
+        let Some(mut samples) = self.samples.take() else { return };
+        let span = samples.every().as_nanos().saturating_mul(samples.capacity() as u64);
+        if t.saturating_sub(samples.due()) > span {
+            samples.skip_to(t - span);
+        }
+        let authority = self.authority(0);
+        while samples.due() <= t {
+            samples.record(authority.gauge(SimTime(samples.due())));
+        }
+        self.samples = Some(samples);
+    }
+
+    /// When the next event (an arrival, a store operation, a reply, a retry) happens, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.next_event().map(|(at, _)| SimTime(at))
+    }
+
+    /// Runs the event `next_event` found at `at`.
+    #[inline]
+    fn run(&mut self, at: u64, scheduled: bool) {
+        self.events += 1;
+        if scheduled {
+            let (at, ev) = self.queue.pop().expect("next_event saw it");
+            self.handle(SimTime(at), ev);
+        } else {
+            self.next_arrival = self.arrivals.next();
+            self.arrive(SimTime(at), 0);
+        }
+    }
+
+    /// Runs the single next event, if any; returns its time. Simulated time moves to it.
+    pub fn step_event(&mut self) -> Option<SimTime> {
+        let (at, scheduled) = self.next_event()?;
+        self.sample_until(at);
+        self.run(at, scheduled);
+        self.now = self.now.max(SimTime(at));
+        Some(SimTime(at))
+    }
+
+    /// Runs every event up to and including `t`; simulated time is then `t`.
+    pub fn step_until(&mut self, t: SimTime) {
+        let limit = t.as_nanos();
+        while let Some((at, scheduled)) = self.next_event() {
+            if at > limit {
+                break;
+            }
+            if self.samples.is_some() {
+                self.sample_until(at);
+            }
+            self.run(at, scheduled);
+        }
+        if self.samples.is_some() && limit != u64::MAX {
+            self.sample_until(limit);
+        }
+        self.now = self.now.max(t);
+    }
+
+    /// Runs until nothing is left to happen before the horizon (which must be set).
+    pub fn run_to_end(&mut self) {
+        self.step_until(SimTime(u64::MAX));
+    }
+
+    /// Simulated time reached.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.sc
+    }
+
+    /// Everything measured so far.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// The answer to the most recent request decided, with the `remaining` and `reset` of the
+    /// limiter that decided, as of that moment.
+    pub fn last_decision(&self) -> Option<Decision> {
+        self.last.map(|l| {
+            let status = self.authority(l.node).status(l.at);
+            Decision {
+                allowed: l.verdict.allowed,
+                remaining: status.remaining,
+                reset: status.reset,
+                retry_after: l.verdict.retry_after,
+            }
+        })
+    }
+
+    /// The limiter state that decides, at the current time: the store's, or node 0's when
+    /// nothing is shared.
+    pub fn gauge(&self) -> Gauge {
+        self.authority(0).gauge(self.now)
+    }
+
+    /// The quota the deciding limiter advertises (`RateLimit-Policy`).
+    pub fn quota(&self) -> Quota {
+        self.authority(0).quota()
+    }
+
+    /// The most requests admitted in any interval of one window's length so far, and when that
+    /// interval ended: `2 × limit` for a fixed window at the seam.
+    pub fn peak_in_window(&self) -> (u64, SimTime) {
+        (self.peak.peak(), self.peak.peak_at())
+    }
+
+    /// Each node's own limiter (store = local) or view (store = async) at the current time.
+    pub fn node_gauges(&self) -> Vec<Gauge> {
+        self.nodes.iter().map(|n| n.limiter.gauge(self.now)).collect()
+    }
+
+    /// Events processed so far: arrivals, retries, store operations and replies.
+    pub fn events_processed(&self) -> u64 {
+        self.events
+    }
+
+    /// Arrivals produced so far by the traffic source (not counting retries).
+    pub fn arrivals_produced(&self) -> u64 {
+        self.arrivals.produced()
+    }
+
+    fn authority(&self, node: usize) -> &AnyLimiter {
+        match self.sc.store {
+            StoreMode::Local => &self.nodes[node].limiter,
+            _ => self.store.state(),
+        }
+    }
+
+    fn push(&mut self, at: SimTime, ev: Ev) {
+        self.queue.push(at.as_nanos(), ev);
+    }
+
+    /// Whether an operation sent at `sent` reaches the store while it is down.
+    fn lost(&self, sent: SimTime) -> bool {
+        let at_store = sent + self.up;
+        self.sc.outage.is_some_and(|o| o.start <= at_store && at_store < o.end)
+    }
+
+    /// Whether a store operation sent at `sent` is answered before the node's timeout.
+    fn answered(&self, sent: SimTime) -> bool {
+        self.sc.rtt <= self.sc.timeout && !self.lost(sent)
+    }
+}

@@ -1,0 +1,174 @@
+//! One request's life in the engine: arrival at the load balancer, the store operations of its
+//! node's mode, the decision, and the client's retry.
+
+use super::Simulation;
+use crate::sim::decision::Verdict;
+use crate::sim::limiter::{AnyLimiter, Limiter};
+use crate::sim::metrics::EventKind;
+use crate::sim::scenario::{FailMode, StoreMode};
+use crate::sim::store::Snapshot;
+use crate::sim::time::SimTime;
+
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Attempt {
+    id: u64,
+    /// When it reached the load balancer (and its node: the LB adds no delay).
+    at: SimTime,
+    /// 0 for a new request, k for its k-th retry.
+    retry: u32,
+    node: u32,
+}
+
+/// The most recent decision, kept cheaply; the full [`Decision`] is built when asked for.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Last {
+    pub(super) at: SimTime,
+    pub(super) node: usize,
+    pub(super) verdict: Verdict,
+}
+
+#[derive(Debug)]
+pub(super) enum Ev {
+    Retry(Attempt),
+    Get(Attempt),
+    GetReply(Attempt, Box<Snapshot>),
+    Set(Attempt, Box<AnyLimiter>, u64, Verdict),
+    SetAck(Attempt, Verdict),
+    Script(Attempt),
+    ScriptReply(Attempt, Verdict),
+    Increment { node: usize, seq: u64, at: SimTime },
+    IncrementReply { node: usize, seq: u64, state: Box<AnyLimiter> },
+    Timeout(Attempt),
+}
+
+impl Simulation {
+    pub(super) fn arrive(&mut self, at: SimTime, retry: u32) {
+        let node = self.lb.pick();
+        let a = Attempt { id: self.next_id, at, retry, node: node as u32 };
+        self.next_id += 1;
+        let t = &mut self.metrics.totals;
+        t.requests += 1;
+        t.retries += u64::from(retry > 0);
+        if self.reference.acquire(at) {
+            t.reference_admitted += 1;
+        }
+        if let Some(b) = self.metrics.series.at(at) {
+            b.requests += 1;
+            b.retries += u64::from(retry > 0);
+        }
+        self.metrics.event(at, a.id, node, EventKind::Arrived { retry: retry > 0 });
+        match self.sc.store {
+            StoreMode::Local => {
+                let v = self.nodes[node].limiter.check(at);
+                self.decided(a, v, at);
+            }
+            StoreMode::Atomic | StoreMode::Race => {
+                if self.answered(at) {
+                    let ev = if self.sc.store == StoreMode::Atomic { Ev::Script(a) } else { Ev::Get(a) };
+                    self.push(at + self.up, ev);
+                } else {
+                    self.push(at + self.sc.timeout, Ev::Timeout(a));
+                }
+            }
+            StoreMode::Async => {
+                let v = self.nodes[node].limiter.check(at);
+                if v.allowed || self.sc.count_rejected {
+                    let seq = self.nodes[node].sent_increment(at);
+                    if !self.lost(at) {
+                        self.push(at + self.up, Ev::Increment { node, seq, at });
+                    }
+                }
+                self.decided(a, v, at);
+            }
+        }
+    }
+
+    pub(super) fn handle(&mut self, now: SimTime, ev: Ev) {
+        match ev {
+            Ev::Retry(a) => self.arrive(now, a.retry),
+            Ev::Script(a) => {
+                let d = self.store.script(a.at);
+                self.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
+                self.push(now + self.down, Ev::ScriptReply(a, d));
+            }
+            Ev::ScriptReply(a, d) | Ev::SetAck(a, d) => self.decided(a, d, now),
+            Ev::Get(a) => {
+                let snap = self.store.get();
+                self.metrics.event(now, a.id, a.node as usize, EventKind::Get { version: snap.version });
+                self.push(now + self.down, Ev::GetReply(a, Box::new(snap)));
+            }
+            Ev::GetReply(a, snap) => {
+                let Snapshot { mut state, version } = *snap;
+                // The racy code: decide on the node from what was read, with the request's time.
+                let d = state.check(a.at);
+                if !(d.allowed || self.sc.count_rejected) {
+                    self.decided(a, d, now);
+                } else if self.answered(now) {
+                    self.push(now + self.up, Ev::Set(a, Box::new(state), version, d));
+                } else {
+                    self.push(now + self.sc.timeout, Ev::Timeout(a));
+                }
+            }
+            Ev::Set(a, state, version, d) => {
+                let lost_update = self.store.set(*state, version);
+                self.metrics.totals.lost_updates += u64::from(lost_update);
+                self.metrics.event(now, a.id, a.node as usize, EventKind::Set { lost_update });
+                self.push(now + self.down, Ev::SetAck(a, d));
+            }
+            Ev::Increment { node, seq, at } => {
+                let state = self.store.increment(at);
+                self.metrics.event(now, seq, node, EventKind::Increment);
+                self.push(now + self.down, Ev::IncrementReply { node, seq, state: Box::new(state) });
+            }
+            Ev::IncrementReply { node, seq, state } => self.nodes[node].synced(seq, *state),
+            Ev::Timeout(a) => {
+                self.metrics.totals.timeouts += 1;
+                self.metrics.event(now, a.id, a.node as usize, EventKind::TimedOut);
+                let v = Verdict { allowed: self.sc.fail == FailMode::Open, retry_after: None };
+                self.decided(a, v, now);
+            }
+        }
+    }
+
+    /// The node answers the client at `now`: count it, and schedule the client's retry.
+    fn decided(&mut self, a: Attempt, d: Verdict, now: SimTime) {
+        let node = a.node as usize;
+        let latency = now.since(a.at);
+        let m = &mut self.metrics;
+        if d.allowed {
+            m.totals.admitted += 1;
+            m.node_admitted[node] += 1;
+            self.peak.admitted(now);
+        } else {
+            m.totals.rejected += 1;
+            m.totals.first_rejection.get_or_insert(now);
+        }
+        if let Some(b) = m.series.at(now) {
+            if b.admitted + b.rejected == 0 {
+                // Sampled once per bucket: the gauge's float conversion is the costliest step here.
+                b.level = match self.sc.store {
+                    StoreMode::Local => self.nodes[node].limiter.gauge(now).level,
+                    _ => self.store.state().gauge(now).level,
+                };
+            }
+            if d.allowed {
+                b.admitted += 1;
+                b.node_admitted[node] += 1;
+            } else {
+                b.rejected += 1;
+            }
+        }
+        m.latency.record(latency);
+        m.event(now, a.id, node, EventKind::Decided { allowed: d.allowed, latency, retry: a.retry > 0 });
+        self.last = Some(Last { at: now, node, verdict: d });
+        if d.allowed {
+            return;
+        }
+        match self.retry.delay(a.retry, d.retry_after, &mut self.retry_rng) {
+            Some(wait) if self.horizon.is_none_or(|h| now + wait < h) => {
+                self.push(now + wait, Ev::Retry(Attempt { retry: a.retry + 1, ..a }));
+            }
+            _ => self.metrics.totals.gave_up += 1,
+        }
+    }
+}
