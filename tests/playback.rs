@@ -8,7 +8,10 @@ fn scenario(q: &str) -> Scenario {
     Scenario::from_query(q).unwrap()
 }
 
-fn fingerprint(sim: &Simulation) -> (ratelimit_playground::sim::Totals, Vec<(u64, u64, u64)>, Vec<(u64, String)>) {
+/// Totals, `(start, admitted, rejected)` per bucket, and `(instant, gauge)` per state sample.
+type Fingerprint = (ratelimit_playground::sim::Totals, Vec<(u64, u64, u64)>, Vec<(u64, String)>);
+
+fn fingerprint(sim: &Simulation) -> Fingerprint {
     let m = sim.metrics();
     let buckets = m.buckets().map(|b| (b.start.as_nanos(), b.admitted, b.rejected)).collect();
     let samples = sim
@@ -38,7 +41,8 @@ fn frames_of_any_size_give_the_same_run_and_the_same_state_samples() {
         let mut frame = 1u64;
         while t < end.as_nanos() {
             // Irregular frames, some landing exactly on sample instants.
-            frame = (frame * 7_919) % 97_000_000 + if frame % 3 == 0 { 0 } else { 50_000_000 - t % 50_000_000 };
+            frame =
+                (frame * 7_919) % 97_000_000 + if frame.is_multiple_of(3) { 0 } else { 50_000_000 - t % 50_000_000 };
             t = (t + frame).min(end.as_nanos());
             frames.step_until(SimTime(t));
         }

@@ -24,8 +24,6 @@ use requests::{Ev, Last};
 /// Series buckets kept by default: one hour of one-second buckets.
 pub const DEFAULT_HISTORY: usize = 3_600;
 
-/// One attempt of a request: a new arrival or a retry.
-
 /// A running simulation of one scenario.
 pub struct Simulation {
     sc: Scenario,

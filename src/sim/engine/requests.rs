@@ -9,6 +9,7 @@ use crate::sim::scenario::{FailMode, StoreMode};
 use crate::sim::store::Snapshot;
 use crate::sim::time::SimTime;
 
+/// One attempt of a request: a new arrival or a retry.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Attempt {
     id: u64,
