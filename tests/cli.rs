@@ -37,8 +37,15 @@ fn csv_is_the_series_with_a_header() {
     let o = sim(&["--query", "duration=3", "--format", "csv"]);
     let text = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "t_s,requests,admitted,rejected,retries,level");
+    assert_eq!(lines[0], "t_s,requests,admitted,rejected,retries,level,node0_admitted");
     assert_eq!(lines.len(), 4);
+    let o = sim(&["--query", "duration=2&nodes=3&rate=30", "--format", "csv"]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.starts_with("t_s,requests,admitted,rejected,retries,level,node0_admitted,node1_admitted,node2_admitted\n")
+    );
+    // Round robin over three nodes: 10 requests each per second, all admitted at first.
+    assert!(text.lines().nth(1).unwrap().ends_with(",10,10,10"), "{text}");
 }
 
 #[test]

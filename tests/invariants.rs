@@ -149,3 +149,38 @@ proptest! {
         prop_assert_eq!(rep.over_admitted, 0, "{}", q);
     }
 }
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    #[test]
+    fn the_same_scenario_gives_byte_identical_reports(
+        algo in 0usize..5, store in 0usize..4, nodes in 1u32..=8, rate in 1u64..2_000, seed in any::<u64>(),
+        traffic in 0usize..5, retry in 0usize..4, counted in any::<bool>())
+    {
+        let q = format!(
+            "algo={}&store={}&nodes={nodes}&rate={rate}&seed={seed}&traffic={}&retry={}&count_rejected={}&duration=3&rtt=4&lb=random&outage=1-1.5",
+            ["token_bucket", "fixed_window", "sliding_window", "sliding_log", "gcra"][algo],
+            ["local", "race", "atomic", "async"][store],
+            ["constant", "poisson", "bursts", "seam", "clients"][traffic],
+            ["none", "exact", "jitter", "backoff"][retry],
+            u8::from(counted),
+        );
+        let sc = Scenario::from_query(&q).unwrap();
+        prop_assert_eq!(report::run(&sc).unwrap().to_json(), report::run(&sc).unwrap().to_json());
+    }
+}
+
+#[test]
+fn memory_stays_bounded_over_a_long_busy_run() {
+    use ratelimit_playground::sim::metrics::EVENT_RING;
+    use ratelimit_playground::sim::Simulation;
+    let sc = Scenario::from_query("traffic=poisson&rate=2000&nodes=8&store=async&rtt=50&retry=jitter").unwrap();
+    let mut sim = Simulation::with_history(&sc, 120);
+    sim.sample_state(Nanos::from_millis(10), 500);
+    sim.step_until(SimTime::from_secs(600));
+    assert_eq!(sim.metrics().buckets().count(), 120);
+    assert_eq!(sim.metrics().events().count(), EVENT_RING);
+    assert_eq!(sim.state_samples().unwrap().iter().count(), 500);
+    assert!(sim.metrics().totals.requests > 1_000_000);
+}

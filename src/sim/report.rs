@@ -1,7 +1,7 @@
 //! Batch runs: a scenario run to completion, summarised as a [`Report`] (JSON or CSV).
 
 use super::engine::Simulation;
-use super::metrics::Metrics;
+use super::metrics::{Metrics, MAX_NODES};
 use super::query::ParamError;
 use super::scenario::{Scenario, TrafficShape};
 use super::time::SimTime;
@@ -84,6 +84,8 @@ pub struct Row {
     pub retries: u64,
     /// Limiter level at the bucket's first decision.
     pub level: f64,
+    /// Admitted per node (one entry per node).
+    pub node_admitted: Vec<u32>,
 }
 
 /// Refuses scenarios too large to finish quickly, naming what to lower.
@@ -133,6 +135,7 @@ impl Report {
     pub fn new(sc: &Scenario, m: &Metrics) -> Self {
         let t = &m.totals;
         let p = |q| m.latency.percentile(q).as_nanos();
+        let nodes = sc.nodes.clamp(1, MAX_NODES as u32) as usize;
         Report {
             scenario: sc.to_query_full(),
             effective_limit: sc.effective_limit(),
@@ -150,7 +153,7 @@ impl Report {
             predicted_pass_ratio: sc.predicted_pass_ratio(),
             predicted_first_rejection_s: sc.predicted_first_rejection(),
             latency_ns: LatencyReport { p50: p(50.0), p90: p(90.0), p99: p(99.0), max: p(100.0) },
-            node_admitted: m.node_admitted[..sc.nodes.clamp(1, 16) as usize].to_vec(),
+            node_admitted: m.node_admitted[..nodes].to_vec(),
             bucket_s: m.bucket_width.as_secs_f64(),
             series: m
                 .buckets()
@@ -161,6 +164,7 @@ impl Report {
                     rejected: b.rejected,
                     retries: b.retries,
                     level: b.level,
+                    node_admitted: b.node_admitted[..nodes].to_vec(),
                 })
                 .collect(),
         }
@@ -173,9 +177,17 @@ impl Report {
 
     /// The series as CSV with a header row.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("t_s,requests,admitted,rejected,retries,level\n");
+        let mut out = String::from("t_s,requests,admitted,rejected,retries,level");
+        for n in 0..self.node_admitted.len() {
+            out.push_str(&format!(",node{n}_admitted"));
+        }
+        out.push('\n');
         for r in &self.series {
-            out.push_str(&format!("{},{},{},{},{},{}\n", r.t, r.requests, r.admitted, r.rejected, r.retries, r.level));
+            out.push_str(&format!("{},{},{},{},{},{}", r.t, r.requests, r.admitted, r.rejected, r.retries, r.level));
+            for n in &r.node_admitted {
+                out.push_str(&format!(",{n}"));
+            }
+            out.push('\n');
         }
         out
     }
