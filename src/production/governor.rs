@@ -1,0 +1,54 @@
+//! The `governor` crate: GCRA, which decides exactly as the playground's token bucket.
+
+use super::{Config, Policy, Shape};
+use crate::sim::rate::TOKEN;
+
+/// `(period_ns, exact)`: the time to replenish one cell.
+pub(super) fn period(rate_milli: u64) -> (u64, bool) {
+    let milli = u128::from(rate_milli.max(1));
+    (((TOKEN + milli / 2) / milli) as u64, TOKEN.is_multiple_of(milli))
+}
+
+pub(super) fn config(p: &Policy) -> Config {
+    let (period, exact) = period(p.rate_milli);
+    let snippet = format!(
+        "use governor::{{Quota, RateLimiter}};\n\
+         use std::num::NonZeroU32;\n\
+         use std::time::Duration;\n\n\
+         // {rate}/s sustained (one cell every {period} ns), bursts of {burst}.\n\
+         let quota = Quota::with_period(Duration::from_nanos({period}))\n\
+        \x20   .expect(\"the period is not zero\")\n\
+        \x20   .allow_burst(NonZeroU32::new({burst}).expect(\"the burst is not zero\"));\n\
+         let limiter = RateLimiter::direct(quota); // RateLimiter::keyed(quota) for one limit per key\n\n\
+         match limiter.check() {{\n\
+        \x20   Ok(()) => {{ /* serve */ }}\n\
+        \x20   Err(not_until) => {{\n\
+        \x20       // 429; Retry-After is not_until.wait_time_from(clock.now()), rounded up to seconds.\n\
+        \x20   }}\n\
+         }}\n",
+        rate = p.per_sec(),
+        burst = p.burst,
+    );
+    let mut notes = vec![
+        format!(
+            "governor implements GCRA: with allow_burst({}) and one cell per {period} ns it decides exactly \
+             as this token bucket (capacity {}, starting full).",
+            p.burst, p.burst
+        ),
+        "Quota::per_second and per_minute take whole numbers only; with_period expresses any rate.".into(),
+        "The limiter lives in one process: N processes admit N times the rate.".into(),
+    ];
+    if !exact {
+        notes.push(format!("{period} ns is 1 / {}/s rounded to the nanosecond.", p.per_sec()));
+    }
+    if p.shape != Shape::Bucket {
+        notes.push(format!(
+            "governor has no window limiter: this is the bucket with the window's burst ({}) and long-run \
+             rate ({} per {} s).",
+            p.limit,
+            p.limit,
+            super::secs(p.window_ns)
+        ));
+    }
+    Config { target: "governor (Rust)", language: "rust", snippet, notes }
+}

@@ -1,0 +1,58 @@
+//! "Use this in production": the current policy as configuration for the limiters people run,
+//! with the units and burst semantics of each spelled out — that is where translations go wrong.
+//!
+//! Every mapping is pure and exact where the target can express the policy exactly; where it
+//! cannot (nginx only takes whole requests per second or minute, Envoy refills in steps, a fixed
+//! window is not a bucket), the config says what was rounded or approximated and by how much.
+
+mod envoy;
+mod express;
+mod governor;
+mod nginx;
+mod policy;
+mod redis_lua;
+mod upstash;
+
+pub use policy::{Policy, Shape};
+
+use crate::sim::Scenario;
+
+/// One target's configuration for a policy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The product, e.g. "nginx limit_req".
+    pub target: &'static str,
+    /// The snippet's language, for highlighting: "nginx", "yaml", "rust", "js", "lua".
+    pub language: &'static str,
+    /// The configuration to paste.
+    pub snippet: String,
+    /// Units, burst semantics, and anything rounded or approximated.
+    pub notes: Vec<String>,
+}
+
+/// The policy of `sc` for every supported target, in a fixed order.
+pub fn configs(sc: &Scenario) -> Vec<Config> {
+    let p = Policy::of(sc);
+    vec![
+        nginx::config(&p),
+        envoy::config(&p),
+        governor::config(&p),
+        express::config(&p),
+        upstash::config(&p),
+        redis_lua::config(&p),
+    ]
+}
+
+/// A duration in nanoseconds as the shortest exact decimal number of seconds ("0.4", "2").
+pub(crate) fn secs(ns: u64) -> String {
+    crate::sim::decimal::format_fixed(ns, 9)
+}
+
+/// Greatest common divisor.
+pub(crate) fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}

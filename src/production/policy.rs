@@ -1,0 +1,73 @@
+//! [`Policy`]: what a scenario's limiter allows, in the terms every target is configured in.
+
+use crate::sim::{Algorithm, Scenario};
+
+/// The kind of limiter the policy is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Token bucket or GCRA: a burst of `burst`, refilled continuously at `rate_milli`/1000 per s.
+    Bucket,
+    /// A counter per fixed window.
+    FixedWindow,
+    /// The weighted two-window counter.
+    SlidingWindow,
+    /// An exact log of the last window.
+    SlidingLog,
+}
+
+/// A limiter policy: burst and sustained rate, and the window form of the same quota.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// The kind of limiter.
+    pub shape: Shape,
+    /// Most requests admitted at once from idle: the bucket's capacity, or the window's limit.
+    pub burst: u64,
+    /// Sustained rate in milli-requests per second (exact).
+    pub rate_milli: u64,
+    /// Requests per window (window algorithms; for a bucket, its capacity).
+    pub limit: u64,
+    /// Window length in nanoseconds (for a bucket, the time to refill from empty).
+    pub window_ns: u64,
+}
+
+impl Policy {
+    /// The policy of the scenario's algorithm.
+    pub fn of(sc: &Scenario) -> Self {
+        let (limit, window_ns) = (sc.effective_limit(), sc.effective_window().as_nanos());
+        let shape = match sc.algo {
+            Algorithm::TokenBucket | Algorithm::Gcra => Shape::Bucket,
+            Algorithm::FixedWindow => Shape::FixedWindow,
+            Algorithm::SlidingWindow => Shape::SlidingWindow,
+            Algorithm::SlidingLog => Shape::SlidingLog,
+        };
+        match shape {
+            Shape::Bucket => Policy {
+                shape,
+                burst: sc.capacity,
+                rate_milli: sc.refill.milli(),
+                limit: sc.capacity,
+                window_ns: sc.effective_window().as_nanos(),
+            },
+            _ => Policy {
+                shape,
+                burst: limit,
+                // limit per window, in milli-requests per second, rounded to the nearest.
+                rate_milli: ((u128::from(limit) * 1_000_000_000_000 + u128::from(window_ns) / 2)
+                    / u128::from(window_ns)) as u64,
+                limit,
+                window_ns,
+            },
+        }
+    }
+
+    /// Whether the sustained rate is a window's quota rounded to 0.001/s rather than exact.
+    pub fn rate_is_rounded(&self) -> bool {
+        self.shape != Shape::Bucket
+            && (u128::from(self.limit) * 1_000_000_000_000) % u128::from(self.window_ns.max(1)) != 0
+    }
+
+    /// The sustained rate per second, for prose.
+    pub fn per_sec(&self) -> String {
+        crate::sim::decimal::format_fixed(self.rate_milli, 3)
+    }
+}

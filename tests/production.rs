@@ -1,0 +1,129 @@
+//! "Use this in production": each target's configuration for a policy, pinned line by line, with
+//! the units and burst semantics that translations get wrong.
+#![cfg(not(target_arch = "wasm32"))]
+
+use ratelimit_playground::production::{configs, Config};
+use ratelimit_playground::sim::Scenario;
+
+fn target<'a>(all: &'a [Config], name: &str) -> &'a Config {
+    all.iter().find(|c| c.target == name).unwrap_or_else(|| panic!("no {name}"))
+}
+
+fn for_query(q: &str) -> Vec<Config> {
+    configs(&Scenario::from_query(q).unwrap())
+}
+
+fn has_line(c: &Config, line: &str) {
+    assert!(c.snippet.lines().any(|l| l.trim() == line), "{}: no line {line:?} in\n{}", c.target, c.snippet);
+}
+
+fn noted(c: &Config, words: &str) {
+    assert!(c.notes.iter().any(|n| n.contains(words)), "{}: no note with {words:?}: {:#?}", c.target, c.notes);
+}
+
+#[test]
+fn every_target_is_covered_in_a_fixed_order() {
+    let names: Vec<&str> = for_query("").iter().map(|c| c.target).collect();
+    assert_eq!(
+        names,
+        [
+            "nginx limit_req",
+            "Envoy local rate limit",
+            "governor (Rust)",
+            "express-rate-limit",
+            "Upstash Ratelimit",
+            "Redis Lua script"
+        ]
+    );
+}
+
+#[test]
+fn nginx_burst_is_capacity_minus_one_with_nodelay_and_a_429_status() {
+    let all = for_query("capacity=10&refill=5");
+    let c = target(&all, "nginx limit_req");
+    has_line(c, "limit_req_zone $binary_remote_addr zone=api:10m rate=5r/s;");
+    has_line(c, "limit_req zone=api burst=9 nodelay;");
+    has_line(c, "limit_req_status 429;");
+    noted(c, "up to 10 pass at once from idle");
+    // 2.5/s is not whole per second but is whole per minute.
+    has_line(
+        target(&for_query("capacity=4&refill=2.5"), "nginx limit_req"),
+        "limit_req_zone $binary_remote_addr zone=api:10m rate=150r/m;",
+    );
+}
+
+#[test]
+fn envoy_fills_in_steps_of_at_least_50_ms_and_must_be_enforced() {
+    let all = for_query("capacity=10&refill=5");
+    let c = target(&all, "Envoy local rate limit");
+    has_line(c, "max_tokens: 10");
+    has_line(c, "tokens_per_fill: 1");
+    has_line(c, "fill_interval: 0.2s");
+    noted(c, "filter_enabled and filter_enforced default to 0 %");
+    let fast = for_query("capacity=100&refill=1000");
+    let c = target(&fast, "Envoy local rate limit");
+    has_line(c, "tokens_per_fill: 50");
+    has_line(c, "fill_interval: 0.05s");
+}
+
+#[test]
+fn governor_uses_the_exact_period_and_the_capacity_as_burst() {
+    let all = for_query("capacity=10&refill=5");
+    let c = target(&all, "governor (Rust)");
+    has_line(c, "let quota = Quota::with_period(Duration::from_nanos(200000000))");
+    has_line(c, ".allow_burst(NonZeroU32::new(10).expect(\"the burst is not zero\"));");
+    let thirds = for_query("capacity=10&refill=3");
+    let c = target(&thirds, "governor (Rust)");
+    has_line(c, "let quota = Quota::with_period(Duration::from_nanos(333333333))");
+    noted(c, "rounded to the nanosecond");
+}
+
+#[test]
+fn express_is_a_fixed_window_with_the_same_burst_and_rate() {
+    let all = for_query("capacity=10&refill=5");
+    let c = target(&all, "express-rate-limit");
+    has_line(c, "windowMs: 2000, // 2 s");
+    has_line(c, "limit: 10, // requests per window, per client address");
+    has_line(c, "standardHeaders: 'draft-8', // RateLimit and RateLimit-Policy");
+    noted(c, "up to 20 requests in any 2 s");
+    noted(c, "Your policy is a token bucket");
+    let windows = for_query("algo=fixed_window&limit=100&window=60");
+    has_line(target(&windows, "express-rate-limit"), "windowMs: 60000, // 60 s");
+}
+
+#[test]
+fn upstash_picks_the_matching_limiter_and_whole_millisecond_intervals() {
+    let lim = |q: &str| {
+        let all = for_query(q);
+        let c = target(&all, "Upstash Ratelimit");
+        c.snippet.lines().find(|l| l.trim().starts_with("limiter:")).unwrap().trim().to_string()
+    };
+    assert_eq!(lim("capacity=10&refill=5"), "limiter: Ratelimit.tokenBucket(5, \"1 s\", 10),");
+    assert_eq!(lim("capacity=4&refill=2.5"), "limiter: Ratelimit.tokenBucket(1, \"400 ms\", 4),");
+    assert_eq!(lim("algo=fixed_window&limit=100&window=60"), "limiter: Ratelimit.fixedWindow(100, \"60 s\"),");
+    assert_eq!(lim("algo=sliding_window&limit=50&window=1.5"), "limiter: Ratelimit.slidingWindow(50, \"1500 ms\"),");
+    noted(target(&for_query("algo=sliding_log"), "Upstash Ratelimit"), "no exact sliding log");
+}
+
+#[test]
+fn the_redis_script_matches_the_algorithm_and_is_called_with_the_policy() {
+    let script = |q: &str| target(&for_query(q), "Redis Lua script").snippet.clone();
+    let bucket = script("capacity=10&refill=5");
+    assert!(bucket.contains("redis.call('HMGET', KEYS[1], 'tokens', 'ts')"));
+    assert!(bucket.contains("-- EVALSHA <sha> 1 rl:{client} 10 5 <now-ms>"));
+    let log = script("algo=sliding_log&limit=100&window=60");
+    assert!(log.contains("ZREMRANGEBYSCORE"));
+    assert!(log.contains("-- EVALSHA <sha> 1 rl:{client} 100 60000 <now-ms> <request-id>"));
+    assert!(script("algo=sliding_window&limit=7&window=3").contains("(current + 1) * window > limit * window"));
+    assert!(script("algo=fixed_window&limit=7&window=3").contains("local start = now - (now % window)"));
+}
+
+#[test]
+fn window_policies_map_to_buckets_with_the_same_burst_and_long_run_rate_where_only_buckets_exist() {
+    let all = for_query("algo=sliding_window&limit=100&window=60");
+    // 100 per 60 s = 1.667/s: 100 r/m exactly for nginx, burst 99.
+    let c = target(&all, "nginx limit_req");
+    has_line(c, "limit_req_zone $binary_remote_addr zone=api:10m rate=100r/m;");
+    has_line(c, "limit_req zone=api burst=99 nodelay;");
+    noted(c, "nginx has no window limiter");
+}
