@@ -243,7 +243,33 @@ pub struct Metrics {
     pub latency: Latencies,
     /// Admitted per node, cumulative.
     pub node_admitted: [u64; MAX_NODES],
-    events: VecDeque<Event>,
+    events: EventRing,
+}
+
+/// A fixed ring of the newest [`EVENT_RING`] events: recording one is a single store.
+#[derive(Clone, Debug)]
+struct EventRing {
+    slots: Box<[Event; EVENT_RING]>,
+    /// Events recorded so far (the newest is at `(written - 1) % EVENT_RING`).
+    written: u64,
+}
+
+impl EventRing {
+    fn new() -> Self {
+        let empty = Event { at: SimTime::ZERO, request: 0, node: 0, kind: EventKind::TimedOut };
+        EventRing { slots: Box::new([empty; EVENT_RING]), written: 0 }
+    }
+
+    #[inline]
+    fn push(&mut self, e: Event) {
+        self.slots[(self.written % EVENT_RING as u64) as usize] = e;
+        self.written += 1;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Event> {
+        let len = self.written.min(EVENT_RING as u64);
+        (self.written - len..self.written).map(|i| &self.slots[(i % EVENT_RING as u64) as usize])
+    }
 }
 
 impl Metrics {
@@ -255,7 +281,7 @@ impl Metrics {
             series: Series::new(width, capacity),
             latency: Latencies::default(),
             node_admitted: [0; MAX_NODES],
-            events: VecDeque::with_capacity(EVENT_RING),
+            events: EventRing::new(),
         }
     }
 
@@ -269,10 +295,8 @@ impl Metrics {
         self.events.iter()
     }
 
+    #[inline]
     pub(crate) fn event(&mut self, at: SimTime, request: u64, node: usize, kind: EventKind) {
-        if self.events.len() == EVENT_RING {
-            self.events.pop_front();
-        }
-        self.events.push_back(Event { at, request, node: node as u8, kind });
+        self.events.push(Event { at, request, node: node as u8, kind });
     }
 }

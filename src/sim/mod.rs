@@ -10,6 +10,7 @@ pub mod decimal;
 pub mod decision;
 pub mod engine;
 pub mod limiter;
+mod ln_table;
 pub mod metrics;
 pub mod peak;
 pub mod query;

@@ -4,7 +4,7 @@
 //! randomness is the run's [`SimRng`], seeded from the scenario and forked per purpose.
 
 use crate::sim::cluster::{LoadBalancer, Node};
-use crate::sim::decision::{Decision, Quota};
+use crate::sim::decision::{Decision, Quota, Verdict};
 use crate::sim::limiter::{AnyLimiter, Gauge, Limiter};
 use crate::sim::metrics::Metrics;
 use crate::sim::peak::WindowPeak;
@@ -46,6 +46,8 @@ pub struct Simulation {
     events: u64,
     peak: WindowPeak,
     samples: Option<StateSamples>,
+    /// One node with its own limiter: it decides exactly as the reference would.
+    alone: bool,
 }
 
 impl Simulation {
@@ -82,6 +84,7 @@ impl Simulation {
             events: 0,
             peak: WindowPeak::new(sc.effective_window()),
             samples: None,
+            alone: n == 1 && sc.store == StoreMode::Local,
             sc: sc.clone(),
         }
     }
@@ -206,7 +209,11 @@ impl Simulation {
                 allowed: l.verdict.allowed,
                 remaining: status.remaining,
                 reset: status.reset,
-                retry_after: l.verdict.retry_after,
+                retry_after: match l.verdict {
+                    Verdict { allowed: true, .. } => None,
+                    Verdict { retry_after: None, .. } if l.lazy => Some(status.wait),
+                    v => v.retry_after,
+                },
             }
         })
     }

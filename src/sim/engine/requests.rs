@@ -5,7 +5,7 @@ use super::Simulation;
 use crate::sim::decision::Verdict;
 use crate::sim::limiter::{AnyLimiter, Limiter};
 use crate::sim::metrics::EventKind;
-use crate::sim::scenario::{FailMode, StoreMode};
+use crate::sim::scenario::{FailMode, RetryPolicy, StoreMode};
 use crate::sim::store::Snapshot;
 use crate::sim::time::SimTime;
 
@@ -26,6 +26,9 @@ pub(super) struct Last {
     pub(super) at: SimTime,
     pub(super) node: usize,
     pub(super) verdict: Verdict,
+    /// A local decision whose Retry-After was skipped (no client retries): it can be computed
+    /// later from the node's limiter, which nothing has changed since.
+    pub(super) lazy: bool,
 }
 
 #[derive(Debug)]
@@ -50,7 +53,8 @@ impl Simulation {
         let t = &mut self.metrics.totals;
         t.requests += 1;
         t.retries += u64::from(retry > 0);
-        if self.reference.acquire(at) {
+        // One node deciding alone *is* the exact reference: count it once, at its decision.
+        if !self.alone && self.reference.acquire(at) {
             t.reference_admitted += 1;
         }
         if let Some(b) = self.metrics.series.at(at) {
@@ -60,8 +64,11 @@ impl Simulation {
         self.metrics.event(at, a.id, node, EventKind::Arrived { retry: retry > 0 });
         match self.sc.store {
             StoreMode::Local => {
-                let v = self.nodes[node].limiter.check(at);
-                self.decided(a, v, at);
+                // Retry-After costs a division; compute it only if a client will use it now.
+                let limiter = &mut self.nodes[node].limiter;
+                let allowed = limiter.acquire(at);
+                let retry_after = (!allowed && self.sc.retry != RetryPolicy::GiveUp).then(|| limiter.wait(at));
+                self.decided(a, Verdict { allowed, retry_after }, at);
             }
             StoreMode::Atomic | StoreMode::Race => {
                 if self.answered(at) {
@@ -138,6 +145,7 @@ impl Simulation {
         let m = &mut self.metrics;
         if d.allowed {
             m.totals.admitted += 1;
+            m.totals.reference_admitted += u64::from(self.alone);
             m.node_admitted[node] += 1;
             self.peak.admitted(now);
         } else {
@@ -161,7 +169,7 @@ impl Simulation {
         }
         m.latency.record(latency);
         m.event(now, a.id, node, EventKind::Decided { allowed: d.allowed, latency, retry: a.retry > 0 });
-        self.last = Some(Last { at: now, node, verdict: d });
+        self.last = Some(Last { at: now, node, verdict: d, lazy: self.sc.store == StoreMode::Local });
         if d.allowed {
             return;
         }
