@@ -22,6 +22,7 @@ pub mod rng;
 pub mod samples;
 pub mod scenario;
 pub mod store;
+pub mod sweep;
 pub mod time;
 pub mod trace;
 pub mod traffic;
