@@ -10,13 +10,14 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 WASM := wasm32-unknown-unknown
 
-.PHONY: help serve test bootstrap bootstrap-test lint unit wasm-test dist e2e size bench clean
+.PHONY: help serve test bootstrap bootstrap-test lint unit wasm-test dist size bench fuzz clean
 
 help:
 	@echo "make serve   install missing tools, then run the app at http://127.0.0.1:$(PORT)/"
 	@echo "make test    install missing tools, then every check (fmt, clippy, unit, browser, e2e)"
 	@echo "make size    release wasm/JS/CSS sizes: raw, gzip, brotli"
 	@echo "make bench   engine and browser benchmarks"
+	@echo "make fuzz    a million random queries through the parser and validation"
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -55,6 +56,9 @@ size: bootstrap dist
 
 bench: bootstrap
 	cargo bench --locked --bench engine
+
+fuzz:
+	FUZZ_CASES=1000000 cargo test --locked --release --test fuzz_query -- --nocapture
 
 clean:
 	cargo clean

@@ -1,0 +1,57 @@
+//! Fuzzing the query parser and scenario validation: random mixes of real keys, plausible and
+//! hostile values, and raw noise. No input may panic; every leniently parsed scenario must
+//! validate and survive a round trip through its printed query.
+//!
+//! `make test` runs `FUZZ_CASES` (default 5 000) cases; `make fuzz` runs a million in release.
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use ratelimit_playground::sim::query::KEYS;
+use ratelimit_playground::sim::{Scenario, TrafficShape};
+
+fn value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[0-9]{1,24}",
+        "-?[0-9]{0,6}\\.[0-9]{0,12}",
+        "[0-9]{1,4}(e|E)[+-]?[0-9]{1,3}",
+        "(NaN|nan|inf|-inf|Infinity|0x1F|1_000|１２)",
+        "[0-9.]{0,3}-[0-9.]{0,6}",
+        "%[0-9A-Fa-f]{0,2}[a-z_]{0,8}",
+        "[a-z_]{0,16}",
+        ".{0,24}",
+    ]
+}
+
+fn query() -> impl Strategy<Value = String> {
+    let key = prop_oneof![8 => prop::sample::select(KEYS.to_vec()).prop_map(String::from), 1 => ".{0,10}"];
+    let pair = prop_oneof![
+        10 => (key, value()).prop_map(|(k, v)| format!("{k}={v}")),
+        1 => ".{0,16}",
+    ];
+    (prop::collection::vec(pair, 0..14), prop::sample::select(vec!["&", "&&", ";", "&?"]))
+        .prop_map(|(pairs, sep)| pairs.join(sep))
+}
+
+#[test]
+fn the_query_parser_never_panics_and_lenient_results_always_validate() {
+    let cases: u32 = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
+    let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+    let start = std::time::Instant::now();
+    runner
+        .run(&query(), |q| {
+            let strict = Scenario::from_query(&q);
+            let (lenient, notices) = Scenario::from_query_lenient(&q);
+            if let Ok(sc) = &strict {
+                prop_assert!(notices.is_empty(), "{q}: strict accepted but lenient complained: {notices:?}");
+                prop_assert_eq!(sc, &lenient);
+            }
+            if lenient.traffic != TrafficShape::Trace {
+                prop_assert!(lenient.validate().is_ok(), "{}: {:?}", q, lenient.validate());
+                prop_assert_eq!(Scenario::from_query(&lenient.to_query()), Ok(lenient.clone()));
+            }
+            Ok(())
+        })
+        .unwrap();
+    eprintln!("fuzz_query: {cases} cases, 0 panics, {:.1} s", start.elapsed().as_secs_f64());
+}
