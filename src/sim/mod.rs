@@ -26,6 +26,7 @@ pub mod sweep;
 pub mod time;
 pub mod trace;
 pub mod traffic;
+mod zig_table;
 
 pub use compare::{Comparison, Disagreement};
 pub use decision::{Decision, Quota, Status, Verdict};
