@@ -1,118 +1,21 @@
 //! The throughput chart, natively: what it draws (through a recording backend) and which seconds
 //! of the engine's metrics it shows.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+mod common;
 
-use plotters::prelude::IntoDrawingArea;
-use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
+use common::recorder::{rgb, Drawn};
 use ratelimit_playground::chart::theme::ChartTheme;
 use ratelimit_playground::chart::throughput::{draw_throughput, BucketCounts, ChartStyle, ThroughputWindow};
 use ratelimit_playground::sim::{Rate, Scenario, SimTime, Simulation};
 
-/// One stroke or fill, by colour.
-#[derive(Debug)]
-struct Mark {
-    rgb: (u8, u8, u8),
-    alpha: f64,
-    filled: bool,
-}
-
-/// What a [`Recorder`] saw.
-#[derive(Default)]
-struct Drawn {
-    marks: Vec<Mark>,
-    texts: Vec<String>,
-}
-
-/// A backend that records what is drawn instead of rasterising it.
-#[derive(Default)]
-struct Recorder(Rc<RefCell<Drawn>>);
-
-impl Recorder {
-    fn mark(&self, s: &impl BackendStyle, filled: bool) {
-        let color = s.color();
-        self.0.borrow_mut().marks.push(Mark { rgb: color.rgb, alpha: color.alpha, filled });
-    }
-}
-
-impl DrawingBackend for Recorder {
-    type ErrorType = std::fmt::Error;
-
-    fn get_size(&self) -> (u32, u32) {
-        (800, 400)
-    }
-    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        Ok(())
-    }
-    fn present(&mut self) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        Ok(())
-    }
-    fn draw_pixel(&mut self, _: BackendCoord, _: BackendColor) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        Ok(())
-    }
-    fn draw_line<S: BackendStyle>(
-        &mut self,
-        _: BackendCoord,
-        _: BackendCoord,
-        s: &S,
-    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.mark(s, false);
-        Ok(())
-    }
-    fn draw_rect<S: BackendStyle>(
-        &mut self,
-        _: BackendCoord,
-        _: BackendCoord,
-        s: &S,
-        fill: bool,
-    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.mark(s, fill);
-        Ok(())
-    }
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        _: I,
-        s: &S,
-    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.mark(s, false);
-        Ok(())
-    }
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        _: I,
-        s: &S,
-    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.mark(s, true);
-        Ok(())
-    }
-    fn draw_text<T: BackendTextStyle>(
-        &mut self,
-        text: &str,
-        _: &T,
-        _: BackendCoord,
-    ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.0.borrow_mut().texts.push(text.to_string());
-        Ok(())
-    }
-}
-
-fn rgb(c: plotters::style::RGBColor) -> (u8, u8, u8) {
-    (c.0, c.1, c.2)
-}
-
 fn steady(admitted: u64, rejected: u64, seconds: u32) -> ThroughputWindow {
     let buckets =
         (0..seconds).map(|s| BucketCounts { start_secs: f64::from(s), width_secs: 1.0, admitted, rejected }).collect();
-    ThroughputWindow { end_secs: 60.0, width_secs: 60.0, buckets }
+    ThroughputWindow { end_secs: 60.0, width_secs: 60.0, buckets, ..ThroughputWindow::default() }
 }
 
 fn record(data: &ThroughputWindow, theme: ChartTheme) -> Drawn {
-    let drawn = Rc::new(RefCell::new(Drawn::default()));
-    let root = Recorder(Rc::clone(&drawn)).into_drawing_area();
-    draw_throughput(&root, data, &ChartStyle { theme, scale: 1.0 }).expect("draw");
-    drop(root);
-    Rc::try_unwrap(drawn).ok().expect("the drawing area is gone").into_inner()
+    common::recorder::record(|root| draw_throughput(root, data, &ChartStyle { theme, scale: 1.0 }).expect("draw"))
 }
 
 #[test]
@@ -133,7 +36,7 @@ fn admitted_is_one_solid_line_over_a_fill_and_rejected_is_dashed() {
 #[test]
 fn chart_is_labelled_with_a_legend_and_axis_title() {
     let r = record(&steady(5, 3, 30), ChartTheme::DARK);
-    for label in ["admitted / s", "rejected / s", "simulated time (s)"] {
+    for label in ["admitted / s", "rejected / s", "simulated time", "now", "-30 s"] {
         assert!(r.texts.iter().any(|t| t == label), "missing {label:?} in {:?}", r.texts);
     }
     assert!(r.marks.iter().any(|m| m.filled && m.rgb == rgb(ChartTheme::DARK.background)), "background not filled");
@@ -141,7 +44,10 @@ fn chart_is_labelled_with_a_legend_and_axis_title() {
 
 #[test]
 fn empty_window_still_draws_axes_without_error() {
-    let r = record(&ThroughputWindow { end_secs: 60.0, width_secs: 60.0, buckets: vec![] }, ChartTheme::LIGHT);
+    let r = record(
+        &ThroughputWindow { end_secs: 60.0, width_secs: 60.0, ..ThroughputWindow::default() },
+        ChartTheme::LIGHT,
+    );
     assert!(r.texts.iter().any(|t| t == "0"), "y axis should start at 0: {:?}", r.texts);
 }
 
@@ -162,13 +68,13 @@ fn window_holds_the_last_sixty_completed_seconds() {
 }
 
 #[test]
-fn window_starts_at_zero_before_sixty_seconds_and_counts_quiet_seconds_as_zero() {
+fn window_fills_from_the_right_before_sixty_seconds_and_counts_quiet_seconds_as_zero() {
     let sc = Scenario { rate: Rate::from_per_sec(0.2), ..Scenario::default() };
     let mut sim = Simulation::new(&sc);
     sim.step_until(SimTime::from_secs_f64(12.0));
     let window = ThroughputWindow::from_metrics(sim.metrics(), sim.now(), 60);
 
-    assert_eq!((window.end_secs, window.width_secs), (60.0, 60.0));
+    assert_eq!((window.end_secs, window.width_secs), (12.0, 60.0));
     assert_eq!(window.buckets.len(), 12, "one bucket per completed second, quiet ones included");
     let total: u64 = window.buckets.iter().map(|b| b.admitted + b.rejected).sum();
     assert_eq!(total, sim.metrics().totals.requests);

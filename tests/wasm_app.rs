@@ -1,19 +1,21 @@
 #![cfg(target_arch = "wasm32")]
 //! Browser tests of the web app (run with `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target
-//! wasm32-unknown-unknown`): the page mounts and counts live, its sliders restart the engine, it
-//! cleans up after itself, and the chart code really puts pixels on a canvas.
+//! wasm32-unknown-unknown`): the page mounts and counts live, fast-forward and compare mode work,
+//! the loop pauses out of view and resumes without a burst, charts keep their axis layer between
+//! data redraws, and the page cleans up after itself.
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::mount::mount_to;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use ratelimit_playground::app::App;
-use ratelimit_playground::chart::canvas::{fit_to_display, theme_from_css};
+use ratelimit_playground::chart::canvas::{fit_to_display, theme_from_css, Layers};
+use ratelimit_playground::chart::plot::{draw_line, Axes, Dash, Ink, Ticks};
 use ratelimit_playground::chart::theme::ChartTheme;
 use ratelimit_playground::chart::throughput::{draw_throughput, BucketCounts, ChartStyle, ThroughputWindow};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Event, EventInit, HtmlCanvasElement, HtmlElement, HtmlInputElement};
+use web_sys::{js_sys, HtmlCanvasElement, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -21,21 +23,30 @@ fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
-/// A fresh 960 px wide container attached to the body.
+/// A fresh 1100 px wide container attached to the body.
 fn host() -> HtmlElement {
     let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    host.style().set_property("width", "960px").unwrap();
+    host.style().set_property("width", "1100px").unwrap();
     document().body().unwrap().append_child(&host).unwrap();
     host
 }
 
+fn el(host: &HtmlElement, selector: &str) -> HtmlElement {
+    host.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no {selector}")).unchecked_into()
+}
+
 fn text_of(host: &HtmlElement, selector: &str) -> String {
-    host.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no {selector}")).text_content().unwrap()
+    el(host, selector).text_content().unwrap()
 }
 
 fn count(host: &HtmlElement, selector: &str) -> u64 {
     let text = text_of(host, selector);
     text.parse().unwrap_or_else(|_| panic!("{selector} is not a plain integer: {text:?}"))
+}
+
+/// Simulated time shown by the clock, in nanoseconds.
+fn clock_ns(host: &HtmlElement) -> u64 {
+    el(host, "#clock").get_attribute("data-ns").unwrap().parse().unwrap()
 }
 
 fn canvas(width: u32, height: u32) -> HtmlCanvasElement {
@@ -52,41 +63,47 @@ fn pixels_near(canvas: &HtmlCanvasElement, colour: plotters::style::RGBColor) ->
     data.chunks(4)
         .filter(|p| {
             let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).abs();
-            d(p[0], colour.0) + d(p[1], colour.1) + d(p[2], colour.2) <= 30
+            p[3] > 0 && d(p[0], colour.0) + d(p[1], colour.1) + d(p[2], colour.2) <= 30
         })
         .count()
 }
 
 #[wasm_bindgen_test]
-async fn app_counts_live_and_rejects_once_arrivals_outpace_refill() {
+async fn app_counts_live_jumps_ahead_compares_and_cleans_up() {
     let host = host();
     let handle = mount_to(host.clone(), App);
-    TimeoutFuture::new(300).await;
-    let chart: HtmlCanvasElement = host.query_selector("#chart").unwrap().unwrap().unchecked_into();
-    let before_first_second = chart.to_data_url().unwrap();
-    TimeoutFuture::new(1_200).await;
+    TimeoutFuture::new(600).await;
 
-    // Defaults: 4 requests/s into a bucket refilled at 5 tokens/s, so all are admitted.
-    let (requests, admitted) = (count(&host, "#requests"), count(&host, "#admitted"));
-    assert!(requests > 0, "no requests after 1.5 s of running");
-    assert_eq!((admitted, count(&host, "#rejected")), (requests, 0));
-    assert_eq!(text_of(&host, "#pass-ratio"), "100.0 %");
+    // The page opens on 8 requests/s into a bucket refilled at 5 tokens/s, running.
+    let requests = count(&host, "#requests");
+    assert!(requests > 0, "no requests after 0.6 s of running");
+    assert_eq!(count(&host, "#admitted") + count(&host, "#rejected"), requests);
+    let chart: HtmlCanvasElement = el(&host, "#chart").unchecked_into();
+    assert!(chart.width() > 0 && chart.width() == chart.client_width() as u32, "data layer not sized at DPR 1");
 
-    assert!(chart.width() > 0 && chart.height() > 0, "the chart canvas has no size");
-    assert_eq!(chart.width(), chart.client_width() as u32, "backing store should match the CSS size at DPR 1");
+    // Fast-forward a minute: computed at once, and the bucket has long been rejecting.
+    let before = clock_ns(&host);
+    let drawn_before = chart.to_data_url().unwrap();
+    el(&host, "#jump-60").click();
+    TimeoutFuture::new(50).await;
+    // Regression: the data layer drew once at mount and never again.
+    assert_ne!(chart.to_data_url().unwrap(), drawn_before, "the chart did not redraw after the jump");
+    assert!(clock_ns(&host) >= before + 60_000_000_000, "the jump did not add 60 s");
+    assert!(count(&host, "#rejected") > 100, "a minute of 8/s into 5/s should reject");
+    assert!(text_of(&host, "#first-rejection").contains("C ÷ (λ − r) predicts 3.33 s"));
+    assert!(text_of(&host, "#headers").contains("RateLimit-Policy: \"default\";q=10;w=2"));
 
-    // The chart redraws once a simulated second has completed (regression: it drew only once).
-    assert_ne!(chart.to_data_url().unwrap(), before_first_second, "the chart did not redraw");
-
-    // Raising the arrival rate to the maximum restarts the engine and rejections follow.
-    let rate: HtmlInputElement = host.query_selector("#rate").unwrap().unwrap().unchecked_into();
-    rate.set_value(&rate.max());
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    rate.dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap()).unwrap();
-    TimeoutFuture::new(1_000).await;
-    assert_eq!(rate.get_attribute("aria-valuetext").as_deref(), Some("10,000 requests per second"));
-    assert!(count(&host, "#rejected") > 0, "nothing rejected at 10,000 requests/s");
+    // Compare mode: five columns on the same arrivals.
+    el(&host, "#algo-compare").click();
+    el(&host, "#jump-10").click();
+    TimeoutFuture::new(100).await;
+    let columns = host.query_selector_all(".compare-column").unwrap();
+    assert_eq!(columns.length(), 5);
+    let requests: Vec<String> = (0..5)
+        .map(|i| columns.item(i).unwrap().unchecked_into::<HtmlElement>().get_attribute("data-requests").unwrap())
+        .collect();
+    assert!(requests.iter().all(|r| r == &requests[0] && r != "0"), "{requests:?}");
+    assert!(host.query_selector("#disagreement").unwrap().is_some());
 
     // Unmounting removes the page and stops the loop.
     drop(handle);
@@ -95,11 +112,91 @@ async fn app_counts_live_and_rejects_once_arrivals_outpace_refill() {
 }
 
 #[wasm_bindgen_test]
+async fn the_loop_pauses_out_of_view_or_in_a_hidden_tab_and_resumes_without_a_burst() {
+    let host = host();
+    let handle = mount_to(host.clone(), App);
+    TimeoutFuture::new(400).await;
+    assert!(clock_ns(&host) > 0, "not running");
+
+    // Scrolled far out of view: the IntersectionObserver holds the loop.
+    host.style().set_property("margin-top", "20000px").unwrap();
+    TimeoutFuture::new(300).await;
+    let held = clock_ns(&host);
+    TimeoutFuture::new(700).await;
+    assert_eq!(clock_ns(&host), held, "simulated time moved while out of view");
+    assert_eq!(text_of(&host, "#play-status"), "waiting while out of view");
+
+    // Back in view: it resumes from where it was, without catching up the second it missed.
+    host.style().set_property("margin-top", "0").unwrap();
+    TimeoutFuture::new(400).await;
+    let resumed = clock_ns(&host) - held;
+    assert!(resumed > 0, "did not resume");
+    assert!(resumed < 700_000_000, "resumed with a burst of {} ms", resumed / 1_000_000);
+
+    // A hidden tab holds it too (headless Chromium is never hidden: pretend, and tell the page).
+    let set_hidden = |hidden: bool| {
+        let script = format!(
+            "Object.defineProperty(document, 'hidden', {{ configurable: true, get: () => {hidden} }}); document.dispatchEvent(new Event('visibilitychange'));"
+        );
+        js_sys::Function::new_no_args(&script).call0(&wasm_bindgen::JsValue::NULL).unwrap();
+    };
+    set_hidden(true);
+    TimeoutFuture::new(100).await;
+    let hidden_at = clock_ns(&host);
+    TimeoutFuture::new(600).await;
+    assert_eq!(clock_ns(&host), hidden_at, "simulated time moved while the tab was hidden");
+    set_hidden(false);
+    TimeoutFuture::new(300).await;
+    let after = clock_ns(&host) - hidden_at;
+    assert!(after > 0 && after < 600_000_000, "resumed by {} ms after the tab came back", after / 1_000_000);
+    js_sys::Function::new_no_args("delete document.hidden;").call0(&wasm_bindgen::JsValue::NULL).unwrap();
+
+    drop(handle);
+    host.remove();
+}
+
+#[wasm_bindgen_test]
+fn layers_keep_the_axis_layer_until_the_axes_change() {
+    let (axes_canvas, data_canvas) = (canvas(10, 10), canvas(10, 10));
+    for c in [&axes_canvas, &data_canvas] {
+        c.style().set_property("width", "400px").unwrap();
+        c.style().set_property("height", "200px").unwrap();
+        document().body().unwrap().append_child(c).unwrap();
+    }
+    let mut layers = Layers::new(axes_canvas.clone(), data_canvas.clone());
+    let axes = |top: f64| Axes {
+        x: -10.0..0.0,
+        y: 0.0..top,
+        x_ticks: Ticks::SecondsAgo,
+        y_ticks: Ticks::Count,
+        x_title: None,
+        legend: vec![],
+        compact: false,
+    };
+    for level in [1.0, 2.0, 3.0] {
+        layers
+            .draw(&axes(5.0), 0, |plot, style| {
+                draw_line(plot, vec![(-10.0, level), (0.0, level)], Ink::Admitted, Dash::Solid, 2.0, style)
+                    .map_err(|e| e.to_string())
+            })
+            .unwrap();
+    }
+    assert_eq!(layers.layouts, 1, "the axis layer was redrawn although the axes stayed the same");
+    assert!(pixels_near(&data_canvas, ChartTheme::LIGHT.admitted) > 300, "the data layer is empty");
+    layers.draw(&axes(10.0), 0, |_, _| Ok(())).unwrap();
+    layers.draw(&axes(10.0), 1, |_, _| Ok(())).unwrap();
+    assert_eq!(layers.layouts, 3, "new axes, then a new environment, each lay out again");
+    assert_eq!(pixels_near(&data_canvas, ChartTheme::LIGHT.admitted), 0, "the data layer was not cleared");
+    axes_canvas.remove();
+    data_canvas.remove();
+}
+
+#[wasm_bindgen_test]
 fn chart_draws_both_series_onto_a_canvas() {
     let canvas = canvas(600, 300);
     let buckets =
         (0..30).map(|s| BucketCounts { start_secs: f64::from(s), width_secs: 1.0, admitted: 5, rejected: 3 }).collect();
-    let data = ThroughputWindow { end_secs: 60.0, width_secs: 60.0, buckets };
+    let data = ThroughputWindow { end_secs: 30.0, width_secs: 60.0, buckets, ..ThroughputWindow::default() };
     let style = ChartStyle { theme: ChartTheme::LIGHT, scale: 1.0 };
     let backend = CanvasBackend::with_canvas_object(canvas.clone()).unwrap();
     draw_throughput(&backend.into_drawing_area(), &data, &style).unwrap();

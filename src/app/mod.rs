@@ -1,27 +1,64 @@
-//! The web app: one token bucket running live. Components only show and forward; every number
-//! comes from the engine in [`crate::sim`]. Only [`units`] is compiled natively (pure arithmetic,
-//! tested without a browser); everything else needs the browser.
+//! The web app: every single-node limiter running live, alone or side by side. Components only
+//! show and forward; every number comes from the engine in [`crate::sim`]. The plain-Rust parts
+//! ([`units`], [`clock`], [`options`], [`explain`], [`runner`], [`snapshot`], [`chart_data`])
+//! compile natively and are tested without a browser; everything else needs the browser.
 
+pub mod chart_data;
+pub mod clock;
+pub mod explain;
+pub mod options;
+pub mod runner;
+pub mod snapshot;
 pub mod units;
 
 #[cfg(target_arch = "wasm32")]
-mod chart_view;
+mod algo_picker;
+#[cfg(target_arch = "wasm32")]
+pub mod chart_env;
+#[cfg(target_arch = "wasm32")]
+mod choice;
+#[cfg(target_arch = "wasm32")]
+mod compare_column;
+#[cfg(target_arch = "wasm32")]
+mod compare_view;
 #[cfg(target_arch = "wasm32")]
 mod controls;
 #[cfg(target_arch = "wasm32")]
-mod counters;
+mod convergence_view;
+#[cfg(target_arch = "wasm32")]
+mod explain_view;
+#[cfg(target_arch = "wasm32")]
+pub mod in_view;
+#[cfg(target_arch = "wasm32")]
+mod legend;
 #[cfg(target_arch = "wasm32")]
 pub mod media;
+#[cfg(target_arch = "wasm32")]
+mod page;
 #[cfg(target_arch = "wasm32")]
 mod playback;
 #[cfg(target_arch = "wasm32")]
 pub mod playground;
 #[cfg(target_arch = "wasm32")]
+mod plot_canvas;
+#[cfg(target_arch = "wasm32")]
 pub mod raf;
 #[cfg(target_arch = "wasm32")]
-mod slider;
-
+mod response;
 #[cfg(target_arch = "wasm32")]
-mod page;
+mod single_view;
+#[cfg(target_arch = "wasm32")]
+mod slider;
+#[cfg(target_arch = "wasm32")]
+mod state_view;
+#[cfg(target_arch = "wasm32")]
+mod stats;
+#[cfg(target_arch = "wasm32")]
+mod strip_view;
+#[cfg(target_arch = "wasm32")]
+mod throughput_view;
+#[cfg(target_arch = "wasm32")]
+pub mod visibility;
+
 #[cfg(target_arch = "wasm32")]
 pub use page::App;

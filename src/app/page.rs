@@ -1,35 +1,66 @@
-//! The page: header, controls, counters and chart, wired to one [`Playground`] and its
-//! animation loop.
+//! The page: header, algorithm picker, parameters, playback and the chosen view, wired to one
+//! [`Playground`] and its animation loop. The loop runs only while the user wants it to *and* the
+//! page can be seen: not in a hidden tab, not with the playground scrolled out of view.
 
+use leptos::html::Main;
 use leptos::prelude::*;
 
-use super::chart_view::ThroughputChart;
+use super::algo_picker::AlgoPicker;
+use super::chart_env::provide_chart_env;
+use super::compare_view::CompareView;
 use super::controls::Controls;
-use super::counters::Counters;
+use super::explain_view::Explanation;
+use super::in_view::use_in_view;
 use super::media::use_media_query;
+use super::playback::Playback;
 use super::playground::Playground;
 use super::raf::use_raf_fn;
-use crate::sim::Scenario;
+use super::single_view::SingleView;
+use super::visibility::use_page_visible;
+use crate::sim::{Rate, Scenario};
 
-/// The whole page. Starts paused when the user prefers reduced motion.
+/// Simulated seconds computed at once when the user prefers reduced motion, so the page opens
+/// on a finished picture instead of an animation.
+const REDUCED_MOTION_PREVIEW: u64 = 30;
+
+/// The scenario the page opens with: arrivals above the refill rate, so the first rejection,
+/// the steady state and the 429s are all there to see within seconds.
+fn first_scenario() -> Scenario {
+    Scenario { rate: Rate::per_sec(8), ..Scenario::default() }
+}
+
+/// The whole page. Starts paused (on a computed preview) when the user prefers reduced motion.
 #[component]
 pub fn App() -> impl IntoView {
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     let dark = use_media_query("(prefers-color-scheme: dark)");
-    let pg = Playground::new(Scenario::default(), !reduced_motion.get_untracked());
-    use_raf_fn(pg.running.into(), move |delta_ms| pg.advance(delta_ms));
+    provide_chart_env(dark);
+    let calm = reduced_motion.get_untracked();
+    let pg = Playground::new(first_scenario(), !calm);
+    if calm {
+        pg.jump(REDUCED_MOTION_PREVIEW);
+    }
+    let playground_area = NodeRef::<Main>::new();
+    let visible = use_page_visible();
+    let in_view = use_in_view(playground_area);
+    let seen = Signal::derive(move || visible.get() && in_view.get());
+    use_raf_fn(Signal::derive(move || pg.running.get() && seen.get()), move |delta_ms| pg.frame(delta_ms));
     view! {
         <header class="site-header">
             <h1>"Rate limiter playground"</h1>
             <p class="lede">
-                "A token bucket, simulated exactly and running live. Push the arrival rate past the refill rate and watch the excess get rejected."
+                "Five rate-limiting algorithms, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
             </p>
+            <AlgoPicker playground=pg />
         </header>
-        <main class="layout">
+        <main class="layout" node_ref=playground_area>
             <Controls playground=pg />
             <div class="results">
-                <Counters playground=pg />
-                <ThroughputChart playground=pg dark=dark />
+                <Playback playground=pg held=Signal::derive(move || !seen.get()) />
+                <Show when=move || pg.compare.get() fallback=move || view! { <SingleView playground=pg /> }>
+                    <CompareView playground=pg />
+                </Show>
+                <Explanation playground=pg />
             </div>
         </main>
     }

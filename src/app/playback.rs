@@ -1,17 +1,20 @@
-//! The playback bar: play/pause, restart, speed, and the simulated clock.
+//! The playback bar: play/pause, single step, reset, speed, fast-forward, and the simulated clock.
 
 use leptos::prelude::*;
 
+use super::options::{JUMPS, SPEEDS};
 use super::playground::Playground;
+use super::units::format_number;
 
-/// Speeds offered, in simulated seconds per real second.
-const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 5.0, 10.0];
-
-/// Play/Pause and Restart buttons, a speed picker, and the simulated time.
+/// Playback controls. `held` says the loop is waiting although the user pressed Play (the tab is
+/// hidden or the charts are scrolled out of view).
 #[component]
 pub fn Playback(
     /// The page state whose loop this controls.
     playground: Playground,
+    /// Whether playing is on hold because the page cannot be seen.
+    #[prop(into)]
+    held: Signal<bool>,
 ) -> impl IntoView {
     let pg = playground;
     let toggle = move |_| pg.running.update(|r| *r = !*r);
@@ -20,37 +23,53 @@ pub fn Playback(
             pg.speed.set(speed);
         }
     };
-    let clock = move || format!("t = {:.1} s", pg.snapshot.with(|s| s.now_secs));
+    let clock = move || format!("t = {:.2} s", pg.snapshot.with(|s| s.now.as_secs_f64()));
+    let status = move || match (pg.running.get(), held.get()) {
+        (true, true) => "waiting while out of view",
+        (true, false) => "running",
+        (false, _) => "paused",
+    };
     view! {
-        <div class="playback">
-            <button
-                type="button"
-                id="play"
-                class="primary"
-                on:click=toggle
-            >
-                {move || if pg.running.get() { "Pause" } else { "Play" }}
-            </button>
-            <button type="button" id="restart" on:click=move |_| pg.restart()>
-                "Restart"
-            </button>
-            <label class="speed">
-                "Speed "
-                <select id="speed" on:change=on_speed>
-                    {SPEEDS
-                        .map(|s| {
-                            view! {
-                                <option value=s.to_string() selected=s == 1.0>
-                                    {format!("{s}×")}
+        <section class="panel playback" aria-label="Playback">
+            <div class="playback-main">
+                <button type="button" id="play" class="primary" aria-pressed=move || pg.running.get().to_string()
+                    on:click=toggle>
+                    {move || if pg.running.get() { "Pause" } else { "Play" }}
+                </button>
+                <button type="button" id="step" on:click=move |_| pg.step() title="Pause and run exactly the next event">
+                    "Step"
+                </button>
+                <button type="button" id="reset" on:click=move |_| pg.reset() title="Start over from t = 0">
+                    "Reset"
+                </button>
+                <label class="speed">
+                    "Speed"
+                    <select id="speed" on:change=on_speed>
+                        {SPEEDS
+                            .map(|s| view! {
+                                <option value=s.to_string() prop:selected=move || pg.speed.get() == s>
+                                    {format!("{}×", format_number(s))}
                                 </option>
-                            }
-                        })
-                        .to_vec()}
-                </select>
-            </label>
-            <span class="clock" aria-live="off">
-                {clock}
-            </span>
-        </div>
+                            })
+                            .to_vec()}
+                    </select>
+                </label>
+            </div>
+            <div class="playback-jump" role="group" aria-label="Fast-forward">
+                <span class="jump-label">"Jump ahead"</span>
+                {JUMPS
+                    .map(|(secs, label)| view! {
+                        <button type="button" id=format!("jump-{secs}") on:click=move |_| pg.jump(secs)
+                            title=format!("Compute the next {secs} simulated seconds at once")>
+                            {label}
+                        </button>
+                    })
+                    .to_vec()}
+                <span class="clock" aria-live="off">
+                    <span id="clock" data-ns=move || pg.snapshot.with(|s| s.now.as_nanos())>{clock}</span>
+                    <span class="clock-status" id="play-status">{status}</span>
+                </span>
+            </div>
+        </section>
     }
 }

@@ -1,118 +1,159 @@
-//! The page's state handle: the scenario, the running simulation, and a snapshot of the engine's
-//! numbers for the view. It is a bag of `Copy` reactive handles, so components take it by value.
-//! Nothing here decides anything about rate limiting: every number comes from the engine.
+//! The page's state handle: the scenario (one signal, ready to be serialised), the view (one
+//! algorithm or all), playback, the running engine and a snapshot of its numbers for the view. It
+//! is a bag of `Copy` reactive handles, so components take it by value. Nothing here decides
+//! anything about rate limiting: every number comes from the engine.
 
 use leptos::prelude::*;
 
-use crate::chart::throughput::ThroughputWindow;
-use crate::sim::{Nanos, Scenario, Simulation};
+use super::clock::{FixedStep, STEP};
+use super::options::View;
+use super::runner::Runner;
+use super::snapshot::Snapshot;
+use crate::sim::{Algorithm, Nanos, Scenario};
 
-/// Longest real time one animation frame may advance, so a background tab that resumes after a
-/// minute steps the simulation by 100 ms × speed instead of bursting a minute at once.
-pub const MAX_FRAME_MS: f64 = 100.0;
-
-/// Seconds of simulated history the chart shows.
-pub const CHART_SECONDS: u64 = 60;
-
-/// What the view shows of the engine, refreshed once per animation frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Snapshot {
-    /// Bumped on every restart, so views keyed on it redraw.
-    pub generation: u64,
-    /// Current simulated time in seconds.
-    pub now_secs: f64,
-    /// Requests that arrived.
-    pub requests: u64,
-    /// Requests the limiter admitted.
-    pub admitted: u64,
-    /// Requests the limiter rejected.
-    pub rejected: u64,
-    /// Admitted ÷ decided, as the engine computes it.
-    pub pass_ratio: f64,
-    /// Metrics buckets completed (the chart redraws when this changes).
-    pub completed_buckets: u64,
-}
+/// Longest stretch a paused edit re-runs at once, so dragging a slider stays responsive.
+const REPLAY_CAP: Nanos = Nanos::from_secs(60);
 
 /// Reactive handles for the playground. Cheap to copy.
 #[derive(Clone, Copy)]
 pub struct Playground {
     /// The scenario being simulated.
     pub scenario: RwSignal<Scenario>,
-    /// Whether the animation loop advances the simulation.
+    /// Whether all algorithms run side by side.
+    pub compare: RwSignal<bool>,
+    /// Whether the user wants the simulation to play (the loop also waits for the page to be
+    /// visible and in view).
     pub running: RwSignal<bool>,
     /// Simulated seconds per real second.
     pub speed: RwSignal<f64>,
-    /// The engine's numbers as of the latest frame.
+    /// The engine's numbers as of the latest change of simulated time.
     pub snapshot: RwSignal<Snapshot>,
     /// Why the last scenario change was refused, if it was.
     pub error: RwSignal<Option<String>>,
-    sim: StoredValue<Simulation, LocalStorage>,
+    runner: StoredValue<Runner, LocalStorage>,
+    clock: StoredValue<FixedStep, LocalStorage>,
 }
 
 impl Playground {
     /// Starts a playground on `scenario` (assumed valid), paused or running.
     pub fn new(scenario: Scenario, running: bool) -> Self {
+        let runner = Runner::new(&scenario, false);
+        let snapshot = runner.snapshot(0);
         Playground {
-            sim: StoredValue::new_local(Simulation::new(&scenario)),
+            runner: StoredValue::new_local(runner),
+            clock: StoredValue::new_local(FixedStep::new()),
             scenario: RwSignal::new(scenario),
+            compare: RwSignal::new(false),
             running: RwSignal::new(running),
             speed: RwSignal::new(1.0),
-            snapshot: RwSignal::new(Snapshot::default()),
+            snapshot: RwSignal::new(snapshot),
             error: RwSignal::new(None),
         }
     }
 
+    /// What is shown: the scenario's algorithm, or the comparison.
+    pub fn view(&self) -> View {
+        if self.compare.get() {
+            View::Compare
+        } else {
+            View::Single(self.scenario.with(|s| s.algo))
+        }
+    }
+
+    /// Shows `view`: picks the algorithm, or switches to comparing all of them.
+    pub fn set_view(&self, view: View) {
+        match view {
+            View::Compare => self.compare.set(true),
+            View::Single(algo) => {
+                self.compare.set(false);
+                self.scenario.update(|s| s.algo = algo);
+            }
+        }
+        self.restart();
+    }
+
     /// Applies `change` to a copy of the scenario; if the result validates, restarts the
-    /// simulation from t = 0 on it, otherwise keeps the old one and records the error.
+    /// simulation on it, otherwise keeps the old one and records the error.
     pub fn edit(&self, change: impl FnOnce(&mut Scenario)) {
         let mut next = self.scenario.get_untracked();
         change(&mut next);
         match next.validate() {
-            Ok(()) => self.restart_with(next),
+            Ok(()) => {
+                self.scenario.set(next);
+                self.restart();
+            }
             Err(e) => self.error.set(Some(e.to_string())),
         }
     }
 
-    /// Restarts the current scenario from t = 0.
+    /// Starts the current scenario over. While playing it starts from t = 0; while paused it is
+    /// re-run at once up to where it was (at most a minute), so an edit shows its effect without
+    /// animation.
     pub fn restart(&self) {
-        self.restart_with(self.scenario.get_untracked());
+        let was = self.runner.with_value(|r| r.now());
+        let mut runner = Runner::new(&self.scenario.get_untracked(), self.compare.get_untracked());
+        if !self.running.get_untracked() {
+            runner.jump(was.since(crate::sim::SimTime::ZERO).min(REPLAY_CAP));
+        }
+        self.install(runner);
     }
 
-    fn restart_with(&self, scenario: Scenario) {
-        self.sim.set_value(Simulation::new(&scenario));
-        let generation = self.snapshot.get_untracked().generation + 1;
-        self.snapshot.set(Snapshot { generation, ..Snapshot::default() });
+    /// Starts over from t = 0, whether playing or not.
+    pub fn reset(&self) {
+        self.install(Runner::new(&self.scenario.get_untracked(), self.compare.get_untracked()));
+    }
+
+    fn install(&self, runner: Runner) {
+        let generation = self.snapshot.with_untracked(|s| s.generation) + 1;
+        let snapshot = runner.snapshot(generation);
+        self.runner.set_value(runner);
+        self.clock.update_value(FixedStep::reset);
         self.error.set(None);
-        self.scenario.set(scenario);
+        self.snapshot.set(snapshot);
     }
 
-    /// Advances simulated time by `real_ms` (clamped to [`MAX_FRAME_MS`]) × speed and refreshes
-    /// the snapshot from the engine.
-    pub fn advance(&self, real_ms: f64) {
-        let sim_secs = real_ms.clamp(0.0, MAX_FRAME_MS) / 1000.0 * self.speed.get_untracked();
-        let generation = self.snapshot.get_untracked().generation;
-        let snapshot = self.sim.try_update_value(|sim| {
-            sim.step_until(sim.now() + Nanos::from_secs_f64(sim_secs));
-            let totals = &sim.metrics().totals;
-            Snapshot {
-                generation,
-                now_secs: sim.now().as_secs_f64(),
-                requests: totals.requests,
-                admitted: totals.admitted,
-                rejected: totals.rejected,
-                pass_ratio: totals.pass_ratio(),
-                completed_buckets: sim.now().as_nanos() / sim.metrics().bucket_width.as_nanos().max(1),
-            }
+    /// One animation frame of `real_ms`: runs the whole fixed steps it releases.
+    pub fn frame(&self, real_ms: f64) {
+        let speed = self.speed.get_untracked();
+        let steps = self.clock.try_update_value(|c| c.tick(real_ms, speed)).unwrap_or(0);
+        if steps > 0 {
+            self.change(|r| r.advance(Nanos(STEP.as_nanos() * u64::from(steps))));
+        }
+    }
+
+    /// Pauses and runs exactly the next event.
+    pub fn step(&self) {
+        self.running.set(false);
+        self.change(|r| {
+            r.step_event();
+        });
+    }
+
+    /// Fast-forward: computes `secs` of simulated time at once.
+    pub fn jump(&self, secs: u64) {
+        self.change(|r| r.jump(Nanos::from_secs(secs)));
+        self.clock.update_value(FixedStep::reset);
+    }
+
+    fn change(&self, f: impl FnOnce(&mut Runner)) {
+        let generation = self.snapshot.with_untracked(|s| s.generation);
+        let snapshot = self.runner.try_update_value(|r| {
+            f(r);
+            r.snapshot(generation)
         });
         if let Some(snapshot) = snapshot {
             self.snapshot.set(snapshot);
         }
     }
 
-    /// The last [`CHART_SECONDS`] of completed buckets, read from the engine without tracking.
-    pub fn chart_window(&self) -> ThroughputWindow {
-        self.sim
-            .try_with_value(|sim| ThroughputWindow::from_metrics(sim.metrics(), sim.now(), CHART_SECONDS))
-            .unwrap_or_default()
+    /// Reads the engine without tracking anything (charts call this inside their effects, keyed
+    /// on the snapshot fields that say when to redraw).
+    pub fn with_runner<T>(&self, f: impl FnOnce(&Runner) -> T) -> Option<T> {
+        self.runner.try_with_value(f)
+    }
+
+    /// The single view's algorithm (the first column's in compare mode).
+    pub fn algorithm(&self) -> Algorithm {
+        self.scenario.with(|s| s.algo)
     }
 }

@@ -21,10 +21,18 @@ pub fn Slider(
     value: Signal<f64>,
     /// Called with the new value while the user moves the slider.
     on_change: Callback<f64>,
+    /// Whether the slider is read-only for now (its value is derived from others).
+    #[prop(into, default = Signal::stored(false))]
+    disabled: Signal<bool>,
 ) -> impl IntoView {
     let (min_pos, max_pos) = scale.positions();
     let readout = move || format!("{} {unit}", format_number(value.get()));
-    let spoken = move || format!("{} {}", format_number(value.get()), unit.replace("/s", " per second"));
+    let spoken_unit = match unit {
+        "s" => "seconds".to_string(),
+        "ms" => "milliseconds".to_string(),
+        other => other.replace("/s", " per second"),
+    };
+    let spoken = move || format!("{} {spoken_unit}", format_number(value.get()));
     let on_input = move |ev: leptos::ev::Event| {
         if let Ok(pos) = event_target_value(&ev).parse::<u32>() {
             on_change.run(scale.value_at(pos));
@@ -33,7 +41,7 @@ pub fn Slider(
     let ends = [scale.value_at(min_pos), scale.value_at(max_pos)].map(format_number);
     let [low, high] = ends;
     view! {
-        <div class="slider">
+        <div class="slider" class:disabled=disabled>
             <div class="slider-head">
                 <label for=id>{label}</label>
                 <output class="slider-value" for=id>{readout}</output>
@@ -46,6 +54,7 @@ pub fn Slider(
                 step="1"
                 prop:value=move || scale.position_of(value.get())
                 aria-valuetext=spoken
+                disabled=disabled
                 on:input=on_input
             />
             <div class="slider-ends" aria-hidden="true">

@@ -133,3 +133,25 @@ pub fn group_thousands(n: u64) -> String {
 pub fn format_percent(ratio: f64) -> String {
     format!("{:.1} %", ratio * 100.0)
 }
+
+/// A simulated duration for display: milliseconds below one second, then seconds with fewer
+/// decimals as they grow.
+///
+/// ```
+/// use ratelimit_playground::app::units::format_secs;
+/// assert_eq!(format_secs(0.65), "650 ms");
+/// assert_eq!(format_secs(2.018), "2.02 s");
+/// assert_eq!(format_secs(42.26), "42.3 s");
+/// assert_eq!(format_secs(3725.0), "3,725 s");
+/// ```
+pub fn format_secs(secs: f64) -> String {
+    if secs < 1.0 {
+        format!("{:.0} ms", secs * 1000.0)
+    } else if secs < 10.0 {
+        format!("{secs:.2} s")
+    } else if secs < 100.0 {
+        format!("{secs:.1} s")
+    } else {
+        format!("{} s", group_thousands(secs.round() as u64))
+    }
+}

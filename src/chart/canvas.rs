@@ -1,13 +1,16 @@
 //! Browser glue for charts: sizes a `<canvas>` backing store to its CSS box × devicePixelRatio
 //! (crisp on HiDPI screens), reads the chart colours from the page's CSS custom properties, and
-//! hands the canvas to the backend-generic drawing code.
+//! hands canvases to the backend-generic drawing code. [`Layers`] keeps a chart's axis layer (all
+//! of its text) and redraws only the data layer until the axes, the theme or the size change.
 
-use plotters::prelude::IntoDrawingArea;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use plotters_canvas::CanvasBackend;
-use web_sys::{Element, HtmlCanvasElement};
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
+use super::plot::{draw_axes, plot_area, Axes, ChartStyle, Plot, PlotFrame};
 use super::theme::{parse_hex_rgb, ChartTheme};
-use super::throughput::{draw_throughput, ChartStyle, ThroughputWindow};
 
 /// Resizes the canvas backing store to its displayed size in device pixels and returns the
 /// scale (device pixels per CSS pixel) to draw with. A canvas not laid out yet keeps its size.
@@ -43,11 +46,93 @@ pub fn theme_from_css(element: &Element) -> ChartTheme {
     }
 }
 
-/// Fits the canvas to its display size and draws the throughput chart on it, in the colours of
-/// the page theme.
-pub fn draw_throughput_on(canvas: &HtmlCanvasElement, data: &ThroughputWindow) -> Result<(), String> {
-    let scale = fit_to_display(canvas);
-    let style = ChartStyle { theme: theme_from_css(canvas), scale };
-    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("the chart canvas has no 2d context")?;
-    draw_throughput(&backend.into_drawing_area(), data, &style).map_err(|e| e.to_string())
+/// The style to draw `canvas` with: the page theme and its device pixel ratio.
+fn style_for(canvas: &HtmlCanvasElement) -> ChartStyle {
+    ChartStyle { scale: fit_to_display(canvas), theme: theme_from_css(canvas) }
+}
+
+fn area_of(canvas: &HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, Shift>, String> {
+    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("a chart canvas has no 2d context")?;
+    Ok(backend.into_drawing_area())
+}
+
+/// A chart in two stacked canvases of the same size: axes and text below, data above.
+pub struct Layers {
+    axes: HtmlCanvasElement,
+    data: HtmlCanvasElement,
+    laid_out: Option<(Axes, u64, ChartStyle, PlotFrame)>,
+    /// How many times the axis layer was drawn (for tests and measurements).
+    pub layouts: u64,
+}
+
+impl Layers {
+    /// Layers over the two canvases (`data` stacked on top of `axes`).
+    pub fn new(axes: HtmlCanvasElement, data: HtmlCanvasElement) -> Self {
+        Layers { axes, data, laid_out: None, layouts: 0 }
+    }
+
+    /// Draws the axis layer for `axes` unless it already shows them under the same `env` (a
+    /// number that changes with the theme or the page size), then clears the data layer and lets
+    /// `draw` paint it in the axes' coordinates. The legend of `axes` is left out: the page shows
+    /// it as HTML, where it wraps on narrow screens.
+    pub fn draw(
+        &mut self,
+        axes: &Axes,
+        env: u64,
+        draw: impl FnOnce(&Plot<CanvasBackend>, &ChartStyle) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let current = self.laid_out.as_ref().is_some_and(|(a, e, ..)| a == axes && *e == env);
+        if !current {
+            let style = style_for(&self.axes);
+            fit_to_display(&self.data);
+            let without_legend = Axes { legend: Vec::new(), ..axes.clone() };
+            let frame = draw_axes(&area_of(&self.axes)?, &without_legend, &style).map_err(|e| e.to_string())?;
+            self.laid_out = Some((axes.clone(), env, style, frame));
+            self.layouts += 1;
+        }
+        let Some((_, _, style, frame)) = self.laid_out.as_ref() else { return Ok(()) };
+        clear(&self.data);
+        let root = area_of(&self.data)?;
+        draw(&plot_area(&root, frame), style)?;
+        root.present().map_err(|e| e.to_string())
+    }
+}
+
+/// One canvas redrawn whole each time (no text on it), re-measured only when `env` changes.
+pub struct Surface {
+    canvas: HtmlCanvasElement,
+    fitted: Option<(u64, ChartStyle)>,
+}
+
+impl Surface {
+    /// A surface over `canvas`.
+    pub fn new(canvas: HtmlCanvasElement) -> Self {
+        Surface { canvas, fitted: None }
+    }
+
+    /// Lets `draw` paint the whole canvas, after re-reading size and theme if `env` changed.
+    pub fn draw(
+        &mut self,
+        env: u64,
+        draw: impl FnOnce(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let style = match self.fitted {
+            Some((e, style)) if e == env => style,
+            _ => {
+                let style = style_for(&self.canvas);
+                self.fitted = Some((env, style));
+                style
+            }
+        };
+        draw(&area_of(&self.canvas)?, &style)
+    }
+}
+
+/// Clears a canvas to transparent.
+fn clear(canvas: &HtmlCanvasElement) {
+    if let Ok(Some(ctx)) = canvas.get_context("2d") {
+        if let Ok(ctx) = ctx.dyn_into::<CanvasRenderingContext2d>() {
+            ctx.clear_rect(0.0, 0.0, f64::from(canvas.width()), f64::from(canvas.height()));
+        }
+    }
 }

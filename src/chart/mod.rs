@@ -1,9 +1,16 @@
 //! Charts drawn from plain data. Everything here that only needs plotters is generic over
 //! plotters' `DrawingBackend` and compiles natively, so the CLI can render the same charts to SVG;
-//! `canvas` (wasm32 only) is the thin browser-only layer that sizes a `<canvas>` and reads the page theme.
+//! `canvas` (wasm32 only) is the thin browser-only layer that sizes `<canvas>` elements, reads the
+//! page theme and keeps each chart's axis layer until its layout changes.
 
 pub mod axis;
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;
+pub mod convergence;
+pub mod history;
+pub mod plot;
+pub mod state;
+pub mod strip;
+pub mod style;
 pub mod theme;
 pub mod throughput;

@@ -168,7 +168,7 @@ mod tests {
         // Tail probabilities P(X > t) = e^(−t), including past the base layer's edge r ≈ 7.7.
         for t in [0.1, 1.0, 3.0, 8.0] {
             let p = draws.iter().filter(|&&x| x > t).count() as f64 / n as f64;
-            let expected = (-t as f64).exp();
+            let expected = (-t).exp();
             assert!((p - expected).abs() < 4.0 * (expected / n as f64).sqrt() + 1e-5, "P(X > {t}) = {p} vs {expected}");
         }
     }

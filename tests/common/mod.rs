@@ -1,5 +1,7 @@
-//! Helpers shared by the native engine tests.
+//! Helpers shared by the native tests: running a query, recording what a chart draws.
 #![allow(dead_code)]
+
+pub mod recorder;
 
 use ratelimit_playground::sim::{report, Report, Scenario};
 

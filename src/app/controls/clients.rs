@@ -1,0 +1,75 @@
+//! How clients behave after a 429, and whether rejected requests still count against the limit.
+
+use leptos::prelude::*;
+
+use crate::app::choice::Choice;
+use crate::app::options::RETRIES;
+use crate::app::playground::Playground;
+use crate::app::slider::Slider;
+use crate::app::units::{format_secs, SliderScale};
+use crate::sim::{RetryPolicy, Scenario};
+
+/// Retries per request: 0–20.
+const RETRIES_MAX: SliderScale = SliderScale::Linear { min: 0, max: 20 };
+
+/// What the chosen retry policy does, with the scenario's numbers.
+fn describe(sc: &Scenario) -> String {
+    let s = |n: crate::sim::Nanos| format_secs(n.as_secs_f64());
+    match sc.retry {
+        RetryPolicy::GiveUp => "A rejected request is lost.".into(),
+        RetryPolicy::Exact => {
+            "Every client comes back exactly when Retry-After says, so retries arrive together.".into()
+        }
+        RetryPolicy::Jitter => {
+            format!("Waits Retry-After + {} + a random share of up to {}.", s(sc.headroom), s(sc.jitter))
+        }
+        RetryPolicy::Backoff => format!(
+            "Waits a random time below min({}, {} × 2^attempt), ignoring Retry-After.",
+            s(sc.backoff_cap),
+            s(sc.backoff_base)
+        ),
+    }
+}
+
+/// The clients group.
+#[component]
+pub fn ClientControls(
+    /// The page state.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    let sc = pg.scenario;
+    let retry = Memo::new(move |_| sc.with(|s| s.retry));
+    view! {
+        <fieldset class="group in-use">
+            <legend>"Clients after a 429"</legend>
+            <Choice
+                id="retry"
+                label="Retry policy"
+                options=&RETRIES
+                value=retry
+                on_change=Callback::new(move |r| pg.edit(|s| s.retry = r))
+            />
+            <p class="hint" id="retry-hint">{move || sc.with(describe)}</p>
+            <Show when=move || retry.get() != RetryPolicy::GiveUp>
+                <Slider
+                    id="retries"
+                    label="Retries per request"
+                    unit="retries"
+                    scale=RETRIES_MAX
+                    value=Signal::derive(move || sc.with(|s| f64::from(s.max_retries)))
+                    on_change=Callback::new(move |v: f64| pg.edit(|s| s.max_retries = v.round() as u32))
+                />
+            </Show>
+            <label class="check">
+                <input
+                    type="checkbox"
+                    id="count-rejected"
+                    prop:checked=move || sc.with(|s| s.count_rejected)
+                    on:change=move |ev| pg.edit(|s| s.count_rejected = event_target_checked(&ev))
+                />
+                <span>"Rejected requests count against the limit too"</span>
+            </label>
+        </fieldset>
+    }
+}

@@ -1,0 +1,36 @@
+//! The parameter panel: the limiter, the traffic and the clients, each in its own group. Every
+//! change is validated by the engine and restarts the simulation.
+
+mod clients;
+mod limiter;
+mod trace;
+mod traffic;
+
+use leptos::prelude::*;
+
+use super::playground::Playground;
+use clients::ClientControls;
+use limiter::LimiterControls;
+use traffic::TrafficControls;
+
+/// All parameter groups, and the engine's message when a value was refused.
+#[component]
+pub fn Controls(
+    /// The page state the controls edit.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    view! {
+        <section class="panel controls" aria-labelledby="controls-title">
+            <h2 id="controls-title">"Parameters"</h2>
+            <LimiterControls playground=pg />
+            <TrafficControls playground=pg />
+            <ClientControls playground=pg />
+            <Show when=move || pg.error.get().is_some()>
+                <p class="error" id="param-error" role="alert">
+                    {move || pg.error.get()}
+                </p>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,100 @@
+//! The traffic: arrival rate, arrival process (with the parameters of bursts and of many
+//! clients, the seam attack's explanation, or a trace to replay) and the seed.
+
+use leptos::prelude::*;
+
+use super::trace::TraceInput;
+use crate::app::choice::Choice;
+use crate::app::options::TRAFFIC;
+use crate::app::playground::Playground;
+use crate::app::slider::Slider;
+use crate::app::units::SliderScale;
+use crate::sim::{Nanos, Rate, TrafficShape};
+
+/// Arrival rate: 0.1–10 000 requests/s, logarithmic.
+const RATE: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };
+/// Burst and pause lengths: 0.1–600 s, logarithmic.
+const SPAN: SliderScale = SliderScale::Log { min: 0.1, max: 600.0, steps: 1000 };
+/// Clients: 1–10 000, logarithmic.
+const CLIENTS: SliderScale = SliderScale::Log { min: 1.0, max: 10_000.0, steps: 400 };
+
+/// The traffic group.
+#[component]
+pub fn TrafficControls(
+    /// The page state.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    let sc = pg.scenario;
+    // "Replay my traffic" is shown as soon as it is picked, but the engine switches to it only
+    // once a trace is loaded: until then the choice lives here.
+    let pending_trace = RwSignal::new(false);
+    let shape = Memo::new(move |_| if pending_trace.get() { TrafficShape::Trace } else { sc.with(|s| s.traffic) });
+    let pick = move |t: TrafficShape| {
+        let needs_trace = t == TrafficShape::Trace && sc.with_untracked(|s| s.trace.is_none());
+        pending_trace.set(needs_trace);
+        if !needs_trace {
+            pg.edit(|s| s.traffic = t);
+        }
+    };
+    let rate_unused = Signal::derive(move || matches!(shape.get(), TrafficShape::Seam | TrafficShape::Trace));
+    let on_seed = move |ev: leptos::ev::Event| match event_target_value(&ev).trim().parse::<u64>() {
+        Ok(seed) => pg.edit(|s| s.seed = seed),
+        Err(_) => pg.error.set(Some("seed: a whole number from 0 to 18446744073709551615".into())),
+    };
+    let seconds =
+        move |get: fn(&crate::sim::Scenario) -> Nanos| Signal::derive(move || sc.with(|s| get(s).as_secs_f64()));
+    let details = move || {
+        match shape.get() {
+        TrafficShape::Bursts => view! {
+            <Slider id="burst-on" label="Burst length" unit="s" scale=SPAN value=seconds(|s| s.burst_on)
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.burst_on = Nanos::from_secs_f64(v))) />
+            <Slider id="burst-off" label="Pause between bursts" unit="s" scale=SPAN value=seconds(|s| s.burst_off)
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.burst_off = Nanos::from_secs_f64(v))) />
+        }
+        .into_any(),
+        TrafficShape::Clients => view! {
+            <Slider id="clients" label="Clients" unit="clients" scale=CLIENTS
+                value=Signal::derive(move || sc.with(|s| f64::from(s.clients)))
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.clients = v.round().max(1.0) as u32)) />
+        }
+        .into_any(),
+        TrafficShape::Seam => view! {
+            <p class="hint" id="seam-hint">
+                "The attack on fixed windows: limit requests in the last 1 % of every other window, limit more in the first 1 % of the next. The arrival rate is not used."
+            </p>
+        }
+        .into_any(),
+        TrafficShape::Trace => view! { <TraceInput playground=pg on_loaded=Callback::new(move |()| pending_trace.set(false)) /> }.into_any(),
+        TrafficShape::Constant | TrafficShape::Poisson => ().into_any(),
+    }
+    };
+    view! {
+        <fieldset class="group in-use">
+            <legend>"Traffic"</legend>
+            <Slider
+                id="rate"
+                label="Arrival rate"
+                unit="requests/s"
+                scale=RATE
+                value=Signal::derive(move || sc.with(|s| s.rate.as_per_sec()))
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.rate = Rate::from_per_sec(v)))
+                disabled=rate_unused
+            />
+            <Choice
+                id="traffic"
+                label="Shape"
+                options=&TRAFFIC
+                value=shape
+                on_change=Callback::new(pick)
+            />
+            {details}
+            <div class="field">
+                <label for="seed">"Seed"</label>
+                <input type="number" id="seed" min="0" step="1" inputmode="numeric"
+                    prop:value=move || sc.with(|s| s.seed.to_string()) on:change=on_seed />
+                <span class="hint">"same seed, same run"</span>
+            </div>
+        </fieldset>
+    }
+}

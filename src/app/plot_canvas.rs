@@ -1,0 +1,61 @@
+//! `PlotCanvas`: a chart in two stacked HiDPI canvases — axes and labels below, data above. The
+//! data layer is redrawn when `redraw` changes; the axis layer only when the axes the render
+//! function asks for differ from the last ones, the theme flips or the page is resized.
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use super::chart_env::use_chart_env;
+use super::legend::Legend;
+use crate::chart::canvas::Layers;
+use crate::chart::plot::Key;
+
+/// Two stacked canvases driven by `render(layers, env)`, which reads its data, picks its axes
+/// and calls [`Layers::draw`].
+#[component]
+pub fn PlotCanvas<F>(
+    /// Element id of the data canvas (what tests and assistive technology look at).
+    id: &'static str,
+    /// What the chart shows, for screen readers.
+    #[prop(into)]
+    label: Signal<String>,
+    /// Changes whenever the data should be redrawn.
+    #[prop(into)]
+    redraw: Signal<u64>,
+    /// Draws the chart; gets the layers and the current environment key.
+    render: F,
+    /// Extra CSS class for the box (its height).
+    #[prop(default = "")]
+    class: &'static str,
+    /// The legend shown above the chart, if any.
+    #[prop(optional, into)]
+    legend: Option<Signal<Vec<Key>>>,
+) -> impl IntoView
+where
+    F: Fn(&mut Layers, u64) -> Result<(), String> + 'static,
+{
+    let env = use_chart_env();
+    let axes = NodeRef::<Canvas>::new();
+    let data = NodeRef::<Canvas>::new();
+    let layers = StoredValue::new_local(None::<Layers>);
+    Effect::new(move |_| {
+        // `.get()`, not `.track()`: a memo that is only tracked is never computed, so it would
+        // never subscribe to the snapshot and the chart would draw once and never again.
+        let _ = redraw.get();
+        let key = env.key();
+        let (Some(a), Some(d)) = (axes.get(), data.get()) else { return };
+        layers.update_value(|l| {
+            let l = l.get_or_insert_with(|| Layers::new(a, d));
+            if let Err(e) = render(l, key) {
+                leptos::logging::warn!("chart {id} not drawn: {e}");
+            }
+        });
+    });
+    view! {
+        {legend.map(|keys| view! { <Legend keys=keys /> })}
+        <div class=format!("plot {class}")>
+            <canvas class="plot-axes" node_ref=axes aria-hidden="true"></canvas>
+            <canvas id=id class="plot-data" node_ref=data role="img" aria-label=label></canvas>
+        </div>
+    }
+}

@@ -1,0 +1,39 @@
+//! The last response: the status line and the rate-limit headers of the most recent decision,
+//! exactly as the engine formats them (IETF `RateLimit-Policy` / `RateLimit`, and `Retry-After`).
+
+use leptos::prelude::*;
+
+use super::playground::Playground;
+
+/// The most recent response as an HTTP header block.
+#[component]
+pub fn LastResponse(
+    /// The page state to read from.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    let last = Memo::new(move |_| pg.snapshot.with(|s| s.last.clone()));
+    let status = move || match last.with(|l| l.as_ref().map(|l| l.allowed)) {
+        Some(true) => "HTTP/1.1 200 OK",
+        Some(false) => "HTTP/1.1 429 Too Many Requests",
+        None => "no request yet",
+    };
+    let lines = move || {
+        last.with(|l| l.as_ref().map(|l| l.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>()))
+            .unwrap_or_default()
+    };
+    view! {
+        <section class="panel response" aria-labelledby="response-title">
+            <h2 id="response-title">"Last response"</h2>
+            <pre id="headers" class:rejected=move || last.with(|l| l.as_ref().is_some_and(|l| !l.allowed))>
+                <code>
+                    <span class="status-line">{status}</span>
+                    {move || lines().into_iter().map(|l| view! { <span class="header-line">{l}</span> }).collect_view()}
+                </code>
+            </pre>
+            <p class="hint">
+                "RateLimit-Policy: the quota q per window w (s). RateLimit: r requests remaining, t seconds until the quota is fully restored."
+            </p>
+        </section>
+    }
+}

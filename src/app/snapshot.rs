@@ -1,0 +1,127 @@
+//! [`Snapshot`]: the engine's numbers as the view shows them, copied out once per frame so the
+//! components read plain data. Every value here was computed by the engine; nothing is decided.
+
+use crate::sim::{Algorithm, Disagreement, RetryPolicy, Scenario, SimTime, Simulation, Totals, TrafficShape};
+
+use super::options::is_windowed;
+
+/// One algorithm's numbers: the single view has one column, compare mode five.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Column {
+    /// The algorithm.
+    pub algo: Algorithm,
+    /// Counts since t = 0.
+    pub totals: Totals,
+    /// The long-run pass ratio the engine predicts for this algorithm, where its formula holds.
+    pub predicted: Option<f64>,
+    /// When C ÷ (λ − r) predicts the first rejection, where that formula applies.
+    pub predicted_first: Option<f64>,
+    /// Most admitted in any interval of one window's length, and when that interval ended.
+    pub peak: (u64, SimTime),
+    /// The window algorithms' limit (for "peak = 2 × limit").
+    pub limit: u64,
+}
+
+impl Column {
+    /// The numbers of `sim` now.
+    pub fn of(sim: &Simulation) -> Self {
+        let sc = sim.scenario();
+        Column {
+            algo: sc.algo,
+            totals: sim.metrics().totals,
+            predicted: steady_state_prediction(sc),
+            predicted_first: predicted_first_rejection(sc),
+            peak: sim.peak_in_window(),
+            limit: sc.effective_limit(),
+        }
+    }
+
+    /// Whether the peak went over the limit in some window-length interval (window algorithms
+    /// only: a bucket may legitimately admit its burst and its refill within one such interval).
+    pub fn over_limit(&self) -> bool {
+        is_windowed(self.algo) && self.peak.0 > self.limit
+    }
+}
+
+/// The engine's `min(1, allowed ÷ offered)` where it describes the run: `rate` is the mean
+/// rate of new requests (constant, Poisson or many clients; not bursts, the seam or a trace),
+/// and every decision is a new request that only consumes quota when admitted (no retries, no
+/// counting of rejected requests).
+pub fn steady_state_prediction(sc: &Scenario) -> Option<f64> {
+    let rate_is_offered = matches!(sc.traffic, TrafficShape::Constant | TrafficShape::Poisson | TrafficShape::Clients);
+    (rate_is_offered && sc.retry == RetryPolicy::GiveUp && !sc.count_rejected).then(|| sc.predicted_pass_ratio())
+}
+
+/// `C ÷ (λ − r)` where the engine documents it: a token bucket (or GCRA) meeting constant arrivals.
+pub fn predicted_first_rejection(sc: &Scenario) -> Option<f64> {
+    let bucket = matches!(sc.algo, Algorithm::TokenBucket | Algorithm::Gcra);
+    if bucket && sc.traffic == TrafficShape::Constant {
+        sc.predicted_first_rejection()
+    } else {
+        None
+    }
+}
+
+/// The most recent response: its status and headers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LastResponse {
+    /// 200 (true) or 429 (false).
+    pub allowed: bool,
+    /// `RateLimit-Policy`, `RateLimit` and, on a 429, `Retry-After`.
+    pub headers: Vec<(&'static str, String)>,
+}
+
+/// What the view shows of the engine, refreshed after every change of simulated time.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    /// Bumped on every restart, so views keyed on it redraw.
+    pub generation: u64,
+    /// Simulated time reached.
+    pub now: SimTime,
+    /// One column per algorithm running.
+    pub columns: Vec<Column>,
+    /// Compare mode: the sliding counter's disagreement with the exact log.
+    pub disagreement: Option<Disagreement>,
+    /// Single view: the last decision's response.
+    pub last: Option<LastResponse>,
+    /// Metrics buckets completed (the throughput charts redraw when this changes).
+    pub completed_buckets: u64,
+    /// Instant of the newest inner-state sample, in ns (the state chart redraws when it moves).
+    pub sampled_to: u64,
+    /// Events processed by the first simulation (the request strip redraws when it changes).
+    pub events: u64,
+    /// Seconds the request strip covers (less than asked when events are dense).
+    pub strip_secs: f64,
+}
+
+impl Snapshot {
+    /// The first (in the single view: the only) column.
+    pub fn main(&self) -> Option<&Column> {
+        self.columns.first()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sc(q: &str) -> Scenario {
+        Scenario::from_query(q).unwrap()
+    }
+
+    #[test]
+    fn the_steady_state_is_predicted_only_where_rate_is_what_arrives() {
+        assert_eq!(steady_state_prediction(&sc("rate=20")), Some(0.25));
+        assert_eq!(steady_state_prediction(&sc("rate=20&traffic=poisson")), Some(0.25));
+        for q in ["rate=20&traffic=seam", "rate=20&traffic=bursts", "rate=20&retry=exact", "rate=20&count_rejected=1"] {
+            assert_eq!(steady_state_prediction(&sc(q)), None, "{q}");
+        }
+    }
+
+    #[test]
+    fn the_first_rejection_formula_is_for_buckets_under_constant_arrivals() {
+        assert!(predicted_first_rejection(&sc("algo=gcra&rate=20")).is_some());
+        assert_eq!(predicted_first_rejection(&sc("algo=fixed_window&rate=20")), None);
+        assert_eq!(predicted_first_rejection(&sc("rate=20&traffic=poisson")), None);
+    }
+}

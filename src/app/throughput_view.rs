@@ -1,0 +1,55 @@
+//! The live throughput chart: admitted and rejected per simulated second over the last minute,
+//! the allowed rate, and the fixed window's 2 × limit burst called out when it happens. Redrawn
+//! when a simulated second completes; its axes only when their range changes.
+
+use leptos::prelude::*;
+
+use super::chart_data::{self, THROUGHPUT_SECONDS};
+use super::playground::Playground;
+use super::plot_canvas::PlotCanvas;
+use super::units::format_secs;
+use crate::chart::canvas::Layers;
+use crate::chart::throughput::{draw_throughput_data, throughput_axes, throughput_legend};
+
+/// The throughput card.
+#[component]
+pub fn ThroughputChart(
+    /// The page state to read from.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ s.completed_buckets));
+    let render = move |layers: &mut Layers, env: u64| {
+        let Some(data) =
+            pg.with_runner(|r| r.sims().first().map(|s| chart_data::throughput(s, THROUGHPUT_SECONDS))).flatten()
+        else {
+            return Ok(());
+        };
+        let axes = throughput_axes(&data, data.y_max(), false);
+        layers.draw(&axes, env, |plot, style| draw_throughput_data(plot, &data, style).map_err(|e| e.to_string()))
+    };
+    let over = Memo::new(move |_| pg.snapshot.with(|s| s.main().filter(|c| c.over_limit()).map(|c| (c.peak, c.limit))));
+    let callout = move || {
+        over.get().map(|((n, at), limit)| {
+            let window = pg.scenario.with(|s| format_secs(s.effective_window().as_secs_f64()));
+            view! {
+                <p class="callout" id="seam-callout" role="status">
+                    <strong>{format!("{:.0}× the limit", n as f64 / limit as f64)}</strong>
+                    {format!(" — {n} requests admitted within one {window} window (limit {limit}), across the boundary before t = {}.", format_secs(at.as_secs_f64()))}
+                </p>
+            }
+        })
+    };
+    let label = "Step chart of admitted requests per second (solid line) and rejected requests per second (dashed line) over the last 60 simulated seconds, with the allowed rate as a dotted line";
+    view! {
+        <figure class="panel chart-card throughput-card">
+            <figcaption>
+                <span class="chart-title">"Throughput"</span>
+                <span class="chart-sub">{format!("requests per simulated second, last {THROUGHPUT_SECONDS} s")}</span>
+            </figcaption>
+            {callout}
+            <PlotCanvas id="chart" label=label.to_string() redraw=redraw render=render class="plot-tall"
+                legend=Signal::stored(throughput_legend(true)) />
+        </figure>
+    }
+}
