@@ -47,7 +47,7 @@ fn long_run_pass_ratio_converges_on_refill_over_arrival() {
     for (r, lambda, traffic) in [(5, 20, "constant"), (30, 40, "poisson"), (1, 3, "constant")] {
         let rep = run(&format!("capacity=10&refill={r}&rate={lambda}&duration=2000&traffic={traffic}"));
         let predicted = r as f64 / lambda as f64;
-        assert_eq!(rep.predicted_pass_ratio, predicted);
+        assert_eq!(rep.predicted_pass_ratio, Some(predicted));
         assert!((rep.pass_ratio - predicted).abs() < 0.01, "{traffic}: {} vs {predicted}", rep.pass_ratio);
     }
 }
@@ -56,4 +56,24 @@ fn long_run_pass_ratio_converges_on_refill_over_arrival() {
 fn arrivals_below_the_refill_rate_are_never_rejected() {
     let rep = run("capacity=1&refill=10&rate=9.999&duration=100");
     assert_eq!(rep.rejected, 0);
+}
+
+#[test]
+fn the_steady_state_is_predicted_only_where_rate_is_what_arrives_and_every_request_is_new() {
+    let sc = |q: &str| ratelimit_playground::sim::Scenario::from_query(q).unwrap();
+    assert_eq!(sc("rate=20").predicted_pass_ratio(), Some(0.25));
+    assert_eq!(sc("rate=20&traffic=poisson").predicted_pass_ratio(), Some(0.25));
+    assert_eq!(sc("algo=sliding_log&limit=10&window=2&rate=20").predicted_pass_ratio(), Some(0.25));
+    for q in ["rate=20&traffic=seam", "rate=20&traffic=bursts", "rate=20&retry=exact", "rate=20&count_rejected=1"] {
+        assert_eq!(sc(q).predicted_pass_ratio(), None, "{q}");
+    }
+}
+
+#[test]
+fn the_first_rejection_formula_is_for_buckets_under_constant_arrivals() {
+    let sc = |q: &str| ratelimit_playground::sim::Scenario::from_query(q).unwrap();
+    assert_eq!(sc("algo=gcra&capacity=10&refill=5&rate=20").predicted_first_rejection(), Some(10.0 / 15.0));
+    assert_eq!(sc("algo=fixed_window&rate=20").predicted_first_rejection(), None);
+    assert_eq!(sc("rate=20&traffic=poisson").predicted_first_rejection(), None);
+    assert_eq!(sc("rate=4&refill=5").predicted_first_rejection(), None);
 }

@@ -5,26 +5,16 @@ use crate::chart::convergence::ConvergenceView;
 use crate::chart::state::{StateKind, StateWindow};
 use crate::chart::strip::Strip;
 use crate::chart::throughput::ThroughputWindow;
-use crate::sim::{Algorithm, Scenario, Simulation};
+use crate::sim::{Algorithm, Simulation};
 
 use super::options::is_windowed;
 use super::runner::{Runner, STATE_SPAN_SECS, STRIP_SECONDS};
-use super::snapshot::{predicted_first_rejection, steady_state_prediction, Column};
+use super::snapshot::Column;
 
 /// Seconds of history on the throughput chart.
 pub const THROUGHPUT_SECONDS: u64 = 60;
 /// Seconds of history on a compare-mode small multiple.
 pub const MINI_SECONDS: u64 = 30;
-
-/// The long-run rate `algo` allows under `sc`: the refill rate for buckets, limit ÷ window for
-/// windows — the rate behind [`Scenario::predicted_pass_ratio`].
-pub fn allowed_rate(sc: &Scenario, algo: Algorithm) -> f64 {
-    if is_windowed(algo) {
-        sc.effective_limit() as f64 / sc.effective_window().as_secs_f64()
-    } else {
-        sc.refill.as_per_sec()
-    }
-}
 
 /// What the predicted pass ratio is, in words, for `algo`.
 pub fn predicted_label(algo: Algorithm) -> &'static str {
@@ -41,7 +31,7 @@ pub fn throughput(sim: &Simulation, seconds: u64) -> ThroughputWindow {
     let sc = sim.scenario();
     let column = Column::of(sim);
     ThroughputWindow {
-        allowed_rate: Some(allowed_rate(sc, sc.algo)),
+        allowed_rate: Some(sc.allowed_rate()),
         marker_secs: column.over_limit().then(|| column.peak.1.as_secs_f64()),
         ..ThroughputWindow::from_metrics(sim.metrics(), sim.now(), seconds)
     }
@@ -70,18 +60,18 @@ pub fn convergence(runner: &Runner) -> Option<ConvergenceView> {
     let mut view = ConvergenceView::new(
         runner.history(),
         sim.now().as_secs_f64(),
-        steady_state_prediction(sc),
+        sc.predicted_pass_ratio(),
         predicted_label(sc.algo),
     );
     view.first_rejection = sim.metrics().totals.first_rejection.map(|t| t.as_secs_f64());
-    view.predicted_first = predicted_first_rejection(sc);
+    view.predicted_first = sc.predicted_first_rejection();
     Some(view)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Nanos, SimTime};
+    use crate::sim::{Nanos, Scenario, SimTime};
 
     #[test]
     fn the_fixed_window_seam_is_marked_where_the_engine_found_it() {

@@ -92,13 +92,7 @@ impl Runner {
     pub fn step_event(&mut self) -> Option<SimTime> {
         let at = match &mut self.engine {
             Engine::Single(sim) => sim.step_event(),
-            Engine::Compare(c) => {
-                let next = c.sims().iter().filter_map(Simulation::next_event_time).min();
-                if let Some(t) = next {
-                    c.step_until(t);
-                }
-                next
-            }
+            Engine::Compare(c) => c.step_event(),
         };
         self.record();
         at

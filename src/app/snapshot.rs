@@ -1,7 +1,7 @@
 //! [`Snapshot`]: the engine's numbers as the view shows them, copied out once per frame so the
 //! components read plain data. Every value here was computed by the engine; nothing is decided.
 
-use crate::sim::{Algorithm, Disagreement, RetryPolicy, Scenario, SimTime, Simulation, Totals, TrafficShape};
+use crate::sim::{Algorithm, Disagreement, SimTime, Simulation, Totals};
 
 use super::options::is_windowed;
 
@@ -29,8 +29,8 @@ impl Column {
         Column {
             algo: sc.algo,
             totals: sim.metrics().totals,
-            predicted: steady_state_prediction(sc),
-            predicted_first: predicted_first_rejection(sc),
+            predicted: sc.predicted_pass_ratio(),
+            predicted_first: sc.predicted_first_rejection(),
             peak: sim.peak_in_window(),
             limit: sc.effective_limit(),
         }
@@ -40,25 +40,6 @@ impl Column {
     /// only: a bucket may legitimately admit its burst and its refill within one such interval).
     pub fn over_limit(&self) -> bool {
         is_windowed(self.algo) && self.peak.0 > self.limit
-    }
-}
-
-/// The engine's `min(1, allowed ÷ offered)` where it describes the run: `rate` is the mean
-/// rate of new requests (constant, Poisson or many clients; not bursts, the seam or a trace),
-/// and every decision is a new request that only consumes quota when admitted (no retries, no
-/// counting of rejected requests).
-pub fn steady_state_prediction(sc: &Scenario) -> Option<f64> {
-    let rate_is_offered = matches!(sc.traffic, TrafficShape::Constant | TrafficShape::Poisson | TrafficShape::Clients);
-    (rate_is_offered && sc.retry == RetryPolicy::GiveUp && !sc.count_rejected).then(|| sc.predicted_pass_ratio())
-}
-
-/// `C ÷ (λ − r)` where the engine documents it: a token bucket (or GCRA) meeting constant arrivals.
-pub fn predicted_first_rejection(sc: &Scenario) -> Option<f64> {
-    let bucket = matches!(sc.algo, Algorithm::TokenBucket | Algorithm::Gcra);
-    if bucket && sc.traffic == TrafficShape::Constant {
-        sc.predicted_first_rejection()
-    } else {
-        None
     }
 }
 
@@ -98,30 +79,5 @@ impl Snapshot {
     /// The first (in the single view: the only) column.
     pub fn main(&self) -> Option<&Column> {
         self.columns.first()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sc(q: &str) -> Scenario {
-        Scenario::from_query(q).unwrap()
-    }
-
-    #[test]
-    fn the_steady_state_is_predicted_only_where_rate_is_what_arrives() {
-        assert_eq!(steady_state_prediction(&sc("rate=20")), Some(0.25));
-        assert_eq!(steady_state_prediction(&sc("rate=20&traffic=poisson")), Some(0.25));
-        for q in ["rate=20&traffic=seam", "rate=20&traffic=bursts", "rate=20&retry=exact", "rate=20&count_rejected=1"] {
-            assert_eq!(steady_state_prediction(&sc(q)), None, "{q}");
-        }
-    }
-
-    #[test]
-    fn the_first_rejection_formula_is_for_buckets_under_constant_arrivals() {
-        assert!(predicted_first_rejection(&sc("algo=gcra&rate=20")).is_some());
-        assert_eq!(predicted_first_rejection(&sc("algo=fixed_window&rate=20")), None);
-        assert_eq!(predicted_first_rejection(&sc("rate=20&traffic=poisson")), None);
     }
 }

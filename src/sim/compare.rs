@@ -95,6 +95,14 @@ impl Comparison {
         }
     }
 
+    /// Runs every algorithm through the next instant at which any of them has an event (for a
+    /// new arrival, all five); returns that instant.
+    pub fn step_event(&mut self) -> Option<SimTime> {
+        let next = self.sims.iter().filter_map(Simulation::next_event_time).min()?;
+        self.step_until(next);
+        Some(next)
+    }
+
     /// The simulations, in [`ALGORITHMS`] order.
     pub fn sims(&self) -> &[Simulation] {
         &self.sims

@@ -42,8 +42,9 @@ pub struct Report {
     pub lost_updates: u64,
     /// Admitted ÷ decided.
     pub pass_ratio: f64,
-    /// The analytic long-run pass ratio, `min(1, allowed rate ÷ arrival rate)`.
-    pub predicted_pass_ratio: f64,
+    /// The analytic long-run pass ratio, `min(1, allowed rate ÷ arrival rate)`, where it
+    /// applies (steady traffic, clients that give up, only admitted requests counting).
+    pub predicted_pass_ratio: Option<f64>,
     /// Token bucket: `C / (λ − r)` seconds, when arrivals exceed the refill rate.
     pub predicted_first_rejection_s: Option<f64>,
     /// Decision latency percentiles, nanoseconds.

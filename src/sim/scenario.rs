@@ -225,24 +225,47 @@ impl Scenario {
         l.counting_rejected(self.count_rejected)
     }
 
-    /// The long-run fraction of new requests a single exact limiter admits: `min(1, r / λ)`.
-    pub fn predicted_pass_ratio(&self) -> f64 {
-        let allowed = match self.algo {
+    /// The long-run rate the algorithm allows, per second: the refill rate for a token bucket
+    /// or GCRA, `limit ÷ window` for the window algorithms.
+    pub fn allowed_rate(&self) -> f64 {
+        match self.algo {
             Algorithm::TokenBucket | Algorithm::Gcra => self.refill.as_per_sec(),
             _ => self.effective_limit() as f64 / self.effective_window().as_secs_f64(),
-        };
-        let offered = self.rate.as_per_sec();
-        if offered <= 0.0 {
-            1.0
-        } else {
-            (allowed / offered).min(1.0)
         }
     }
 
-    /// When a token bucket meeting constant arrivals above its refill rate first rejects:
-    /// `C / (λ − r)` seconds, or `None` if it never does.
+    /// The mean rate of new requests, where `rate` is that rate: constant, Poisson and many
+    /// clients. `None` for bursts (the rate applies only while on), the seam and traces.
+    pub fn offered_rate(&self) -> Option<f64> {
+        matches!(self.traffic, TrafficShape::Constant | TrafficShape::Poisson | TrafficShape::Clients)
+            .then(|| self.rate.as_per_sec())
+    }
+
+    /// The long-run fraction of requests a single exact limiter admits, `min(1, allowed ÷ offered)`,
+    /// where that formula describes the run: a steady offered rate, every request new (clients
+    /// give up after a 429) and only admitted requests consuming quota. `None` otherwise.
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::Scenario;
+    /// let sc = |q| Scenario::from_query(q).unwrap();
+    /// assert_eq!(sc("refill=5&rate=20").predicted_pass_ratio(), Some(0.25));
+    /// assert_eq!(sc("refill=5&rate=4").predicted_pass_ratio(), Some(1.0));
+    /// assert_eq!(sc("refill=5&rate=20&retry=exact").predicted_pass_ratio(), None);
+    /// assert_eq!(sc("traffic=seam").predicted_pass_ratio(), None);
+    /// ```
+    pub fn predicted_pass_ratio(&self) -> Option<f64> {
+        let offered = self.offered_rate()?;
+        if self.retry != RetryPolicy::GiveUp || self.count_rejected {
+            return None;
+        }
+        Some(if offered <= 0.0 { 1.0 } else { (self.allowed_rate() / offered).min(1.0) })
+    }
+
+    /// When a token bucket (or GCRA) meeting constant arrivals above its refill rate first
+    /// rejects: `C / (λ − r)` seconds. `None` for other algorithms and traffic, or if it never does.
     pub fn predicted_first_rejection(&self) -> Option<f64> {
+        let bucket = matches!(self.algo, Algorithm::TokenBucket | Algorithm::Gcra);
         let (lambda, r) = (self.rate.as_per_sec(), self.refill.as_per_sec());
-        (lambda > r).then(|| self.capacity as f64 / (lambda - r))
+        (bucket && self.traffic == TrafficShape::Constant && lambda > r).then(|| self.capacity as f64 / (lambda - r))
     }
 }
