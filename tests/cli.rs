@@ -53,7 +53,7 @@ fn invalid_input_exits_2_naming_the_parameter_and_its_range() {
     for (args, needle) in [
         (vec!["--query", "capacity=0"], "capacity: 0 is out of range; allowed: from 1 to 1000000 tokens"),
         (vec!["--query", "algo=leaky"], "algo: 'leaky' is not one of"),
-        (vec!["--query", "x", "--format", "xml"], "--format: 'xml' is not one of json | csv"),
+        (vec!["--query", "x", "--format", "xml"], "--format: 'xml' is not one of json | csv | svg"),
         (vec!["--bogus"], "unknown argument '--bogus'"),
         (vec![], "--query is required"),
         (vec!["--query", "rate=100000&duration=86400"], "duration: this run could simulate"),
@@ -106,4 +106,28 @@ fn an_absurdly_large_trace_is_refused_not_loaded() {
     writer.join().unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("is too large; at most 16 MB"), "{}", stderr(&o));
+}
+
+#[test]
+fn svg_is_one_document_with_the_apps_throughput_and_state_charts() {
+    let o = sim(&["--query", "algo=fixed_window&traffic=seam&limit=20&window=10&duration=30", "--format", "svg"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = String::from_utf8(o.stdout).unwrap();
+    assert!(svg.starts_with("<svg width=\"800\" height=\"560\""), "{}", &svg[..80]);
+    assert_eq!(svg.matches("<svg").count(), 1);
+    assert_eq!(svg.matches("</svg>").count(), 1);
+    assert!(svg.trim_end().ends_with("</svg>"));
+    for label in ["admitted / s", "rejected / s", "allowed rate"] {
+        assert!(svg.contains(label), "no {label}");
+    }
+}
+
+#[test]
+fn the_readme_svg_is_what_the_cli_draws_today() {
+    let o = sim(&["--query", "capacity=10&refill=5&rate=8&duration=60", "--format", "svg"]);
+    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/token-bucket.svg")).unwrap();
+    assert!(
+        String::from_utf8(o.stdout).unwrap() == committed,
+        "docs/token-bucket.svg is stale: regenerate it with the command in the README"
+    );
 }

@@ -2,7 +2,7 @@
 //! drawing code in [`crate::chart`]. Plain Rust, tested natively; the values are the engine's.
 
 use crate::chart::convergence::ConvergenceView;
-use crate::chart::state::{StateKind, StateWindow};
+use crate::chart::state::StateWindow;
 use crate::chart::strip::Strip;
 use crate::chart::throughput::ThroughputWindow;
 use crate::sim::{Algorithm, Simulation};
@@ -39,13 +39,7 @@ pub fn throughput(sim: &Simulation, seconds: u64) -> ThroughputWindow {
 
 /// The inner-state chart of `sim` (empty if it does not sample its state).
 pub fn state(sim: &Simulation) -> StateWindow {
-    let sc = sim.scenario();
-    let kind = StateKind::of(sc.algo);
-    let bound = if kind == StateKind::Tokens { sc.capacity } else { sc.effective_limit() };
-    match sim.state_samples() {
-        Some(samples) => StateWindow::from_samples(samples, sim.now(), STATE_SPAN_SECS as f64, kind, bound),
-        None => StateWindow { kind, span_secs: STATE_SPAN_SECS as f64, bound: bound as f64, points: Vec::new() },
-    }
+    StateWindow::of(sim, STATE_SPAN_SECS as f64)
 }
 
 /// The request strip of `sim`.

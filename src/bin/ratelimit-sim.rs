@@ -2,13 +2,17 @@
 //!
 //! A thin shell over the engine: the same scenario query the web app puts in its URL.
 
+use ratelimit_playground::chart::svg;
 use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
+
+/// The longest span an SVG chart shows: the last ten minutes of a longer run.
+const SVG_MAX_SECS: u64 = 600;
 use std::io::Read;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 const USAGE: &str = "\
-usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv] [--out FILE]
+usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg] [--out FILE]
 
 Runs a rate-limiting scenario to completion, exactly and deterministically.
 
@@ -17,20 +21,29 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   (the README lists every key with its unit, range and default)
   --trace FILE    arrival times to replay, one per line in milliseconds ('-' reads stdin);
                   implies traffic=trace
-  --format F      json (default: totals, latency percentiles, the series) or csv (the series)
+  --format F      json (default: totals, latency percentiles, the series), csv (the series), or
+                  svg (the app's throughput and inner-state charts, for docs without iframes)
   --out FILE      write there instead of standard output
 
 Exit status: 0 on success, 2 on invalid input (the message names the parameter and its range).";
 
+/// What to print.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Json,
+    Csv,
+    Svg,
+}
+
 struct Args {
     query: String,
     trace: Option<String>,
-    csv: bool,
+    format: Format,
     out: Option<String>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
-    let mut args = Args { query: String::new(), trace: None, csv: false, out: None };
+    let mut args = Args { query: String::new(), trace: None, format: Format::Json, out: None };
     let mut query = None;
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -40,10 +53,11 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             "--trace" => args.trace = Some(value("--trace")?),
             "--out" => args.out = Some(value("--out")?),
             "--format" => {
-                args.csv = match value("--format")?.as_str() {
-                    "json" => false,
-                    "csv" => true,
-                    other => return Err(format!("--format: '{other}' is not one of json | csv")),
+                args.format = match value("--format")?.as_str() {
+                    "json" => Format::Json,
+                    "csv" => Format::Csv,
+                    "svg" => Format::Svg,
+                    other => return Err(format!("--format: '{other}' is not one of json | csv | svg")),
                 }
             }
             other => return Err(format!("unknown argument '{other}'; see --help")),
@@ -84,8 +98,18 @@ fn run(args: Args) -> Result<(), String> {
             sc.duration = Nanos(last + 1).max(Nanos::from_millis(1));
         }
     }
-    let report = report::run(&sc).map_err(|e| e.to_string())?;
-    let text = if args.csv { report.to_csv() } else { report.to_json() };
+    let text = match args.format {
+        Format::Json => report::run(&sc).map_err(|e| e.to_string())?.to_json(),
+        Format::Csv => report::run(&sc).map_err(|e| e.to_string())?.to_csv(),
+        Format::Svg => {
+            // The chart spans the whole run, up to its last ten minutes; one state sample per pixel.
+            let span = sc.duration.as_nanos().div_ceil(1_000_000_000).clamp(1, SVG_MAX_SECS);
+            let every = Nanos((span * 1_000_000_000 / u64::from(svg::WIDTH)).max(1_000_000));
+            let sim = report::simulate(&sc, |sim| sim.sample_state(every, svg::WIDTH as usize + 1))
+                .map_err(|e| e.to_string())?;
+            svg::run_svg(&sim, span)?
+        }
+    };
     match &args.out {
         Some(path) => std::fs::write(path, text).map_err(|e| format!("--out: cannot write {path}: {e}")),
         None => {

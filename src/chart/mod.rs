@@ -12,5 +12,7 @@ pub mod plot;
 pub mod state;
 pub mod strip;
 pub mod style;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod svg;
 pub mod theme;
 pub mod throughput;

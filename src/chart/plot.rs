@@ -107,7 +107,8 @@ pub fn plot_area<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, frame: &Plot
     ))
 }
 
-/// Both layers on one area (SVG, bitmaps, tests): the axes, then `data` on top.
+/// Both layers on one area (SVG, bitmaps, tests): the axes, then `data` on top. The caller
+/// presents the root, so several charts can share one SVG document.
 pub fn draw_layered<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     axes: &Axes,
@@ -115,8 +116,7 @@ pub fn draw_layered<DB: DrawingBackend>(
     data: impl FnOnce(&Plot<DB>) -> Drawn<DB>,
 ) -> Drawn<DB> {
     let frame = draw_axes(root, axes, style)?;
-    data(&plot_area(root, &frame))?;
-    root.present()
+    data(&plot_area(root, &frame))
 }
 
 /// A line through `points` in `ink`, solid, dashed or dotted.

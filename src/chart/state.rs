@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use super::axis::nice_ceiling;
 use super::plot::{draw_layered, draw_line, Axes, ChartStyle, Dash, Drawn, Ink, Key, Plot, Ticks};
 use crate::sim::samples::StateSamples;
-use crate::sim::{Algorithm, SimTime};
+use crate::sim::{Algorithm, SimTime, Simulation};
 
 /// What the level means, which decides the legend and which series are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +66,19 @@ pub struct StateWindow {
 
 impl StateWindow {
     /// The samples of the last `span_secs` before `now`.
+    /// The inner-state chart of `sim` over the last `span_secs`, bounded by the bucket's
+    /// capacity or the window's limit (empty if the simulation does not sample its state).
+    pub fn of(sim: &Simulation, span_secs: f64) -> Self {
+        let sc = sim.scenario();
+        let kind = StateKind::of(sc.algo);
+        let bound = if kind == StateKind::Tokens { sc.capacity } else { sc.effective_limit() };
+        match sim.state_samples() {
+            Some(samples) => StateWindow::from_samples(samples, sim.now(), span_secs, kind, bound),
+            None => StateWindow { kind, span_secs, bound: bound as f64, points: Vec::new() },
+        }
+    }
+
+    /// The samples in the last `span_secs` before `now`, as a chart of `kind` bounded by `bound`.
     pub fn from_samples(samples: &StateSamples, now: SimTime, span_secs: f64, kind: StateKind, bound: u64) -> Self {
         let points = samples
             .iter()

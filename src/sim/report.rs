@@ -122,13 +122,22 @@ pub fn check_run_size(sc: &Scenario) -> Result<(), ParamError> {
 
 /// Runs a validated scenario for its duration (requests in flight at the end still complete).
 pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
+    simulate(sc, |_| ()).map(|sim| Report::new(sc, sim.metrics()))
+}
+
+/// Checks `sc`, runs it for its duration with the whole series kept, and returns the finished
+/// simulation; `prepare` may configure it first (e.g. to sample its state for a chart).
+pub fn simulate(sc: &Scenario, prepare: impl FnOnce(&mut Simulation)) -> Result<Simulation, ParamError> {
     sc.validate()?;
     check_run_size(sc)?;
     let buckets = (sc.duration.as_nanos() / sc.bucket.as_nanos().max(1) + 2) as usize;
     let mut sim = Simulation::with_history(sc, buckets);
+    prepare(&mut sim);
     sim.set_horizon(SimTime(sc.duration.as_nanos()));
     sim.run_to_end();
-    Ok(Report::new(sc, sim.metrics()))
+    // Requests in flight at the horizon finish after it; the run's clock ends at its duration.
+    sim.step_until(SimTime(sc.duration.as_nanos()));
+    Ok(sim)
 }
 
 impl Report {

@@ -182,7 +182,7 @@ impl Simulation {
 
     /// Runs until nothing is left to happen before the horizon (which must be set).
     pub fn run_to_end(&mut self) {
-        self.step_until(SimTime(u64::MAX));
+        while self.step_event().is_some() {}
     }
 
     /// Simulated time reached.
