@@ -54,8 +54,10 @@ wasm-test:
 size: bootstrap dist
 	@scripts/size.sh dist
 
-bench: bootstrap
+bench: bootstrap-test dist
 	cargo bench --locked --bench engine
+	cargo bench --locked --bench browser
+	@scripts/size.sh dist
 
 fuzz:
 	FUZZ_CASES=1000000 cargo test --locked --release --test fuzz_query -- --nocapture

@@ -7,6 +7,22 @@ fn main() {
         show_crash_notice();
     }));
     leptos::mount::mount_to_body(ratelimit_playground::app::App);
+    mark_first_frame();
+}
+
+/// Marks the first frame after mounting as `rlp-first-frame` in the page's performance
+/// timeline (a standard User Timing entry, invisible to users): `make bench` reads it to time
+/// navigation → first interactive frame.
+#[cfg(target_arch = "wasm32")]
+fn mark_first_frame() {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let Some(window) = web_sys::window() else { return };
+    let mark = Closure::once_into_js(|| {
+        if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = performance.mark("rlp-first-frame");
+        }
+    });
+    let _ = window.request_animation_frame(mark.unchecked_ref());
 }
 
 /// A panic in WebAssembly stops the app for good: say so on the page instead of leaving it frozen.

@@ -2,10 +2,12 @@
 //!
 //! A thin shell over the engine: the same scenario query the web app puts in its URL.
 
+#[cfg(not(target_arch = "wasm32"))]
 use ratelimit_playground::chart::svg;
 use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
 
 /// The longest span an SVG chart shows: the last ten minutes of a longer run.
+#[cfg(not(target_arch = "wasm32"))]
 const SVG_MAX_SECS: u64 = 600;
 use std::io::Read;
 use std::process::ExitCode;
@@ -101,6 +103,9 @@ fn run(args: Args) -> Result<(), String> {
     let text = match args.format {
         Format::Json => report::run(&sc).map_err(|e| e.to_string())?.to_json(),
         Format::Csv => report::run(&sc).map_err(|e| e.to_string())?.to_csv(),
+        #[cfg(target_arch = "wasm32")]
+        Format::Svg => return Err("--format svg: the SVG backend is only built natively".into()),
+        #[cfg(not(target_arch = "wasm32"))]
         Format::Svg => {
             // The chart spans the whole run, up to its last ten minutes; one state sample per pixel.
             let span = sc.duration.as_nanos().div_ceil(1_000_000_000).clamp(1, SVG_MAX_SECS);

@@ -1,0 +1,194 @@
+//! The browser benchmark's body: serves `dist/`, drives Chromium through ChromeDriver, prints a
+//! table. The app exposes nothing for it but one User Timing mark (`rlp-first-frame`); frame cost
+//! is taken by wrapping `requestAnimationFrame` before the page loads, memory from Chrome's heap
+//! counters and the wasm `Memory` that Trunk's loader hands to the `TrunkApplicationStarted` event.
+
+// Shared with the end-to-end tests; the benchmark uses only part of them.
+#[allow(dead_code)]
+#[path = "../../tests/e2e/browser.rs"]
+mod browser;
+#[allow(dead_code)]
+#[path = "../../tests/e2e/page.rs"]
+mod page;
+#[allow(dead_code)]
+#[path = "../../tests/e2e/server.rs"]
+mod server;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use browser::Browser;
+use fantoccini::Client;
+use page::{cdp, click, js, set_control, slide, wait_until};
+use serde_json::json;
+use server::StaticServer;
+
+/// Installed before the app: per-frame script time (the app's frame callback plus the reactive
+/// work it queues as microtasks), and a handle on the wasm memory.
+const PROBES: &str = r#"
+window.__frames = [];
+const raf = window.requestAnimationFrame.bind(window);
+window.requestAnimationFrame = (cb) => raf((ts) => {
+  const t0 = performance.now();
+  try { cb(ts); } finally {
+    queueMicrotask(() => queueMicrotask(() => queueMicrotask(() => window.__frames.push([ts, performance.now() - t0]))));
+  }
+});
+addEventListener('TrunkApplicationStarted', (e) => { window.__wasmMemory = e.detail.wasm.memory; });
+"#;
+
+/// One measured figure and its target.
+struct Row {
+    what: String,
+    value: String,
+    target: &'static str,
+    met: Option<bool>,
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((p / 100.0 * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len()) - 1]
+}
+
+async fn open(client: &Client, url: &str) {
+    client.goto(url).await.expect("open the app");
+    let mounted = "document.querySelector('#requests') && performance.getEntriesByName('rlp-first-frame').length > 0";
+    wait_until(client, mounted, Duration::from_secs(20), "the app has mounted").await;
+}
+
+/// Script time per frame (summed over the frame's callbacks) for `secs` of real time.
+async fn frame_times(client: &Client, secs: u64) -> Vec<f64> {
+    js(client, "window.__frames = [];").await;
+    tokio::time::sleep(Duration::from_secs(secs)).await;
+    let raw = js(client, "return window.__frames;").await;
+    let mut per_frame = std::collections::BTreeMap::<u64, f64>::new();
+    for f in raw.as_array().into_iter().flatten() {
+        let (ts, ms) = (f[0].as_f64().unwrap_or(0.0), f[1].as_f64().unwrap_or(0.0));
+        *per_frame.entry((ts * 1000.0) as u64).or_default() += ms;
+    }
+    let mut times: Vec<f64> = per_frame.into_values().collect();
+    times.sort_by(f64::total_cmp);
+    times
+}
+
+fn frame_row(what: &str, times: &[f64], target_ms: f64, target: &'static str) -> Row {
+    let (p50, p95, max) = (percentile(times, 50.0), percentile(times, 95.0), percentile(times, 100.0));
+    Row {
+        what: format!("{what} ({} frames)", times.len()),
+        value: format!("p50 {p50:.2} ms, p95 {p95:.2} ms, max {max:.1} ms"),
+        target,
+        met: Some(p95 <= target_ms),
+    }
+}
+
+/// JS heap after a garbage collection, plus the wasm linear memory, in bytes.
+async fn memory(client: &Client) -> (f64, f64) {
+    cdp(client, "HeapProfiler.collectGarbage", json!({})).await;
+    let m = js(
+        client,
+        "return [performance.memory.usedJSHeapSize, window.__wasmMemory ? window.__wasmMemory.buffer.byteLength : 0];",
+    )
+    .await;
+    (m[0].as_f64().unwrap_or(0.0), m[1].as_f64().unwrap_or(0.0))
+}
+
+async fn wait_for_sim_secs(client: &Client, secs: u64) {
+    let cond = format!("Number(document.querySelector('#clock').dataset.ns) >= {}", secs * 1_000_000_000);
+    wait_until(client, &cond, Duration::from_secs(secs / 50 + 30), &format!("{secs} simulated seconds")).await;
+}
+
+async fn run(url: String) -> Vec<Row> {
+    let browser = Browser::start();
+    let client = browser.connect().await;
+    cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": PROBES })).await;
+    let mut rows = Vec::new();
+
+    // Navigation → the first frame after mounting, on five fresh loads.
+    let mut loads = Vec::new();
+    for _ in 0..5 {
+        open(&client, &url).await;
+        let t = js(&client, "return performance.getEntriesByName('rlp-first-frame')[0].startTime;").await;
+        loads.push(t.as_f64().unwrap_or(f64::NAN));
+    }
+    loads.sort_by(f64::total_cmp);
+    rows.push(Row {
+        what: "navigation → first interactive frame (5 loads)".into(),
+        value: format!("median {:.0} ms, worst {:.0} ms", percentile(&loads, 50.0), percentile(&loads, 100.0)),
+        target: "≤ 300 ms",
+        met: Some(percentile(&loads, 50.0) <= 300.0),
+    });
+
+    // The default view as it opens, for 10 s.
+    let times = frame_times(&client, 10).await;
+    rows.push(frame_row("frame script time, default view", &times, 2.0, "p95 ≤ 2 ms"));
+
+    // Busy: 1 000 requests/s at 100×, single algorithm and compare mode.
+    slide(&client, "rate", 800, "1,000 requests per second").await;
+    set_control(&client, "#speed", "100", "change").await;
+    let times = frame_times(&client, 10).await;
+    rows.push(frame_row("frame script time, 1 000 req/s at 100×", &times, 4.0, "(p95 ≤ 4 ms)"));
+    click(&client, "#algo-compare").await;
+    let times = frame_times(&client, 10).await;
+    rows.push(frame_row("frame script time, compare (5 engines), same load", &times, 4.0, "p95 ≤ 4 ms"));
+    click(&client, "#algo-token_bucket").await;
+
+    // Fast-forward one simulated hour at 1 000 requests/s: six 10-minute jumps, each computed
+    // by the engine inside the click handler.
+    set_control(&client, "#traffic", "poisson", "change").await;
+    click(&client, "#play").await; // pause
+    let ff = js(&client, "let total = 0; for (let i = 0; i < 6; i++) { const t = performance.now(); document.querySelector('#jump-600').click(); total += performance.now() - t; } return total;").await;
+    let ff = ff.as_f64().unwrap_or(f64::NAN);
+    rows.push(Row {
+        what: "fast-forward 1 h at 1 000 req/s (Poisson)".into(),
+        value: format!("{ff:.0} ms"),
+        target: "≤ 100 ms",
+        met: Some(ff <= 100.0),
+    });
+
+    // Memory: after 1 and after 10 simulated minutes at 100× and 1 000 requests/s.
+    open(&client, &url).await;
+    slide(&client, "rate", 800, "1,000 requests per second").await;
+    set_control(&client, "#speed", "100", "change").await;
+    wait_for_sim_secs(&client, 60).await;
+    let (heap1, wasm1) = memory(&client).await;
+    wait_for_sim_secs(&client, 600).await;
+    let (heap10, wasm10) = memory(&client).await;
+    let growth = ((heap10 + wasm10) / (heap1 + wasm1) - 1.0) * 100.0;
+    rows.push(Row {
+        what: "JS heap + wasm memory, 10 vs 1 simulated min at 100×".into(),
+        value: format!(
+            "{:.1} MB → {:.1} MB ({growth:+.1} %; wasm {:.1} → {:.1} MB)",
+            (heap1 + wasm1) / 1e6,
+            (heap10 + wasm10) / 1e6,
+            wasm1 / 1e6,
+            wasm10 / 1e6
+        ),
+        target: "growth ≤ 10 %",
+        met: Some(growth <= 10.0),
+    });
+    client.close().await.ok();
+    drop(browser);
+    rows
+}
+
+pub fn main() {
+    let dist = std::env::var_os("E2E_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("dist"));
+    assert!(dist.join("index.html").is_file(), "no dist/ at {}: run `make dist` first", dist.display());
+    let server = StaticServer::start(dist);
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    let rows = runtime.block_on(run(server.url.clone()));
+    println!("ratelimit-playground browser benchmark (release build, headless Chromium)\n");
+    println!("{:<56} {:<52} {:<16}", "what", "measured", "target");
+    for r in rows {
+        let mark = match r.met {
+            Some(true) => "met",
+            Some(false) => "NOT MET",
+            None => "",
+        };
+        println!("{:<56} {:<52} {:<16} {mark}", r.what, r.value, r.target);
+    }
+}
