@@ -46,6 +46,8 @@ dist:
 unit: dist
 	cargo test --locked
 	cargo test --locked --test e2e
+	cargo test --locked --test e2e_share
+	cargo test --locked --test e2e_cluster
 
 # wasm-bindgen-test in headless Chromium: the app mounted for real, the engine's golden output.
 wasm-test:

@@ -32,14 +32,16 @@ use server::StaticServer;
 /// The tests share two cores with the machine: one browser at a time keeps timings honest.
 static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-/// Installed before any page script runs: records console.error calls, uncaught errors and
-/// unhandled promise rejections in `window.__e2eErrors`.
+/// Installed before any page script runs: records console.error calls, uncaught errors,
+/// unhandled promise rejections and Content-Security-Policy violations (the server sends the CSP
+/// of `dist/_headers`) in `window.__e2eErrors`.
 const ERROR_HOOK: &str = r#"
 window.__e2eErrors = [];
 const original = console.error.bind(console);
 console.error = (...args) => { window.__e2eErrors.push(args.map(String).join(' ')); original(...args); };
 addEventListener('error', e => window.__e2eErrors.push('uncaught: ' + (e.message || e.type)));
 addEventListener('unhandledrejection', e => window.__e2eErrors.push('unhandled rejection: ' + String(e.reason)));
+addEventListener('securitypolicyviolation', e => window.__e2eErrors.push('CSP violation: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline')));
 "#;
 
 /// Pixel statistics of a chart's data layer (`#chart` unless given): its size, how many pixels
@@ -201,7 +203,8 @@ async fn loads_and_looks_right() {
     // prefers-reduced-motion: starts paused, on a computed 30 s picture, and runs only after Play.
     let calm = json!({ "features": [{ "name": "prefers-reduced-motion", "value": "reduce" }] });
     cdp(&client, "Emulation.setEmulatedMedia", calm).await;
-    client.refresh().await.expect("reload the app");
+    // The plain address (a reload would restore compare mode: the address holds the view).
+    client.goto(&server.url).await.expect("reload the app");
     wait_until(&client, "document.querySelector('#requests')", Duration::from_secs(15), "the app has mounted again")
         .await;
     tokio::time::sleep(Duration::from_millis(500)).await;

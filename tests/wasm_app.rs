@@ -2,7 +2,9 @@
 //! Browser tests of the web app (run with `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target
 //! wasm32-unknown-unknown`): the page mounts and counts live, fast-forward and compare mode work,
 //! the loop pauses out of view and resumes without a burst, charts keep their axis layer between
-//! data redraws, and the page cleans up after itself.
+//! data redraws, and the page cleans up after itself; a link in the address restores the page and
+//! edits are written back, the embed layout shows only its controls and posts its height and
+//! status, and the production panel follows the policy.
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::mount::mount_to;
@@ -223,4 +225,162 @@ fn canvas_follows_css_size_and_theme_variables() {
     assert_eq!(theme.background, ChartTheme::DARK.background);
     assert_eq!(theme.rejected, ChartTheme::DARK.rejected);
     canvas.remove();
+}
+
+/// Replaces the page's address query (the app reads it when it mounts); returns the old one.
+fn set_query(query: &str) -> String {
+    let window = web_sys::window().unwrap();
+    let old = window.location().search().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?{query}")))
+        .unwrap();
+    old
+}
+
+/// Puts the address back as it was before a test changed it.
+fn restore_query(old: &str) {
+    let window = web_sys::window().unwrap();
+    let path = window.location().pathname().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{old}")))
+        .unwrap();
+}
+
+fn ids(host: &HtmlElement, selector: &str) -> Vec<String> {
+    let list = host.query_selector_all(selector).unwrap();
+    (0..list.length()).map(|i| list.item(i).unwrap().unchecked_into::<web_sys::Element>().id()).collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_link_restores_the_view_and_edits_are_written_back_to_the_address() {
+    let old = set_query("algo=sliding_log&limit=7&window=2&rate=9&seed=5&view=compare");
+    let host = host();
+    let handle = mount_to(host.clone(), App);
+    TimeoutFuture::new(300).await;
+    assert_eq!(host.query_selector_all(".compare-column").unwrap().length(), 5, "view=compare was not restored");
+    assert!(host.query_selector("#link-notice").unwrap().is_none(), "a clean link got a notice");
+    let search = || web_sys::window().unwrap().location().search().unwrap();
+    assert_eq!(search(), "?algo=sliding_log&limit=7&window=2&rate=9&seed=5&view=compare");
+
+    // Back to one algorithm: the address follows once the edit settles.
+    el(&host, "#algo-sliding_log").click();
+    TimeoutFuture::new(400).await;
+    assert_eq!(search(), "?algo=sliding_log&limit=7&window=2&rate=9&seed=5");
+    assert_eq!(el(&host, "#limit").get_attribute("aria-valuetext").unwrap(), "7 requests");
+
+    drop(handle);
+    host.remove();
+    restore_query(&old);
+}
+
+#[wasm_bindgen_test]
+async fn the_embed_shows_only_its_controls_and_reports_height_and_status() {
+    let record = "window.__wasmMessages = []; window.__wasmRecord = e => window.__wasmMessages.push(e.data); addEventListener('message', window.__wasmRecord);";
+    js_sys::Function::new_no_args(record).call0(&wasm_bindgen::JsValue::NULL).unwrap();
+    let old = set_query("embed=1&controls=seed,rate,knob&rate=6");
+    let host = host();
+    let handle = mount_to(host.clone(), App);
+    TimeoutFuture::new(1500).await;
+    assert!(host.query_selector(".site-header").unwrap().is_none(), "page chrome in the embed");
+    assert!(host.query_selector(".embed").unwrap().is_some(), "no embed layout");
+    assert_eq!(ids(&host, "input[type=range]"), ["rate"]);
+    assert!(host.query_selector("#seed").unwrap().is_some(), "the seed control is missing");
+    assert_eq!(host.query_selector_all("#link-notice li").unwrap().length(), 1, "one notice, for the unknown control");
+    assert!(text_of(&host, "#link-notice").contains("controls: 'knob' is not a control"));
+    assert!(count(&host, "#requests") > 0, "the embed does not run");
+
+    let messages = js_sys::Function::new_no_args(
+        "return window.__wasmMessages.map(m => m.type + ':' + (m.height || m.requests || 0));",
+    )
+    .call0(&wasm_bindgen::JsValue::NULL)
+    .unwrap();
+    let messages: Vec<String> = js_sys::Array::from(&messages).iter().map(|m| m.as_string().unwrap()).collect();
+    let height =
+        messages.iter().find_map(|m| m.strip_prefix("ratelimit-playground:height:")).expect("a height message");
+    assert!(height.parse::<f64>().unwrap() > 100.0, "{messages:?}");
+    assert!(messages.iter().any(|m| m.starts_with("ratelimit-playground:status:")), "{messages:?}");
+
+    // The address is not rewritten in an embed (a sandboxed frame may not).
+    assert_eq!(web_sys::window().unwrap().location().search().unwrap(), "?embed=1&controls=seed,rate,knob&rate=6");
+    drop(handle);
+    assert_eq!(host.child_element_count(), 0, "the embed left elements behind");
+    host.remove();
+    restore_query(&old);
+    js_sys::Function::new_no_args("removeEventListener('message', window.__wasmRecord);")
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn the_production_panel_follows_the_policy() {
+    let old = set_query("capacity=10&refill=5&rate=8");
+    let host = host();
+    let handle = mount_to(host.clone(), App);
+    TimeoutFuture::new(200).await;
+    assert_eq!(host.query_selector_all("#production [role=tab]").unwrap().length(), 6);
+    let snippet = || text_of(&host, "#production-snippet");
+    assert!(snippet().contains("rate=5r/s"), "{}", snippet());
+    assert!(snippet().contains("burst=9 nodelay"), "{}", snippet());
+
+    // A bigger bucket changes the burst at once.
+    let capacity: web_sys::HtmlInputElement = el(&host, "#capacity").unchecked_into();
+    capacity.set_value("20");
+    capacity.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    TimeoutFuture::new(50).await;
+    assert!(snippet().contains("burst=19 nodelay"), "{}", snippet());
+    el(&host, "#production-tab-2").click();
+    TimeoutFuture::new(50).await;
+    assert_eq!(text_of(&host, "#production-language"), "rust");
+
+    drop(handle);
+    host.remove();
+    restore_query(&old);
+}
+
+#[wasm_bindgen_test]
+async fn multi_node_mode_draws_the_cluster_and_leaves_nothing_behind() {
+    let window = web_sys::window().unwrap();
+    let address = format!("{}{}", window.location().pathname().unwrap(), window.location().search().unwrap());
+    let host = host();
+    let handle = mount_to(host.clone(), App);
+    TimeoutFuture::new(100).await;
+    el(&host, "#play").click(); // pause: what follows is computed, not waited for
+    el(&host, "#mode-cluster").click();
+    TimeoutFuture::new(100).await;
+    assert!(host.query_selector("#state-chart").unwrap().is_none(), "the single view is still shown");
+    assert!(host.query_selector("#nodes").unwrap().is_some(), "no cluster controls");
+
+    // Four nodes racing: a jump fills the counters, the per-node bars and both canvases.
+    el(&host, "#jump-10").click();
+    TimeoutFuture::new(100).await;
+    assert!(count(&host, "#requests") > 0);
+    assert_eq!(host.query_selector_all("#node-bars li").unwrap().length(), 4);
+    for id in ["#topology", "#swimlane"] {
+        let canvas: HtmlCanvasElement = el(&host, id).unchecked_into();
+        assert!(canvas.width() > 0, "{id} is not sized");
+        assert!(pixels_near(&canvas, ChartTheme::LIGHT.axis) > 20, "{id} drew nothing");
+    }
+
+    // The atomic script: its Lua is shown beside the node's code.
+    let store: web_sys::HtmlSelectElement = el(&host, "#store").unchecked_into();
+    store.set_value("atomic");
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    store.dispatch_event(&web_sys::Event::new_with_event_init_dict("change", &init).unwrap()).unwrap();
+    TimeoutFuture::new(100).await;
+    assert!(text_of(&host, "#lua-script").contains("redis.call"), "no Lua script in atomic mode");
+    assert!(text_of(&host, "#node-code").contains("evalsha"));
+
+    // Back to one server, then unmounted: nothing is left, and the address is put back.
+    el(&host, "#mode-single").click();
+    TimeoutFuture::new(50).await;
+    assert!(host.query_selector("#topology").unwrap().is_none());
+    drop(handle);
+    assert_eq!(host.child_element_count(), 0, "the app left elements behind");
+    host.remove();
+    window.history().unwrap().replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address)).unwrap();
 }

@@ -5,9 +5,11 @@
 
 pub mod chart_data;
 pub mod clock;
+pub mod cluster;
 pub mod explain;
 pub mod options;
 pub mod runner;
+pub mod share;
 pub mod snapshot;
 pub mod units;
 

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::algo_picker::AlgoPicker;
 use super::chart_env::provide_chart_env;
+use super::cluster::{ModeSwitch, SingleOrCluster};
 use super::compare_view::CompareView;
 use super::controls::Controls;
 use super::explain_view::Explanation;
@@ -15,7 +16,7 @@ use super::media::use_media_query;
 use super::playback::Playback;
 use super::playground::Playground;
 use super::raf::use_raf_fn;
-use super::single_view::SingleView;
+use super::share::{apply_view, read_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar};
 use super::visibility::use_page_visible;
 use crate::sim::{Rate, Scenario};
 
@@ -32,11 +33,17 @@ fn first_scenario() -> Scenario {
 /// The whole page. Starts paused (on a computed preview) when the user prefers reduced motion.
 #[component]
 pub fn App() -> impl IntoView {
+    let link = read_link(&first_scenario());
+    if link.embed {
+        return view! { <EmbedApp link=link /> }.into_any();
+    }
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     let dark = use_media_query("(prefers-color-scheme: dark)");
     provide_chart_env(dark);
     let calm = reduced_motion.get_untracked();
-    let pg = Playground::new(first_scenario(), !calm);
+    let pg = Playground::new(link.scenario.clone(), !calm);
+    apply_view(pg, link.view);
+    use_url_sync(pg);
     if calm {
         pg.jump(REDUCED_MOTION_PREVIEW);
     }
@@ -52,16 +59,21 @@ pub fn App() -> impl IntoView {
                 "Five rate-limiting algorithms, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
             </p>
             <AlgoPicker playground=pg />
+            <ModeSwitch playground=pg />
+            <ShareBar playground=pg />
+            <LinkNotice notices=link.notices />
         </header>
         <main class="layout" node_ref=playground_area>
             <Controls playground=pg />
             <div class="results">
                 <Playback playground=pg held=Signal::derive(move || !seen.get()) />
-                <Show when=move || pg.compare.get() fallback=move || view! { <SingleView playground=pg /> }>
+                <Show when=move || pg.compare.get() fallback=move || view! { <SingleOrCluster playground=pg /> }>
                     <CompareView playground=pg />
                 </Show>
                 <Explanation playground=pg />
+                <ProductionPanel playground=pg />
             </div>
         </main>
     }
+    .into_any()
 }

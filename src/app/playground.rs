@@ -30,6 +30,8 @@ pub struct Playground {
     pub snapshot: RwSignal<Snapshot>,
     /// Why the last scenario change was refused, if it was.
     pub error: RwSignal<Option<String>>,
+    /// Whether the multi-node view is shown (see [`super::cluster`]).
+    pub cluster: RwSignal<bool>,
     runner: StoredValue<Runner, LocalStorage>,
     clock: StoredValue<FixedStep, LocalStorage>,
 }
@@ -42,6 +44,7 @@ impl Playground {
         Playground {
             runner: StoredValue::new_local(runner),
             clock: StoredValue::new_local(FixedStep::new()),
+            cluster: RwSignal::new(super::cluster::presets::is_cluster(&scenario)),
             scenario: RwSignal::new(scenario),
             compare: RwSignal::new(false),
             running: RwSignal::new(running),
@@ -63,7 +66,12 @@ impl Playground {
     /// Shows `view`: picks the algorithm, or switches to comparing all of them.
     pub fn set_view(&self, view: View) {
         match view {
-            View::Compare => self.compare.set(true),
+            View::Compare => {
+                // Compare mode is five single limiters: it leaves the multi-node view.
+                self.compare.set(true);
+                self.cluster.set(false);
+                self.scenario.update(super::cluster::presets::leave);
+            }
             View::Single(algo) => {
                 self.compare.set(false);
                 self.scenario.update(|s| s.algo = algo);

@@ -6,6 +6,12 @@
 pub mod axis;
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;
+pub mod cluster_swimlane;
+pub mod cluster_swimlane_draw;
+pub mod cluster_topology;
+pub mod cluster_topology_draw;
+pub mod cluster_topology_layout;
+pub mod cluster_trace;
 pub mod convergence;
 pub mod history;
 pub mod plot;

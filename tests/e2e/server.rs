@@ -1,6 +1,10 @@
 //! A tiny static file server for the built `dist/` folder, mounted under a sub-path so the test
-//! proves the app works when hosted below the site root. Anything outside the sub-path is a 404,
-//! and every request is recorded so the test can assert nothing else was asked for.
+//! proves the app works when hosted below the site root. Every response from the sub-path carries
+//! the headers of the `/*` block of `dist/_headers` — the strict CSP and the CORS headers a static
+//! host would send — so every browser test runs under them. Outside the sub-path the server
+//! answers only the host pages a test registers in [`StaticServer::pages`] (third-party pages
+//! that embed the app, sent without those headers); anything else is a 404. Every request is
+//! recorded so the test can assert nothing else was asked for.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -17,28 +21,85 @@ pub struct StaticServer {
     pub url: String,
     /// Every request as `(status, path)`, in arrival order.
     pub log: Arc<Mutex<Vec<(u16, String)>>>,
+    /// Pages outside the sub-path, as `(absolute path, HTML)`: the sites that embed the app.
+    pub pages: Arc<Mutex<Vec<(String, String)>>>,
+    /// The headers every response from the sub-path carries (from `dist/_headers`).
+    pub headers: Arc<Vec<(String, String)>>,
 }
 
 impl StaticServer {
-    /// Serves `root` on 127.0.0.1 at an ephemeral port.
+    /// Serves `root` on 127.0.0.1 at an ephemeral port, with the headers of `root/_headers`.
     pub fn start(root: PathBuf) -> StaticServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the static server");
         let port = listener.local_addr().expect("local addr").port();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let server_log = Arc::clone(&log);
+        let headers_file = root.join("_headers");
+        let text = std::fs::read_to_string(&headers_file)
+            .unwrap_or_else(|e| panic!("{} ({e}): the build must ship a _headers file", headers_file.display()));
+        let server = StaticServer {
+            url: format!("http://127.0.0.1:{port}{SUB_PATH}"),
+            log: Arc::new(Mutex::new(Vec::new())),
+            pages: Arc::new(Mutex::new(Vec::new())),
+            headers: Arc::new(headers_for_all(&text)),
+        };
+        assert!(
+            server.headers.iter().any(|(k, _)| k == "Content-Security-Policy"),
+            "dist/_headers has no Content-Security-Policy for /*"
+        );
+        let site = Site {
+            root,
+            log: Arc::clone(&server.log),
+            pages: Arc::clone(&server.pages),
+            headers: Arc::clone(&server.headers),
+        };
         thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let (root, log) = (root.clone(), Arc::clone(&server_log));
+                let site = site.clone();
                 thread::spawn(move || {
-                    let _ = handle(stream, &root, &log);
+                    let _ = handle(stream, &site);
                 });
             }
         });
-        StaticServer { url: format!("http://127.0.0.1:{port}{SUB_PATH}"), log }
+        server
+    }
+
+    /// The absolute URL of `path` on this server (e.g. a host page's `/host/two.html`).
+    #[allow(dead_code)] // the host pages are e2e_share's
+    pub fn at(&self, path: &str) -> String {
+        let origin = self.url.strip_suffix(SUB_PATH).unwrap_or(&self.url);
+        format!("{origin}{path}")
     }
 }
 
-fn handle(mut stream: TcpStream, root: &Path, log: &Mutex<Vec<(u16, String)>>) -> std::io::Result<()> {
+/// What one connection needs to answer.
+#[derive(Clone)]
+struct Site {
+    root: PathBuf,
+    log: Arc<Mutex<Vec<(u16, String)>>>,
+    pages: Arc<Mutex<Vec<(String, String)>>>,
+    headers: Arc<Vec<(String, String)>>,
+}
+
+/// The headers of the `/*` block of a Netlify/Cloudflare-style `_headers` file: a path line, then
+/// indented `Name: value` lines; `#` starts a comment.
+fn headers_for_all(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        if !line.starts_with([' ', '\t']) {
+            in_block = line.trim() == "/*";
+        } else if in_block {
+            if let Some((name, value)) = line.trim().split_once(':') {
+                out.push((name.trim().to_string(), value.trim().to_string()));
+            }
+        }
+    }
+    out
+}
+
+fn handle(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -51,16 +112,25 @@ fn handle(mut stream: TcpStream, root: &Path, log: &Mutex<Vec<(u16, String)>>) -
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
     let path = target.split(['?', '#']).next().unwrap_or("").to_string();
-    let file = resolve(root, &path).filter(|_| method == "GET" || method == "HEAD");
-    let (status, body, content_type) = match file.and_then(|f| std::fs::read(&f).ok().map(|b| (f, b))) {
-        Some((f, body)) => (200, body, content_type(&f)),
-        None => (404, b"not found".to_vec(), "text/plain; charset=utf-8"),
+    let readable = method == "GET" || method == "HEAD";
+    let page = site.pages.lock().unwrap().iter().find(|(p, _)| *p == path).map(|(_, html)| html.clone());
+    let file = resolve(&site.root, &path).filter(|_| readable);
+    let (status, body, content_type, extra) = match (page.filter(|_| readable), file) {
+        (Some(html), _) => (200, html.into_bytes(), "text/html; charset=utf-8", String::new()),
+        (None, Some(f)) => match std::fs::read(&f) {
+            Ok(body) => {
+                let extra: String = site.headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
+                (200, body, content_type(&f), extra)
+            }
+            Err(_) => (404, b"not found".to_vec(), "text/plain; charset=utf-8", String::new()),
+        },
+        (None, None) => (404, b"not found".to_vec(), "text/plain; charset=utf-8", String::new()),
     };
-    log.lock().unwrap().push((status, path));
+    site.log.lock().unwrap().push((status, path));
     let reason = if status == 200 { "OK" } else { "Not Found" };
     write!(
         stream,
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n{extra}Connection: close\r\n\r\n",
         body.len()
     )?;
     if method != "HEAD" {

@@ -11,13 +11,13 @@ use crate::app::units::SliderScale;
 use crate::sim::{Nanos, Rate};
 
 /// Capacity: whole tokens, 1–100.
-const CAPACITY: SliderScale = SliderScale::Linear { min: 1, max: 100 };
+pub(crate) const CAPACITY: SliderScale = SliderScale::Linear { min: 1, max: 100 };
 /// Refill rate: 0.1–1000 tokens/s, logarithmic.
-const REFILL: SliderScale = SliderScale::Log { min: 0.1, max: 1000.0, steps: 1000 };
+pub(crate) const REFILL: SliderScale = SliderScale::Log { min: 0.1, max: 1000.0, steps: 1000 };
 /// Limit per window: 1–100 requests.
-const LIMIT: SliderScale = SliderScale::Linear { min: 1, max: 100 };
+pub(crate) const LIMIT: SliderScale = SliderScale::Linear { min: 1, max: 100 };
 /// Window: 0.1 s – 1 h, logarithmic.
-const WINDOW: SliderScale = SliderScale::Log { min: 0.1, max: 3600.0, steps: 1000 };
+pub(crate) const WINDOW: SliderScale = SliderScale::Log { min: 0.1, max: 3600.0, steps: 1000 };
 
 /// The bucket group and the window group; the group the current view uses is highlighted.
 #[component]

@@ -2,12 +2,13 @@
 //! change is validated by the engine and restarts the simulation.
 
 mod clients;
-mod limiter;
+pub(crate) mod limiter;
 mod trace;
-mod traffic;
+pub(crate) mod traffic;
 
 use leptos::prelude::*;
 
+use super::cluster::ClusterControls;
 use super::playground::Playground;
 use clients::ClientControls;
 use limiter::LimiterControls;
@@ -23,6 +24,9 @@ pub fn Controls(
     view! {
         <section class="panel controls" aria-labelledby="controls-title">
             <h2 id="controls-title">"Parameters"</h2>
+            <Show when=move || pg.cluster.get()>
+                <ClusterControls playground=pg />
+            </Show>
             <LimiterControls playground=pg />
             <TrafficControls playground=pg />
             <ClientControls playground=pg />

@@ -12,7 +12,7 @@ use crate::app::units::SliderScale;
 use crate::sim::{Nanos, Rate, TrafficShape};
 
 /// Arrival rate: 0.1–10 000 requests/s, logarithmic.
-const RATE: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };
+pub(crate) const RATE: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };
 /// Burst and pause lengths: 0.1–600 s, logarithmic.
 const SPAN: SliderScale = SliderScale::Log { min: 0.1, max: 600.0, steps: 1000 };
 /// Clients: 1–10 000, logarithmic.

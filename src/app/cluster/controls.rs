@@ -1,0 +1,61 @@
+//! The cluster's parameters: how many nodes, how the load balancer spreads requests, where the
+//! limiter state lives, and the round trip to the store (logarithmic, 0.05–200 ms).
+
+use leptos::prelude::*;
+
+use super::choices::{describe, BALANCERS, STORES};
+use super::outage_controls::OutageControls;
+use super::presets::{NODES, RTT_MS};
+use crate::app::choice::Choice;
+use crate::app::playground::Playground;
+use crate::app::slider::Slider;
+use crate::sim::{Nanos, StoreMode};
+
+/// The cluster group and the outage group, shown in multi-node mode above the limiter's.
+#[component]
+pub fn ClusterControls(
+    /// The page state.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    let sc = pg.scenario;
+    let store = Memo::new(move |_| sc.with(|s| s.store));
+    view! {
+        <fieldset class="group in-use cluster-group">
+            <legend>"Cluster"</legend>
+            <Slider
+                id="nodes"
+                label="Nodes"
+                unit="nodes"
+                scale=NODES
+                value=Signal::derive(move || sc.with(|s| f64::from(s.nodes)))
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.nodes = v.round().clamp(1.0, 16.0) as u32))
+            />
+            <Choice
+                id="lb"
+                label="Load balancer"
+                options=&BALANCERS
+                value=Signal::derive(move || sc.with(|s| s.lb))
+                on_change=Callback::new(move |b| pg.edit(|s| s.lb = b))
+            />
+            <Choice
+                id="store"
+                label="Where the count lives"
+                options=&STORES
+                value=store
+                on_change=Callback::new(move |m| pg.edit(|s| s.store = m))
+            />
+            <p class="hint" id="store-hint">{move || describe(store.get())}</p>
+            <Slider
+                id="rtt"
+                label="Round trip to the store"
+                unit="ms"
+                scale=RTT_MS
+                value=Signal::derive(move || sc.with(|s| s.rtt.as_secs_f64() * 1e3))
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.rtt = Nanos::from_secs_f64(v / 1e3)))
+                disabled=Signal::derive(move || store.get() == StoreMode::Local)
+            />
+        </fieldset>
+        <OutageControls playground=pg />
+    }
+}

@@ -1,0 +1,52 @@
+//! The four store modes on the current scenario, side by side: what each admits beyond one exact
+//! limiter, and the p50 / p99 decision latency it pays for it. Recomputed by fast-forward (see
+//! [`super::modes`]) whenever the scenario changes; the current mode's row is highlighted.
+
+use leptos::prelude::*;
+
+use super::choices::short_name;
+use super::modes::{compare_modes, stretch};
+use super::readout::format_latency;
+use crate::app::playground::Playground;
+use crate::app::units::{format_percent, format_secs};
+
+/// The modes table.
+#[component]
+pub fn ModesTable(
+    /// The page state to read from.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    let rows = Memo::new(move |_| pg.scenario.with(compare_modes));
+    let current = Memo::new(move |_| pg.scenario.with(|s| s.store));
+    let secs = Memo::new(move |_| pg.scenario.with(|s| stretch(s).as_secs_f64()));
+    view! {
+        <section class="panel modes-card" aria-labelledby="modes-title">
+            <h2 id="modes-title">"What the round trip buys"</h2>
+            <p class="hint">{move || format!("Each store mode on these arrivals for {} of simulated time, computed at once.", format_secs(secs.get()))}</p>
+            <table class="modes" id="modes">
+                <thead>
+                    <tr><th scope="col">"Store"</th><th scope="col">"Over-admitted"</th><th scope="col">"p50"</th><th scope="col">"p99"</th></tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        rows.get()
+                            .into_iter()
+                            .map(|row| {
+                                let over = row.over().map_or("—".into(), |o| format!("{}{}", if o > 0.0 { "+" } else { "" }, format_percent(o)));
+                                view! {
+                                    <tr class:current=move || current.get() == row.mode data-over=row.admitted as i64 - row.reference as i64>
+                                        <th scope="row">{short_name(row.mode)}</th>
+                                        <td>{over}</td>
+                                        <td>{format_latency(row.p50)}</td>
+                                        <td>{format_latency(row.p99)}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </tbody>
+            </table>
+        </section>
+    }
+}

@@ -1,0 +1,90 @@
+//! The swimlane card: the store operations of the last moments, one lane per node, with the
+//! lost updates marked. Its span follows the round trip and the arrival rate, so GETs and SETs
+//! that overlap can be told apart; it is always drawn at the engine's instant.
+
+use leptos::prelude::*;
+
+use super::layered::{LayeredCanvas, Painter};
+use crate::app::playground::Playground;
+use crate::app::units::format_secs;
+use crate::chart::cluster_swimlane::{span_for, Swimlane};
+use crate::chart::cluster_swimlane_draw::{draw_swimlane, draw_swimlane_labels};
+use crate::chart::cluster_trace::{Link, Traces};
+use crate::sim::{Simulation, StoreMode};
+
+/// The swimlane of `sim` now.
+pub fn swimlane(sim: &Simulation) -> Swimlane {
+    let sc = sim.scenario();
+    let traces = Traces::from_events(sim.metrics().events());
+    let waits = matches!(sc.store, StoreMode::Race | StoreMode::Atomic);
+    Swimlane::from_traces(&traces, sim.now(), span_for(sc), &Link::of(sc), sc.nodes as usize, waits)
+}
+
+/// The swimlane card. `data-lost` on it counts the lost updates marked in view.
+#[component]
+pub fn SwimlaneCard(
+    /// The page state to read from.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    let sc = pg.scenario;
+    let nodes = Memo::new(move |_| sc.with(|s| s.nodes.clamp(1, 16)));
+    let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ s.events));
+    let lane = Memo::new(move |_| {
+        let _ = redraw.get();
+        pg.with_runner(|r| r.sims().first().map(swimlane)).flatten().unwrap_or_default()
+    });
+    let lost = Memo::new(move |_| lane.with(|l| l.lost_updates));
+    let paint: Painter =
+        Box::new(move |root, style| lane.with_untracked(|l| draw_swimlane(root, l, style)).map_err(|e| e.to_string()));
+    let write: Painter = Box::new(move |root, style| {
+        draw_swimlane_labels(root, nodes.get_untracked() as usize, style).map_err(|e| e.to_string())
+    });
+    let span = Memo::new(move |_| sc.with(|s| span_for(s).as_secs_f64()));
+    let store = Memo::new(move |_| sc.with(|s| s.store));
+    let label = Signal::derive(move || {
+        format!(
+            "Swimlane of the last {}: one lane per node and one for the store; each store operation is a line from its node down to the store and back; a lost update is marked with a large square in the rejected colour",
+            format_secs(span.get())
+        )
+    });
+    view! {
+        <figure class="panel chart-card swimlane-card" data-lost=move || lost.get()>
+            <figcaption>
+                <span class="chart-title">"Store operations"</span>
+                <span class="chart-sub">{move || format!("last {}, each line a trip to the store and back", format_secs(span.get()))}</span>
+            </figcaption>
+            <LayeredCanvas id="swimlane" label=label height=Signal::derive(move || 90 + 16 * nodes.get())
+                redraw=redraw labels=Signal::derive(move || u64::from(nodes.get())) paint=paint write=write />
+            <p class="swimlane-key" aria-hidden="true">
+                {move || match store.get() {
+                    StoreMode::Race => view! {
+                        <span>"● GET"</span>
+                        <span>"■ SET"</span>
+                        <span class="key-rejected">"■ a SET that overwrote…"</span>
+                        <span class="key-rejected">"□ …this node's update"</span>
+                        <span class="key-rejected">"◯ two GETs of the same value"</span>
+                    }.into_any(),
+                    StoreMode::Atomic => view! {
+                        <span class="key-admitted">"◆ script admitted"</span>
+                        <span class="key-rejected">"◆ script rejected"</span>
+                        <span>"one at a time at the store"</span>
+                    }.into_any(),
+                    StoreMode::Async => view! { <span>"▲ increment (the node did not wait for it)"</span> }.into_any(),
+                    StoreMode::Local => view! { <span>"No store: each node decides alone."</span> }.into_any(),
+                }}
+                <span class="key-admitted">"▮ 200"</span>
+                <span class="key-rejected">"✕ 429"</span>
+                <span class="key-time">{move || format!("← {} · now →", format_secs(span.get()))}</span>
+            </p>
+            <p class="lost-count" id="lost-in-view" role="status">
+                {move || match (store.get(), lost.get()) {
+                    (StoreMode::Race, 0) => "No lost update in view: no two GETs overlapped a SET.".to_string(),
+                    (StoreMode::Race, 1) => "1 lost update in view.".to_string(),
+                    (StoreMode::Race, n) => format!("{n} lost updates in view."),
+                    _ => String::new(),
+                }}
+            </p>
+        </figure>
+    }
+}

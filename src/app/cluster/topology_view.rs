@@ -1,0 +1,102 @@
+//! The topology card: clients, load balancer, nodes and store, with requests flowing. While
+//! playing it is drawn a moment behind the engine (the trip to a node takes no simulated time,
+//! so it is given a visual one); when paused it shows exactly the engine's instant.
+
+use leptos::prelude::*;
+
+use super::layered::{LayeredCanvas, Painter};
+use super::readout::quota_left;
+use crate::app::playground::Playground;
+use crate::chart::cluster_topology::Topology;
+use crate::chart::cluster_topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
+use crate::chart::cluster_trace::{Link, Traces};
+use crate::sim::{Nanos, SimTime, Simulation, StoreMode};
+
+/// Real seconds a request takes to travel from the clients to its node on screen.
+const TRAVEL_SECS: f64 = 0.4;
+
+/// The picture of `sim` for the current playback: `running` at `speed` draws it `tau` behind.
+fn picture(sim: &Simulation, running: bool, speed: f64) -> Topology {
+    let sc = sim.scenario();
+    let traces = Traces::from_events(sim.metrics().events());
+    let now = sim.now();
+    let held = traces.oldest.map_or(Nanos::ZERO, |o| now.since(o));
+    let tau = Nanos::from_secs_f64(TRAVEL_SECS * speed).min(Nanos(held.as_nanos() / 2)).max(Nanos(1));
+    let at = if running { SimTime(now.as_nanos().saturating_sub(tau.as_nanos())) } else { now };
+    let mut topo = Topology::at(&traces, at, tau, &Link::of(sc), sc.store, sc.nodes as usize);
+    if matches!(sc.store, StoreMode::Local | StoreMode::Async) {
+        topo.node_quota = sim.node_gauges().iter().map(|g| quota_left(sc, g)).collect();
+    }
+    if sc.store != StoreMode::Local {
+        topo.store_quota = Some(quota_left(sc, &sim.gauge()));
+    }
+    topo
+}
+
+/// The topology card.
+#[component]
+pub fn TopologyCard(
+    /// The page state to read from.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    let sc = pg.scenario;
+    let nodes = Memo::new(move |_| sc.with(|s| s.nodes.clamp(1, 16)));
+    let redraw = Memo::new(move |_| {
+        let running = pg.running.get();
+        pg.snapshot.with(|s| (s.generation << 40) ^ (s.events << 1) ^ u64::from(running))
+    });
+    let down = Memo::new(move |_| {
+        let now = pg.snapshot.with(|s| s.now);
+        sc.with(|s| s.outage.is_some_and(|o| o.start <= now && now < o.end))
+    });
+    let labels = Memo::new(move |_| {
+        sc.with(|s| (u64::from(s.nodes) << 8) ^ ((s.store as u64) << 4) ^ ((s.lb as u64) << 2)) ^ u64::from(down.get())
+    });
+    let paint: Painter = Box::new(move |root, style| {
+        let running = pg.running.get_untracked();
+        let speed = pg.speed.get_untracked();
+        let Some(topo) = pg.with_runner(|r| r.sims().first().map(|s| picture(s, running, speed))).flatten() else {
+            return Ok(());
+        };
+        draw_topology(root, &topo, style).map_err(|e| e.to_string())
+    });
+    let write: Painter = Box::new(move |root, style| {
+        let t = sc.with_untracked(|s| TopologyLabels {
+            nodes: s.nodes as usize,
+            lb: s.lb,
+            mode: s.store,
+            store_down: down.get_untracked(),
+        });
+        draw_topology_labels(root, &t, style).map_err(|e| e.to_string())
+    });
+    let label = Signal::derive(move || {
+        sc.with(|s| {
+            format!(
+                "Clients send requests through a load balancer to {} nodes{}; rings are requests on their way in, filled dots admitted answers, crosses rejected ones",
+                s.nodes,
+                if s.store == StoreMode::Local { ", each with its own limiter" } else { " that share one store" }
+            )
+        })
+    });
+    view! {
+        <figure class="panel chart-card topology-card">
+            <figcaption>
+                <span class="chart-title">"The cluster"</span>
+                <span class="chart-sub">{move || if pg.running.get() { "requests flowing, drawn a moment behind the engine" } else { "paused: the engine's instant" }}</span>
+            </figcaption>
+            <LayeredCanvas id="topology" label=label height=Signal::derive(move || 150 + 14 * nodes.get())
+                redraw=redraw labels=labels paint=paint write=write />
+            <p class="topology-key" aria-hidden="true">
+                <span class="key-in">"○ on its way in"</span>
+                <span class="key-admitted">"● admitted"</span>
+                <span class="key-rejected">"✕ rejected (429)"</span>
+                <span class="key-op">"• store operation"</span>
+                <span class="key-quota">"▬ quota left"</span>
+                <Show when=move || sc.with(|s| s.outage.is_some())>
+                    <span class="key-lost">"◯ sent to a store that is down"</span>
+                </Show>
+            </p>
+        </figure>
+    }
+}

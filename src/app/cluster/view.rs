@@ -1,0 +1,55 @@
+//! The multi-node view: headline numbers, the cluster with requests flowing, throughput, the
+//! swimlane of store operations beside the code being executed, admitted per node and the cost
+//! of each store mode, what an outage let through, and the edge design's sweep.
+
+use leptos::prelude::*;
+
+use super::code_view::CodeCard;
+use super::modes_view::ModesTable;
+use super::nodes_view::NodeBars;
+use super::outage_view::OutageCard;
+use super::stats_view::ClusterStats;
+use super::sweep_view::SweepCard;
+use super::swimlane_view::SwimlaneCard;
+use super::throughput_view::ClusterThroughput;
+use super::topology_view::TopologyCard;
+use crate::app::playground::Playground;
+use crate::app::single_view::SingleView;
+
+/// Everything shown in multi-node mode.
+#[component]
+pub fn ClusterView(
+    /// The page state to read from.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    view! {
+        <ClusterStats playground=pg />
+        <TopologyCard playground=pg />
+        <div class="pair pair-wide cluster-pair">
+            <SwimlaneCard playground=pg />
+            <CodeCard playground=pg />
+        </div>
+        <OutageCard playground=pg />
+        <ClusterThroughput playground=pg />
+        <div class="pair cluster-pair">
+            <NodeBars playground=pg />
+            <ModesTable playground=pg />
+        </div>
+        <SweepCard playground=pg />
+    }
+}
+
+/// The single-algorithm view, or the multi-node view when it is on.
+#[component]
+pub fn SingleOrCluster(
+    /// The page state to read from.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    view! {
+        <Show when=move || pg.cluster.get() fallback=move || view! { <SingleView playground=pg /> }>
+            <ClusterView playground=pg />
+        </Show>
+    }
+}

@@ -1,0 +1,58 @@
+//! The embed's one-line header: play/pause, the simulated clock, the counters, and the link that
+//! opens the full playground on the same state. Element ids match the full page's (`#play`,
+//! `#clock`, `#requests`, `#admitted`, `#rejected`), so the same tests read both.
+
+use leptos::prelude::*;
+
+use super::url_sync::current_link;
+use crate::app::options::algorithm_label;
+use crate::app::playground::Playground;
+use crate::app::units::format_percent;
+
+/// The embed's header.
+#[component]
+pub fn EmbedBar(
+    /// The page state.
+    playground: Playground,
+    /// Whether playing is on hold because the frame cannot be seen.
+    #[prop(into)]
+    held: Signal<bool>,
+) -> impl IntoView {
+    let pg = playground;
+    let totals = Memo::new(move |_| pg.snapshot.with(|s| s.main().map(|c| c.totals).unwrap_or_default()));
+    let count = move |f: fn(&crate::sim::Totals) -> u64| move || totals.with(|t| f(t).to_string());
+    let ratio = move || {
+        totals.with(|t| if t.admitted + t.rejected == 0 { "—".to_string() } else { format_percent(t.pass_ratio()) })
+    };
+    let status = move || match (pg.running.get(), held.get()) {
+        (true, true) => "waiting while out of view",
+        (true, false) => "running",
+        (false, _) => "paused",
+    };
+    view! {
+        <div class="embed-bar">
+            <div class="embed-head">
+                <button type="button" id="play" class="primary" aria-pressed=move || pg.running.get().to_string()
+                    on:click=move |_| pg.running.update(|r| *r = !*r)>
+                    {move || if pg.running.get() { "Pause" } else { "Play" }}
+                </button>
+                <span class="embed-title">{move || algorithm_label(pg.algorithm())}</span>
+                <span class="embed-clock" title=status>
+                    <span id="clock" data-ns=move || pg.snapshot.with(|s| s.now.as_nanos())>
+                        {move || format!("t = {:.1} s", pg.snapshot.with(|s| s.now.as_secs_f64()))}
+                    </span>
+                    <span class="visually-hidden" id="play-status">{status}</span>
+                </span>
+                <a class="embed-open" id="embed-open" href=move || current_link(pg) target="_blank" rel="noopener">
+                    "Open in the playground ↗"
+                </a>
+            </div>
+            <dl class="embed-counts" aria-label="Counts since t = 0">
+                <div><dt>"requests"</dt><dd id="requests">{count(|t| t.requests)}</dd></div>
+                <div class="admitted"><dt>"admitted"</dt><dd id="admitted">{count(|t| t.admitted)}</dd></div>
+                <div class="rejected"><dt>"rejected"</dt><dd id="rejected">{count(|t| t.rejected)}</dd></div>
+                <div><dt>"pass"</dt><dd id="pass-ratio">{ratio}</dd></div>
+            </dl>
+        </div>
+    }
+}

@@ -1,0 +1,103 @@
+//! The controls an embed's author chose (`controls=rate,capacity`), as the same sliders and
+//! selects as the full page, with the same scales, in a compact grid.
+
+use leptos::prelude::*;
+
+use super::link::EmbedControl;
+use crate::app::choice::Choice;
+use crate::app::controls::limiter::{CAPACITY, LIMIT, REFILL, WINDOW};
+use crate::app::controls::traffic::RATE;
+use crate::app::options::{Labelled, View, SPEEDS, TRAFFIC, VIEWS};
+use crate::app::playground::Playground;
+use crate::app::slider::Slider;
+use crate::app::units::format_number;
+use crate::sim::{Nanos, Rate, TrafficShape};
+
+/// The five algorithms; compare mode does not fit a small frame.
+const ALGORITHMS: &[Labelled<View>] = VIEWS.split_at(5).0;
+/// Every arrival process but a replayed trace, which needs the full page's trace box.
+const SHAPES: &[Labelled<TrafficShape>] = TRAFFIC.split_at(5).0;
+
+/// One chosen control.
+fn control(pg: Playground, which: EmbedControl) -> AnyView {
+    let sc = pg.scenario;
+    let num = move |get: fn(&crate::sim::Scenario) -> f64| Signal::derive(move || sc.with(get));
+    match which {
+        EmbedControl::Algo => view! {
+            <Choice id="algo" label="Algorithm" options=ALGORITHMS value=Signal::derive(move || pg.view())
+                on_change=Callback::new(move |v: View| pg.set_view(v)) />
+        }
+        .into_any(),
+        EmbedControl::Capacity => view! {
+            <Slider id="capacity" label="Capacity" unit="tokens" scale=CAPACITY value=num(|s| s.capacity as f64)
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.capacity = v.round().max(1.0) as u64)) />
+        }
+        .into_any(),
+        EmbedControl::Refill => view! {
+            <Slider id="refill" label="Refill rate" unit="tokens/s" scale=REFILL value=num(|s| s.refill.as_per_sec())
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.refill = Rate::from_per_sec(v))) />
+        }
+        .into_any(),
+        EmbedControl::Limit => view! {
+            <Slider id="limit" label="Limit" unit="requests" scale=LIMIT value=num(|s| s.effective_limit() as f64)
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.limit = Some(v.round().max(1.0) as u64))) />
+        }
+        .into_any(),
+        EmbedControl::Window => view! {
+            <Slider id="window" label="Window" unit="s" scale=WINDOW value=num(|s| s.effective_window().as_secs_f64())
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.window = Some(Nanos::from_secs_f64(v)))) />
+        }
+        .into_any(),
+        EmbedControl::Rate => view! {
+            <Slider id="rate" label="Arrival rate" unit="requests/s" scale=RATE value=num(|s| s.rate.as_per_sec())
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.rate = Rate::from_per_sec(v))) />
+        }
+        .into_any(),
+        EmbedControl::Traffic => view! {
+            <Choice id="traffic" label="Traffic" options=SHAPES value=Signal::derive(move || sc.with(|s| s.traffic))
+                on_change=Callback::new(move |t| pg.edit(|s| s.traffic = t)) />
+        }
+        .into_any(),
+        EmbedControl::Seed => view! {
+            <div class="field">
+                <label for="seed">"Seed"</label>
+                <input type="number" id="seed" min="0" step="1" inputmode="numeric"
+                    prop:value=move || sc.with(|s| s.seed.to_string())
+                    on:change=move |ev| { if let Ok(seed) = event_target_value(&ev).trim().parse::<u64>() { pg.edit(|s| s.seed = seed) } } />
+            </div>
+        }
+        .into_any(),
+        EmbedControl::Speed => view! {
+            <div class="field">
+                <label for="speed">"Speed"</label>
+                <select id="speed" on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { pg.speed.set(v) } }>
+                    {SPEEDS.map(|s| view! {
+                        <option value=s.to_string() prop:selected=move || pg.speed.get() == s>{format!("{}×", format_number(s))}</option>
+                    }).to_vec()}
+                </select>
+            </div>
+        }
+        .into_any(),
+    }
+}
+
+/// The chosen controls, in the order of [`super::link::EMBED_CONTROLS`].
+#[component]
+pub fn EmbedControls(
+    /// The page state the controls edit.
+    playground: Playground,
+    /// Which controls to show.
+    controls: Vec<EmbedControl>,
+) -> impl IntoView {
+    let pg = playground;
+    (!controls.is_empty()).then(|| {
+        view! {
+            <div class="embed-controls" role="group" aria-label="Parameters">
+                {controls.into_iter().map(|c| control(pg, c)).collect_view()}
+                <Show when=move || pg.error.get().is_some()>
+                    <p class="error" id="param-error" role="alert">{move || pg.error.get()}</p>
+                </Show>
+            </div>
+        }
+    })
+}

@@ -1,0 +1,375 @@
+//! The page's address as typed state: the scenario in the engine's query format (the same keys
+//! as the CLI) plus three app keys — `view`, `embed` and `controls` — that the engine does not
+//! know. [`Link::parse`] reads an address leniently, naming every parameter it changed or ignored;
+//! [`share_query`] and [`embed_query`] write the state back with the same code, so a link round
+//! trips exactly. Plain Rust, tested natively.
+
+use crate::sim::query::KEYS;
+use crate::sim::{ParamError, Scenario, TrafficShape};
+
+/// The keys the app reads besides the scenario's.
+pub const APP_KEYS: [&str; 3] = ["view", "embed", "controls"];
+
+/// What the page shows, as the `view` key spells it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LinkView {
+    /// One algorithm (`view` absent, or `view=single`).
+    #[default]
+    Single,
+    /// All five side by side (`view=compare`).
+    Compare,
+    /// The multi-node view (`view=cluster`).
+    Cluster,
+}
+
+/// `view` values, in the order listed in notices.
+const VIEWS: [(&str, LinkView); 3] =
+    [("single", LinkView::Single), ("compare", LinkView::Compare), ("cluster", LinkView::Cluster)];
+
+/// A control an embed can show (`controls=rate,capacity`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmbedControl {
+    /// The algorithm select.
+    Algo,
+    /// Token bucket capacity.
+    Capacity,
+    /// Token bucket refill rate.
+    Refill,
+    /// Window limit.
+    Limit,
+    /// Window length.
+    Window,
+    /// Arrival rate.
+    Rate,
+    /// Arrival process.
+    Traffic,
+    /// The seed.
+    Seed,
+    /// Playback speed.
+    Speed,
+}
+
+/// Every embed control with its name in `controls=`, in the order an embed shows them.
+pub const EMBED_CONTROLS: [(EmbedControl, &str); 9] = [
+    (EmbedControl::Algo, "algo"),
+    (EmbedControl::Capacity, "capacity"),
+    (EmbedControl::Refill, "refill"),
+    (EmbedControl::Limit, "limit"),
+    (EmbedControl::Window, "window"),
+    (EmbedControl::Rate, "rate"),
+    (EmbedControl::Traffic, "traffic"),
+    (EmbedControl::Seed, "seed"),
+    (EmbedControl::Speed, "speed"),
+];
+
+impl EmbedControl {
+    /// Its name in `controls=`.
+    ///
+    /// ```
+    /// use ratelimit_playground::app::share::link::EmbedControl;
+    /// assert_eq!(EmbedControl::Rate.key(), "rate");
+    /// ```
+    pub fn key(self) -> &'static str {
+        EMBED_CONTROLS.iter().find(|(c, _)| *c == self).map_or("", |(_, k)| k)
+    }
+}
+
+/// Everything an address says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    /// The scenario to run: valid, whatever the address held.
+    pub scenario: Scenario,
+    /// What to show.
+    pub view: LinkView,
+    /// Whether to show the compact embed layout.
+    pub embed: bool,
+    /// The controls an embed shows, in [`EMBED_CONTROLS`] order.
+    pub controls: Vec<EmbedControl>,
+    /// Every parameter that was not used as given, each naming its key.
+    pub notices: Vec<ParamError>,
+}
+
+fn notice(param: &str, message: impl Into<String>) -> ParamError {
+    ParamError { param: param.to_string(), message: message.into() }
+}
+
+/// Decodes `%XX` escapes and `+` (a space) in one query component.
+fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+            }
+            (b'+', ..) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (c, ..) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The app keys of one address, before the scenario is read.
+#[derive(Default)]
+struct AppKeys {
+    view: LinkView,
+    embed: bool,
+    controls: Vec<EmbedControl>,
+}
+
+impl AppKeys {
+    fn read(&mut self, key: &str, value: &str, notices: &mut Vec<ParamError>) {
+        match key {
+            "view" => match VIEWS.iter().find(|(name, _)| *name == value) {
+                Some(&(_, v)) => self.view = v,
+                None => {
+                    notices.push(notice(key, format!("'{value}' is not one of single | compare | cluster; ignored")))
+                }
+            },
+            "embed" => match value {
+                "1" | "true" => self.embed = true,
+                "0" | "false" => self.embed = false,
+                _ => notices.push(notice(key, format!("'{value}' is not 0 or 1; ignored"))),
+            },
+            _ => {
+                let mut unknown = Vec::new();
+                for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    match EMBED_CONTROLS.iter().find(|(_, k)| *k == name) {
+                        Some(&(c, _)) if !self.controls.contains(&c) => self.controls.push(c),
+                        Some(_) => {}
+                        None => unknown.push(format!("'{name}'")),
+                    }
+                }
+                if !unknown.is_empty() {
+                    let known: Vec<&str> = EMBED_CONTROLS.iter().map(|(_, k)| *k).collect();
+                    let what = if unknown.len() == 1 { "is not a control" } else { "are not controls" };
+                    notices.push(notice(
+                        key,
+                        format!("{} {what}; known: {}; ignored", unknown.join(", "), known.join(", ")),
+                    ));
+                }
+                self.controls.sort_by_key(|c| EMBED_CONTROLS.iter().position(|(e, _)| e == c));
+            }
+        }
+    }
+}
+
+impl Link {
+    /// Reads an address's query (with or without the leading `?`). Without any scenario key the
+    /// page opens on `base`; with some, the scenario is read exactly as the CLI reads it
+    /// (missing keys take the engine's defaults), except that problems are clamped or ignored and
+    /// reported. A `traffic=trace` link cannot carry its trace: it opens on constant traffic.
+    ///
+    /// ```
+    /// use ratelimit_playground::app::share::link::{Link, LinkView};
+    /// use ratelimit_playground::sim::Scenario;
+    /// let link = Link::parse("?algo=gcra&view=compare&nodes=99&bogus=1", &Scenario::default());
+    /// assert_eq!(link.view, LinkView::Compare);
+    /// assert_eq!(link.scenario.nodes, 16);
+    /// let named: Vec<&str> = link.notices.iter().map(|n| n.param.as_str()).collect();
+    /// assert_eq!(named, ["bogus", "nodes"]);
+    /// ```
+    pub fn parse(query: &str, base: &Scenario) -> Link {
+        let query = query.strip_prefix('?').unwrap_or(query);
+        let mut notices = Vec::new();
+        let mut app = AppKeys::default();
+        let mut seen: Vec<String> = Vec::new();
+        let mut scenario_pairs = Vec::new();
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let key = decode(k);
+            if KEYS.contains(&key.as_str()) {
+                scenario_pairs.push(pair);
+            } else if APP_KEYS.contains(&key.as_str()) {
+                if seen.contains(&key) {
+                    notices.push(notice(&key, "is given more than once; the last value is used"));
+                }
+                seen.push(key.clone());
+                app.read(&key, &decode(v), &mut notices);
+            } else {
+                notices.push(notice(&key, "is not a known parameter (see the query keys in the README); ignored"));
+            }
+        }
+        let scenario = if scenario_pairs.is_empty() {
+            base.clone()
+        } else {
+            let (sc, engine_notices) = Scenario::from_query_lenient(&scenario_pairs.join("&"));
+            // A trace link gets one notice of ours (in `usable`) instead of the engine's.
+            let trace_without_times = sc.traffic == TrafficShape::Trace && sc.trace.is_none();
+            notices.extend(
+                engine_notices
+                    .into_iter()
+                    .filter(|n| !(trace_without_times && n.param == "traffic" && n.message.contains("trace"))),
+            );
+            sc
+        };
+        let scenario = usable(scenario, base, &mut notices);
+        Link { scenario, view: app.view, embed: app.embed, controls: app.controls, notices }
+    }
+}
+
+/// The scenario made runnable: a trace the link cannot carry becomes constant traffic, and
+/// anything the engine still refuses falls back to `base`.
+fn usable(mut sc: Scenario, base: &Scenario, notices: &mut Vec<ParamError>) -> Scenario {
+    if sc.traffic == TrafficShape::Trace && sc.trace.is_none() {
+        sc.traffic = TrafficShape::Constant;
+        notices.push(notice(
+            "traffic",
+            "a replayed trace is not part of a link (its arrival times are not in the address): showing constant \
+             traffic; paste the trace again under Traffic → Replay my traffic",
+        ));
+    }
+    match sc.validate() {
+        Ok(()) => sc,
+        Err(e) => {
+            notices.push(notice(&e.param, format!("{}; the page's starting scenario is used", e.message)));
+            base.clone()
+        }
+    }
+}
+
+/// The scenario keys of a link: every key that differs from the engine's default, and always
+/// `rate` (the page opens on another rate than the CLI's default, so a link states it).
+///
+/// ```
+/// use ratelimit_playground::app::share::link::scenario_query;
+/// use ratelimit_playground::sim::Scenario;
+/// assert_eq!(scenario_query(&Scenario::default()), "rate=4");
+/// let sc = Scenario::from_query("seed=7&algo=gcra").unwrap();
+/// assert_eq!(scenario_query(&sc), "algo=gcra&rate=4&seed=7");
+/// ```
+pub fn scenario_query(sc: &Scenario) -> String {
+    let short = sc.to_query();
+    let differs: Vec<&str> = short.split('&').filter_map(|p| p.split('=').next()).collect();
+    let full = sc.to_query_full();
+    let pairs: Vec<&str> =
+        full.split('&').filter(|p| p.split('=').next().is_some_and(|k| k == "rate" || differs.contains(&k))).collect();
+    pairs.join("&")
+}
+
+/// The query of the full page showing `sc` in `view`.
+pub fn share_query(sc: &Scenario, view: LinkView) -> String {
+    let mut q = scenario_query(sc);
+    if let Some((name, _)) = VIEWS.iter().find(|(_, v)| *v == view && view != LinkView::Single) {
+        q.push_str(&format!("&view={name}"));
+    }
+    q
+}
+
+/// The query of an embed of `sc` in `view` showing `controls`.
+///
+/// ```
+/// use ratelimit_playground::app::share::link::{embed_query, EmbedControl, LinkView};
+/// use ratelimit_playground::sim::Scenario;
+/// let q = embed_query(&Scenario::default(), LinkView::Single, &[EmbedControl::Rate, EmbedControl::Capacity]);
+/// assert_eq!(q, "rate=4&embed=1&controls=rate,capacity");
+/// ```
+pub fn embed_query(sc: &Scenario, view: LinkView, controls: &[EmbedControl]) -> String {
+    let mut q = share_query(sc, view);
+    q.push_str("&embed=1");
+    if !controls.is_empty() {
+        let names: Vec<&str> = controls.iter().map(|c| c.key()).collect();
+        q.push_str(&format!("&controls={}", names.join(",")));
+    }
+    q
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Algorithm, Rate};
+
+    fn page_start() -> Scenario {
+        Scenario { rate: Rate::per_sec(8), ..Scenario::default() }
+    }
+
+    #[test]
+    fn an_address_without_scenario_keys_opens_the_pages_own_scenario() {
+        for q in ["", "?", "?view=compare", "embed=1&controls=rate"] {
+            let link = Link::parse(q, &page_start());
+            assert_eq!(link.scenario, page_start(), "{q}");
+            assert!(link.notices.is_empty(), "{q}: {:?}", link.notices);
+        }
+    }
+
+    #[test]
+    fn every_link_written_reads_back_to_the_same_state() {
+        let queries = [
+            "",
+            "algo=gcra&rate=12&seed=42&traffic=poisson",
+            "algo=sliding_window&limit=7&window=1.5&rate=0.25&retry=jitter&headroom=5",
+            "capacity=3&refill=0.5&count_rejected=1&traffic=bursts&burst_on=0.2&burst_off=3",
+            "nodes=4&store=race&rtt=5&outage=10-20&fail=closed",
+            "rate=4",
+        ];
+        for q in queries {
+            for view in [LinkView::Single, LinkView::Compare, LinkView::Cluster] {
+                let first = Link::parse(q, &page_start());
+                let written = share_query(&first.scenario, view);
+                let again = Link::parse(&written, &page_start());
+                assert_eq!(again.scenario, first.scenario, "{q} → {written}");
+                assert_eq!(again.view, view, "{written}");
+                assert!(again.notices.is_empty(), "{written}: {:?}", again.notices);
+            }
+        }
+    }
+
+    #[test]
+    fn the_pages_starting_rate_survives_a_round_trip() {
+        let written = share_query(&page_start(), LinkView::Single);
+        assert_eq!(written, "rate=8");
+        assert_eq!(Link::parse(&written, &Scenario::default()).scenario, page_start());
+    }
+
+    #[test]
+    fn bad_parameters_are_clamped_or_ignored_and_each_is_named() {
+        let link = Link::parse("?nodes=99&rate=abc&bogus=1&view=sideways&controls=rate,knob&embed=2", &page_start());
+        let named: Vec<&str> = link.notices.iter().map(|n| n.param.as_str()).collect();
+        assert_eq!(named, ["bogus", "view", "controls", "embed", "nodes", "rate"]);
+        assert_eq!(link.scenario.nodes, 16);
+        assert_eq!(link.scenario.rate, Scenario::default().rate, "a bad rate takes the engine default");
+        assert_eq!(link.controls, [EmbedControl::Rate]);
+        assert!(!link.embed);
+        let controls = &link.notices[2].to_string();
+        assert!(controls.starts_with("controls: 'knob' is not a control; known: algo, capacity"), "{controls}");
+        assert!(link.notices[4].to_string().contains("using 16"), "{}", link.notices[4]);
+    }
+
+    #[test]
+    fn a_trace_link_opens_on_constant_traffic_and_says_why() {
+        let link = Link::parse("traffic=trace&algo=fixed_window", &page_start());
+        assert_eq!(link.scenario.traffic, TrafficShape::Constant);
+        assert_eq!(link.scenario.algo, Algorithm::FixedWindow);
+        assert_eq!(link.notices.len(), 1, "{:?}", link.notices);
+        assert_eq!(link.notices[0].param, "traffic");
+        assert!(link.notices[0].message.contains("trace is not part of a link"));
+    }
+
+    #[test]
+    fn embed_keys_are_read_decoded_and_in_a_fixed_order() {
+        let link = Link::parse("embed=1&controls=capacity%2Crate%2Ccapacity&rate=3", &page_start());
+        assert!(link.embed);
+        assert_eq!(link.controls, [EmbedControl::Capacity, EmbedControl::Rate]);
+        assert_eq!(link.scenario.rate, Rate::per_sec(3));
+        let q = embed_query(&link.scenario, LinkView::Single, &link.controls);
+        assert_eq!(q, "rate=3&embed=1&controls=capacity,rate");
+        assert_eq!(Link::parse(&q, &page_start()).controls, link.controls);
+    }
+
+    #[test]
+    fn repeated_app_keys_are_named() {
+        let link = Link::parse("view=compare&view=single", &page_start());
+        assert_eq!(link.view, LinkView::Single);
+        assert_eq!(link.notices.len(), 1);
+        assert_eq!(link.notices[0].param, "view");
+    }
+}

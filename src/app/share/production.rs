@@ -1,0 +1,99 @@
+//! "Use this in production": the current policy as configuration for nginx, Envoy, governor,
+//! express-rate-limit, Upstash and a Redis Lua script ([`crate::production::configs`]), one tab
+//! per target (arrow keys move between them, as in any tab list), with a Copy button and the
+//! notes on units and burst semantics always in view. Plain text, no highlighter.
+
+use leptos::html::Pre;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::clipboard::CopyButton;
+use crate::app::playground::Playground;
+use crate::production::{configs, Policy};
+
+/// Element id of the tab of target `i`.
+fn tab_id(i: usize) -> String {
+    format!("production-tab-{i}")
+}
+
+/// The production panel.
+#[component]
+pub fn ProductionPanel(
+    /// The page state whose policy is shown.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    let all = Memo::new(move |_| pg.scenario.with(configs));
+    let chosen = RwSignal::new(0usize);
+    let current = Memo::new(move |_| all.with(|a| a.get(chosen.get()).cloned()));
+    let snippet = Signal::derive(move || current.with(|c| c.as_ref().map(|c| c.snippet.clone()).unwrap_or_default()));
+    let code = NodeRef::<Pre>::new();
+    let select = Callback::new(move |()| {
+        let (Some(pre), Ok(Some(selection))) = (code.get_untracked(), window().get_selection()) else { return };
+        let _ = selection.select_all_children(&pre);
+    });
+    let policy = move || {
+        let p = pg.scenario.with(Policy::of);
+        format!(
+            "The current policy — at most {} at once from idle, {} requests/s sustained — as configuration for the limiter you run. The notes say which unit each one counts in and what its “burst” means: that is where translations go wrong.",
+            p.burst,
+            p.per_sec()
+        )
+    };
+    let count = move || all.with(Vec::len);
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let n = count();
+        let next = match ev.key().as_str() {
+            "ArrowRight" | "ArrowDown" => (chosen.get_untracked() + 1) % n,
+            "ArrowLeft" | "ArrowUp" => (chosen.get_untracked() + n - 1) % n,
+            "Home" => 0,
+            "End" => n - 1,
+            _ => return,
+        };
+        ev.prevent_default();
+        chosen.set(next);
+        if let Some(tab) =
+            document().get_element_by_id(&tab_id(next)).and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = tab.focus();
+        }
+    };
+    let tabs = move || {
+        all.with(|a| {
+            a.iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let selected = move || chosen.get() == i;
+                    view! {
+                        <button type="button" role="tab" id=tab_id(i) class="tab" data-target=c.target
+                            aria-selected=move || selected().to_string() aria-controls="production-tabpanel"
+                            tabindex=move || if selected() { "0" } else { "-1" } on:click=move |_| chosen.set(i)>
+                            {c.target}
+                        </button>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let field = move |f: fn(&crate::production::Config) -> String| {
+        move || current.with(|c| c.as_ref().map(f).unwrap_or_default())
+    };
+    let notes = move || {
+        current.with(|c| c.iter().flat_map(|c| c.notes.iter()).map(|n| view! { <li>{n.clone()}</li> }).collect_view())
+    };
+    view! {
+        <section class="panel production" id="production" aria-labelledby="production-title">
+            <h2 id="production-title">"Use this in production"</h2>
+            <p class="hint" id="production-policy">{policy}</p>
+            <div class="tabs" role="tablist" aria-label="Target" on:keydown=on_key>{tabs}</div>
+            <div class="tabpanel" role="tabpanel" id="production-tabpanel" aria-labelledby=move || tab_id(chosen.get())>
+                <div class="snippet-head">
+                    <span class="snippet-lang" id="production-language">{field(|c| c.language.to_string())}</span>
+                    <CopyButton id="production-copy" text=snippet select=select />
+                </div>
+                <pre class="snippet" id="production-snippet" node_ref=code tabindex="0"><code>{move || snippet.get()}</code></pre>
+                <ul class="notes" id="production-notes">{notes}</ul>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,80 @@
+//! The address bar follows the page: the link is read once at start ([`read_link`]), and every
+//! later change of the scenario or the view is written back with `history.replaceState`
+//! ([`use_url_sync`]) — debounced, so dragging a slider does not hit the browser's limit on
+//! history calls. The pending write is cancelled when the page goes away.
+
+use gloo_timers::callback::Timeout;
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+
+use super::link::{share_query, Link, LinkView};
+use crate::app::cluster::presets::is_cluster;
+use crate::app::options::View;
+use crate::app::playground::Playground;
+use crate::sim::Scenario;
+
+/// How long the address waits for edits to settle before it is rewritten.
+const SETTLE_MS: u32 = 150;
+
+/// The current address's link; `base` is the scenario of an address without scenario keys.
+pub fn read_link(base: &Scenario) -> Link {
+    Link::parse(&window().location().search().unwrap_or_default(), base)
+}
+
+/// The address of this page without query or fragment: where links and embeds point.
+pub fn page_base() -> String {
+    let href = window().location().href().unwrap_or_default();
+    href.split(['?', '#']).next().unwrap_or_default().to_string()
+}
+
+/// Shows `view` on a playground that has just been created. A multi-node link opens the
+/// multi-node view on exactly its scenario; `view=cluster` on a single-node scenario opens it on
+/// the view's opening preset.
+pub fn apply_view(pg: Playground, view: LinkView) {
+    match view {
+        LinkView::Compare => pg.set_view(View::Compare),
+        LinkView::Cluster if pg.scenario.with_untracked(is_cluster) => pg.cluster.set(true),
+        LinkView::Cluster => pg.set_cluster(true),
+        // A multi-node scenario opens the multi-node view even without `view=cluster`.
+        LinkView::Single => {}
+    }
+}
+
+/// What `pg` shows, as the `view` key spells it (tracked).
+pub fn link_view(pg: Playground) -> LinkView {
+    if pg.compare.get() {
+        LinkView::Compare
+    } else if pg.cluster.get() {
+        LinkView::Cluster
+    } else {
+        LinkView::Single
+    }
+}
+
+/// The full page's link to what `pg` shows now (tracked).
+pub fn current_link(pg: Playground) -> String {
+    let view = link_view(pg);
+    format!("{}?{}", page_base(), pg.scenario.with(|sc| share_query(sc, view)))
+}
+
+/// Keeps the address bar's query equal to the page's state.
+pub fn use_url_sync(pg: Playground) {
+    let pending = StoredValue::new_local(None::<Timeout>);
+    Effect::new(move |_| {
+        let query = pg.scenario.with(|sc| share_query(sc, link_view(pg)));
+        let write = Timeout::new(SETTLE_MS, move || {
+            let location = window().location();
+            if location.search().ok().as_deref() != Some(&format!("?{query}")) {
+                let hash = location.hash().unwrap_or_default();
+                let _ = window()
+                    .history()
+                    .and_then(|h| h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}{hash}"))));
+            }
+        });
+        // Replacing the pending write drops (cancels) the one before.
+        pending.set_value(Some(write));
+    });
+    on_cleanup(move || {
+        pending.try_update_value(|p| p.take());
+    });
+}

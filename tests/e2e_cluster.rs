@@ -1,0 +1,351 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! End to end for multi-node mode: the release build served under a sub-path, in headless
+//! Chromium, every claim of the mode driven like a user would — by the controls, computing by
+//! jumping ahead rather than waiting:
+//!
+//! - the atomic script never admits more than one exact limiter; GET-then-SET over-admits once
+//!   arrivals overlap the round trip, and not when they do not; unshared limiters admit about N×;
+//! - the edge design's overshoot grows with nodes and with delay, and its preset lands in 10–15 %;
+//! - during an outage fail-open admits every decision and fail-closed none;
+//! - the swimlane marks lost updates in a racy run;
+//! - at 16 nodes and 100× the frames stay cheap (script time per frame is printed), the layout
+//!   fits a phone, canvases follow devicePixelRatio and dark mode; screenshots are saved to
+//!   `target/screenshots/cluster-*.png`.
+//!
+//! Needs a release build (`trunk build --release --public-url ./`, or set `E2E_DIST`) and
+//! /usr/bin/chromium + /usr/bin/chromedriver (`scripts/bootstrap.sh --test`).
+
+// Shared with the other end-to-end binaries, which may use helpers this one does not.
+#[allow(dead_code)]
+#[path = "e2e/browser.rs"]
+mod browser;
+#[allow(dead_code)]
+#[path = "e2e/page.rs"]
+mod page;
+#[allow(dead_code)]
+#[path = "e2e/server.rs"]
+mod server;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use browser::{Browser, BrowserLog};
+use fantoccini::Client;
+use page::{cdp, click, js, screenshot, set_control, slide, text, viewport, wait_until};
+use ratelimit_playground::app::cluster::presets::{NODES, RTT_MS};
+use ratelimit_playground::app::units::SliderScale;
+use serde_json::{json, Value};
+use server::StaticServer;
+
+/// One browser at a time: the tests share two cores with the machine.
+static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The arrival-rate slider of the traffic group.
+const RATE: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };
+
+/// Records console errors and uncaught exceptions in `window.__e2eErrors`.
+const ERROR_HOOK: &str = r#"
+window.__e2eErrors = [];
+const original = console.error.bind(console);
+console.error = (...args) => { window.__e2eErrors.push(args.map(String).join(' ')); original(...args); };
+addEventListener('error', e => window.__e2eErrors.push('uncaught: ' + (e.message || e.type)));
+addEventListener('unhandledrejection', e => window.__e2eErrors.push('unhandled rejection: ' + String(e.reason)));
+"#;
+
+fn dist_dir() -> PathBuf {
+    let dir = std::env::var_os("E2E_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("dist"));
+    assert!(dir.join("index.html").is_file(), "no built app at {} — run trunk build first", dir.display());
+    dir
+}
+
+fn one_browser_at_a_time(test: impl std::future::Future<Output = ()>) {
+    let _one = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
+    runtime.expect("a tokio runtime").block_on(test);
+}
+
+/// Opens the app at 1280×800 and switches to multi-node mode; paused first if `pause`.
+async fn open_cluster(client: &Client, server: &StaticServer, pause: bool) {
+    cdp(client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": ERROR_HOOK })).await;
+    viewport(client, 1280, 800, 1.0, false).await;
+    client.goto(&server.url).await.expect("open the app");
+    wait_until(client, "document.querySelector('#mode-cluster')", Duration::from_secs(15), "the app has mounted").await;
+    if pause {
+        click(client, "#play").await;
+        wait_until(client, "document.querySelector('#play').textContent === 'Play'", Duration::from_secs(2), "paused")
+            .await;
+    }
+    click(client, "#mode-cluster").await;
+    let drawn = "document.querySelector('#topology') && document.querySelector('#topology').width > 0 && document.querySelector('#swimlane').width > 0";
+    wait_until(client, drawn, Duration::from_secs(5), "the topology and swimlane are drawn").await;
+}
+
+/// Moves the slider `id` on `scale` to `value`, checking its spoken value.
+async fn slide_to(client: &Client, id: &str, scale: SliderScale, value: f64, spoken: &str) {
+    slide(client, id, scale.position_of(value), spoken).await;
+}
+
+/// Picks `value` in the `<select>` `id`.
+async fn choose(client: &Client, id: &str, value: &str) {
+    set_control(client, &format!("#{id}"), value, "change").await;
+}
+
+/// Starts over and computes `secs` (10, 60 or 600) simulated seconds at once.
+async fn run_for(client: &Client, secs: u64) {
+    click(client, "#reset").await;
+    click(client, &format!("#jump-{secs}")).await;
+    let done = format!("Number(document.querySelector('#clock').dataset.ns) >= {secs}e9");
+    wait_until(client, &done, Duration::from_secs(20), "the jump is done").await;
+}
+
+/// `(admitted, one exact limiter)` as the over-admission card reports them.
+async fn admitted_and_exact(client: &Client) -> (u64, u64) {
+    let v = js(
+        client,
+        "const e = document.querySelector('#over-admitted'); return [e.dataset.admitted, e.dataset.reference];",
+    )
+    .await;
+    let v: Vec<String> = serde_json::from_value(v).expect("two strings");
+    (v[0].parse().unwrap(), v[1].parse().unwrap())
+}
+
+/// `(nodes, rtt ms, overshoot %)` of every cell of the sweep table.
+async fn sweep_cells(client: &Client) -> Vec<(u32, u64, f64)> {
+    let v = js(client, "return [...document.querySelectorAll('#sweep td[data-overshoot]')].map(c => [c.dataset.nodes, c.dataset.rtt, c.dataset.overshoot]);").await;
+    let rows: Vec<Vec<String>> = serde_json::from_value(v).expect("rows of strings");
+    rows.iter().map(|r| (r[0].parse().unwrap(), r[1].parse().unwrap(), r[2].parse().unwrap())).collect()
+}
+
+/// `(decided, admitted)` in the outage card.
+async fn outage_counts(client: &Client) -> (u64, u64) {
+    let v = js(
+        client,
+        "const e = document.querySelector('#outage'); return e ? [e.dataset.decided, e.dataset.admitted] : ['0', '0'];",
+    )
+    .await;
+    let v: Vec<String> = serde_json::from_value(v).expect("two strings");
+    (v[0].parse().unwrap(), v[1].parse().unwrap())
+}
+
+/// No console error, no uncaught exception, no severe browser log entry.
+async fn no_errors(client: &Client) {
+    let errors = js(client, "return window.__e2eErrors;").await;
+    assert_eq!(errors, json!([]), "console errors on the page");
+    let logs = client.issue_cmd(BrowserLog).await.expect("read the browser log");
+    let severe: Vec<&Value> = logs.as_array().into_iter().flatten().filter(|e| e["level"] == "SEVERE").collect();
+    assert!(severe.is_empty(), "severe browser log entries: {severe:?}");
+}
+
+#[test]
+fn multi_node_mode_shows_the_race_the_script_the_edge_and_the_outage() {
+    one_browser_at_a_time(drive_the_cluster());
+}
+
+async fn drive_the_cluster() {
+    let server = StaticServer::start(dist_dir());
+    let browser = Browser::start();
+    let client = browser.connect().await;
+    open_cluster(&client, &server, true).await;
+
+    // 100 requests/s into 4 nodes sharing a bucket of 10 refilled at 5/s, a 50 ms round trip:
+    // a request arrives every 10 ms, so GETs and SETs of neighbours overlap.
+    slide_to(&client, "rate", RATE, 100.0, "100 requests per second").await;
+    slide_to(&client, "nodes", NODES, 4.0, "4 nodes").await;
+    slide_to(&client, "rtt", RTT_MS, 50.0, "50 milliseconds").await;
+
+    // The atomic script: never more than one exact limiter admits.
+    choose(&client, "store", "atomic").await;
+    run_for(&client, 60).await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert!(admitted > 0 && admitted <= exact, "atomic admitted {admitted}, one exact limiter {exact}");
+    assert!(text(&client, "#latency").await.contains("p99 50 ms"), "one round trip per decision");
+    js(&client, "document.querySelector('#swimlane').scrollIntoView({ block: 'start' });").await;
+    screenshot(&client, "cluster-atomic.png").await;
+
+    // GET then SET with overlapping arrivals: lost updates, over-admission, marked in the swimlane.
+    choose(&client, "store", "race").await;
+    run_for(&client, 60).await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert!(admitted > exact + exact / 10, "GET-then-SET admitted {admitted}, one exact limiter {exact}");
+    let marked = js(&client, "return Number(document.querySelector('.swimlane-card').dataset.lost);").await;
+    assert!(marked.as_u64().unwrap_or(0) >= 1, "no lost update marked in the swimlane: {marked}");
+    assert!(text(&client, "#lost-in-view").await.contains("lost update"), "the lost updates are named in text");
+    assert!(text(&client, "#lost-updates").await.trim_start().starts_with(|c: char| c.is_ascii_digit() && c != '0'));
+
+    // ... and with arrivals 10 ms apart and a 0.05 ms round trip nothing overlaps: exact.
+    slide_to(&client, "rtt", RTT_MS, 0.05, "0.05 milliseconds").await;
+    run_for(&client, 60).await;
+    // (The exact limiter counts a request when it arrives, the nodes when they answer: a request
+    // still in flight at the end of the jump may be counted by the first only.)
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert!(
+        admitted <= exact && admitted + 1 >= exact,
+        "GET-then-SET without overlap admitted {admitted}, exact {exact}"
+    );
+
+    // Per-node limiters share nothing: N nodes admit about N times one exact limiter.
+    choose(&client, "store", "local").await;
+    for n in [4u64, 8] {
+        slide_to(&client, "nodes", NODES, n as f64, &format!("{n} nodes")).await;
+        run_for(&client, 60).await;
+        let (admitted, exact) = admitted_and_exact(&client).await;
+        let ratio = admitted as f64 / exact as f64;
+        assert!((ratio - n as f64).abs() <= 0.1 * n as f64, "{n} unshared limiters admitted {ratio:.2}× the limit");
+        let bars = js(&client, "return document.querySelectorAll('#node-bars li').length;").await;
+        assert_eq!(bars, json!(n), "one bar per node");
+    }
+
+    // The edge design: the preset loads, the sweep is computed at once, overshoot grows along
+    // both axes, and the preset's own cell is in the 10–15 % band.
+    click(&client, "#edge-preset").await;
+    wait_until(
+        &client,
+        "document.querySelectorAll('#sweep td[data-overshoot]').length === 16",
+        Duration::from_secs(20),
+        "the sweep",
+    )
+    .await;
+    let params = text(&client, "#edge-preset-params").await;
+    assert!(params.contains("8 nodes") && params.contains("50 ms round trip"), "{params}");
+    let cells = sweep_cells(&client).await;
+    let at = |n: u32, ms: u64| cells.iter().find(|c| c.0 == n && c.1 == ms).unwrap().2;
+    for n in [2, 4, 8, 16] {
+        let row: Vec<f64> = [5, 20, 50, 100].iter().map(|&ms| at(n, ms)).collect();
+        assert!(row.windows(2).all(|w| w[0] < w[1]), "overshoot should grow with delay at {n} nodes: {row:?}");
+    }
+    for ms in [5, 20, 50, 100] {
+        let column: Vec<f64> = [2, 4, 8, 16].iter().map(|&n| at(n, ms)).collect();
+        assert!(column.windows(2).all(|w| w[0] < w[1]), "overshoot should grow with nodes at {ms} ms: {column:?}");
+    }
+    assert!((10.0..=15.0).contains(&at(8, 50)), "the preset's cell: {} %", at(8, 50));
+    js(&client, "document.querySelector('#sweep').scrollIntoView({ block: 'center' });").await;
+    screenshot(&client, "cluster-edge.png").await;
+    run_for(&client, 60).await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    let live = (admitted as f64 / exact as f64 - 1.0) * 100.0;
+    assert!((8.0..=16.0).contains(&live), "the preset running live overshoots {live:.1} %");
+
+    // An outage from 10 s to 20 s with a 100 ms timeout: fail-open admits every decision made
+    // while the store is down, fail-closed none.
+    choose(&client, "store", "race").await;
+    slide_to(&client, "rtt", RTT_MS, 1.0, "1 milliseconds").await;
+    click(&client, "#outage-on").await;
+    wait_until(&client, "document.querySelector('#outage-start')", Duration::from_secs(2), "the outage sliders").await;
+    for (fail, all) in [("open", true), ("closed", false)] {
+        choose(&client, "fail", fail).await;
+        run_for(&client, 60).await;
+        let (decided, admitted) = outage_counts(&client).await;
+        assert!(decided > 500, "too few decisions measured during the outage: {decided}");
+        assert_eq!(admitted, if all { decided } else { 0 }, "fail-{fail} admitted {admitted} of {decided}");
+    }
+    assert!(text(&client, "#outage").await.contains("failed closed"));
+    js(&client, "document.querySelector('#outage').scrollIntoView({ block: 'center' });").await;
+    screenshot(&client, "cluster-outage.png").await;
+
+    no_errors(&client).await;
+    client.close().await.expect("close the WebDriver session");
+    drop(browser);
+}
+
+/// Script time per animation frame over `ms` real milliseconds (CDP Performance metrics).
+async fn script_ms_per_frame(client: &Client, ms: u64) -> (f64, u64) {
+    let metric = |m: &Value, name: &str| {
+        m["metrics"].as_array().and_then(|a| a.iter().find(|e| e["name"] == name)).and_then(|e| e["value"].as_f64())
+    };
+    js(client, "window.__frames = 0; if (!window.__counting) { window.__counting = true; const tick = () => { window.__frames++; requestAnimationFrame(tick); }; requestAnimationFrame(tick); }").await;
+    let before = cdp(client, "Performance.getMetrics", json!({})).await;
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    let after = cdp(client, "Performance.getMetrics", json!({})).await;
+    let frames = js(client, "return window.__frames;").await.as_u64().unwrap_or(0).max(1);
+    let script = metric(&after, "ScriptDuration").unwrap_or(0.0) - metric(&before, "ScriptDuration").unwrap_or(0.0);
+    (script * 1000.0 / frames as f64, frames)
+}
+
+#[test]
+fn multi_node_mode_stays_smooth_at_16_nodes_and_looks_right_everywhere() {
+    one_browser_at_a_time(smooth_and_looks_right());
+}
+
+async fn smooth_and_looks_right() {
+    let server = StaticServer::start(dist_dir());
+    let browser = Browser::start();
+    let client = browser.connect().await;
+    open_cluster(&client, &server, false).await;
+
+    // 16 nodes racing on 1,000 requests/s at 100×: 100,000 simulated requests per real second.
+    cdp(&client, "Performance.enable", json!({})).await;
+    slide_to(&client, "nodes", NODES, 16.0, "16 nodes").await;
+    slide_to(&client, "rate", RATE, 1000.0, "1,000 requests per second").await;
+    for (store, speed) in [("race", "100"), ("atomic", "100"), ("async", "100"), ("race", "1")] {
+        choose(&client, "store", store).await;
+        set_control(&client, "#speed", speed, "change").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let (ms, frames) = script_ms_per_frame(&client, 3_000).await;
+        println!("16 nodes, {store}, 1,000 req/s at {speed}×: {ms:.2} ms script/frame over {frames} frames");
+        assert!(ms < 12.0, "frames too expensive at 16 nodes ({store}, {speed}×): {ms:.1} ms");
+        assert!(frames > 100, "the page did not animate smoothly: {frames} frames in 3 s");
+    }
+
+    js(&client, "document.querySelector('#topology').scrollIntoView({ block: 'start' });").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    screenshot(&client, "cluster-16-nodes.png").await;
+    js(&client, "window.scrollTo(0, 0);").await;
+
+    // The screenshots: 6 nodes racing on 40 requests/s over a 20 ms round trip, at half speed.
+    slide_to(&client, "nodes", NODES, 6.0, "6 nodes").await;
+    slide_to(&client, "rate", RATE, 40.0, "40 requests per second").await;
+    choose(&client, "traffic", "poisson").await;
+    choose(&client, "store", "race").await;
+    slide_to(&client, "rtt", RTT_MS, 20.0, "20 milliseconds").await;
+    set_control(&client, "#speed", "0.5", "change").await;
+    click(&client, "#reset").await;
+    wait_until(
+        &client,
+        "Number(document.querySelector('#clock').dataset.ns) > 3e9",
+        Duration::from_secs(10),
+        "3 s have run",
+    )
+    .await;
+    screenshot(&client, "cluster-desktop.png").await;
+    page::full_page_screenshot(&client, "cluster-desktop-full.png", 1280).await;
+
+    // A phone: nothing scrolls sideways; the cluster comes before the parameters.
+    viewport(&client, 375, 812, 1.0, true).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let layout = js(&client, "const c = document.querySelector('.controls').getBoundingClientRect(), t = document.querySelector('#topology').getBoundingClientRect(); return { scroll: document.documentElement.scrollWidth, topologyFirst: t.bottom <= c.top };").await;
+    assert!(layout["scroll"].as_f64().unwrap() <= 375.0, "the page scrolls sideways at 375 px: {layout}");
+    assert_eq!(layout["topologyFirst"], json!(true), "the cluster should come before the parameters: {layout}");
+    page::full_page_screenshot(&client, "cluster-mobile.png", 375).await;
+
+    // HiDPI: the layered canvases follow devicePixelRatio.
+    viewport(&client, 390, 844, 2.0, true).await;
+    let crisp = "['#topology', '#swimlane'].every(id => { const c = document.querySelector(id); return c.width === Math.round(c.clientWidth * 2); })";
+    wait_until(&client, crisp, Duration::from_secs(5), "the canvases are sized for devicePixelRatio 2").await;
+
+    // Dark mode: the page and the canvases turn dark.
+    viewport(&client, 1280, 800, 1.0, false).await;
+    let dark = json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] });
+    cdp(&client, "Emulation.setEmulatedMedia", dark).await;
+    let topology_is_dark = "(() => { const c = document.querySelector('#topology'); const p = c.getContext('2d').getImageData(2, 2, 1, 1).data; return p[0] + p[1] + p[2] < 150; })()";
+    wait_until(&client, topology_is_dark, Duration::from_secs(3), "the topology follows dark mode").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(&client, "cluster-dark.png").await;
+    cdp(&client, "Emulation.setEmulatedMedia", json!({ "features": [] })).await;
+
+    // Leaving multi-node mode restores one server.
+    click(&client, "#mode-single").await;
+    wait_until(
+        &client,
+        "!document.querySelector('#topology') && document.querySelector('#state-chart')",
+        Duration::from_secs(3),
+        "the single view is back",
+    )
+    .await;
+
+    no_errors(&client).await;
+    client.close().await.expect("close the WebDriver session");
+    drop(browser);
+}

@@ -1,0 +1,131 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! End to end: sharing, embedding and exporting, in headless Chromium against the release build
+//! in `dist/`, served under a sub-path with the headers of `dist/_headers` (the strict CSP and
+//! CORS) on every response.
+//!
+//! - `e2e_share/links.rs`: a link restores the exact run (seed included), Share copies the
+//!   current link (and falls back to selecting it), bad parameters get a notice naming each;
+//! - `e2e_share/exports.rs`: the CSP is the shipped one and nothing violates it, the PNG, CSV
+//!   and JSON exports, the production panel;
+//! - `e2e_share/embeds.rs`: the Embed button's snippet, the embed layout, and a host page with two
+//!   sandboxed frames that run independently, report their height and pause out of view.
+//!
+//! Screenshots go to `target/screenshots/` (share-notice.png, production.png, embed.png).
+//! Needs `trunk build --release --public-url ./` first (or `E2E_DIST=folder`) and
+//! /usr/bin/chromium + /usr/bin/chromedriver.
+
+#[path = "e2e/browser.rs"]
+mod browser;
+#[path = "e2e_share/embeds.rs"]
+mod embeds;
+#[path = "e2e_share/exports.rs"]
+mod exports;
+#[path = "e2e_share/links.rs"]
+mod links;
+#[allow(dead_code)] // shared with e2e.rs, which uses every helper
+#[path = "e2e/page.rs"]
+mod page;
+#[path = "e2e/server.rs"]
+mod server;
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use browser::{Browser, BrowserLog};
+use fantoccini::Client;
+use page::{cdp, js, viewport, wait_until};
+use serde_json::{json, Value};
+use server::StaticServer;
+
+/// One browser at a time: the machine has two cores.
+static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Installed in every frame before its scripts run: records console errors, uncaught errors,
+/// unhandled rejections and Content-Security-Policy violations in `window.__e2eErrors`, and
+/// every message the window receives in `window.__messages`.
+const HOOK: &str = r#"
+window.__e2eErrors = [];
+window.__messages = [];
+const original = console.error.bind(console);
+console.error = (...args) => { window.__e2eErrors.push(args.map(String).join(' ')); original(...args); };
+addEventListener('error', e => window.__e2eErrors.push('uncaught: ' + (e.message || e.type)));
+addEventListener('unhandledrejection', e => window.__e2eErrors.push('unhandled rejection: ' + String(e.reason)));
+addEventListener('securitypolicyviolation', e => window.__e2eErrors.push('CSP violation: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline')));
+addEventListener('message', e => window.__messages.push(e.data));
+"#;
+
+pub(crate) fn dist_dir() -> PathBuf {
+    let dir = std::env::var_os("E2E_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("dist"));
+    assert!(
+        dir.join("index.html").is_file(),
+        "no built app at {} — run `trunk build --release --public-url ./` first (or set E2E_DIST)",
+        dir.display()
+    );
+    dir
+}
+
+/// Runs one browser test on its own tokio runtime, never while another one runs.
+pub(crate) fn one_browser_at_a_time(test: impl std::future::Future<Output = ()>) {
+    let _one = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
+    runtime.expect("a tokio runtime").block_on(test);
+}
+
+/// A server for `dist/`, a browser and a session with the hook installed, at 1280×800.
+pub(crate) async fn start() -> (StaticServer, Browser, Client) {
+    let server = StaticServer::start(dist_dir());
+    let browser = Browser::start();
+    let client = browser.connect().await;
+    cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": HOOK })).await;
+    viewport(&client, 1280, 800, 1.0, false).await;
+    (server, browser, client)
+}
+
+/// Opens `url` and waits until the app (full page, in any view, or embed) has mounted and sized
+/// its charts.
+pub(crate) async fn open(client: &Client, url: &str) {
+    client.goto(url).await.unwrap_or_else(|e| panic!("open {url}: {e}"));
+    let mounted =
+        "document.querySelector('#requests') && [...document.querySelectorAll('canvas')].some(c => c.width > 0)";
+    wait_until(client, mounted, Duration::from_secs(15), &format!("the app at {url} has mounted")).await;
+}
+
+/// Asserts that the current frame recorded no error and no CSP violation, and that the browser
+/// logged nothing severe.
+pub(crate) async fn assert_clean(client: &Client, what: &str) {
+    let errors = js(client, "return window.__e2eErrors;").await;
+    assert_eq!(errors, json!([]), "{what}: errors or CSP violations");
+    let logs = client.issue_cmd(BrowserLog).await.expect("read the browser log");
+    let severe: Vec<&Value> = logs.as_array().into_iter().flatten().filter(|e| e["level"] == "SEVERE").collect();
+    assert!(severe.is_empty(), "{what}: severe browser log entries: {severe:?}");
+}
+
+/// Saves PNG bytes (an element's screenshot) as `target/screenshots/NAME`.
+pub(crate) fn save_png(name: &str, png: &[u8]) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    std::fs::create_dir_all(&dir).expect("create target/screenshots");
+    std::fs::write(dir.join(name), png).expect("write the screenshot");
+}
+
+#[test]
+fn a_link_restores_the_exact_run_and_share_copies_it() {
+    one_browser_at_a_time(links::restore_and_share());
+}
+
+#[test]
+fn bad_parameters_get_a_notice_naming_each() {
+    one_browser_at_a_time(links::bad_parameters());
+}
+
+#[test]
+fn under_the_shipped_csp_exports_and_the_production_panel_work() {
+    one_browser_at_a_time(exports::csp_exports_and_production());
+}
+
+#[test]
+fn two_sandboxed_embeds_on_one_host_page_run_independently() {
+    one_browser_at_a_time(embeds::snippet_layout_and_two_frames());
+}

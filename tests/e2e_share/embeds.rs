@@ -1,0 +1,196 @@
+//! Embedding: the Embed button's snippet, the embed layout, and a third-party host page with two
+//! sandboxed frames (opaque origins: they load the app cross-origin, under its CSP) that run
+//! independently, report their height and status by `postMessage`, and pause out of view.
+
+use std::time::Duration;
+
+use fantoccini::{Client, Locator};
+use serde_json::json;
+
+use super::page::{click, js, screenshot, set_control, wait_until};
+use super::{assert_clean, open, save_png, start};
+
+/// The host page: two snippets, a listener that files every message under the frame that sent
+/// it (`window.__frames`), and the README's recipe to size a frame from its height messages
+/// (only for frames marked `data-autoheight`).
+const HOST: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>A blog post with two embeds</title><link rel="icon" href="data:,">
+<style>body { margin: 0; padding: 16px; font: 16px system-ui; } iframe { display: block; margin: 0 0 16px; }</style>
+<script>
+window.__frames = [[], []];
+addEventListener('message', e => {
+  const frames = [...document.querySelectorAll('iframe')];
+  const i = frames.findIndex(f => f.contentWindow === e.source);
+  if (i < 0 || !e.data || !String(e.data.type).startsWith('ratelimit-playground:')) return;
+  window.__frames[i].push(e.data);
+  if (e.data.type === 'ratelimit-playground:height' && frames[i].hasAttribute('data-autoheight')) frames[i].style.height = e.data.height + 'px';
+});
+</script></head>
+<body><p>Two playgrounds, one page.</p>FIRST SECOND<div style="height: 3000px"></div></body></html>"#;
+
+/// What a frame looks like from inside: its origin (opaque: "null"), page chrome, the range
+/// inputs, the algorithm select, whether the embed CSS applies, whether each stylesheet loaded,
+/// and the resources that did not load.
+const INSIDE: &str = "const q = s => document.querySelector(s); return { origin: origin, chrome: !!q('.site-header'), ranges: [...document.querySelectorAll('input[type=range]')].map(r => r.id), algo: !!q('select#algo'), styled: getComputedStyle(q('.embed')).display, sheets: [...document.styleSheets].map(s => s.cssRules.length > 0), failed: performance.getEntriesByType('resource').filter(e => e.responseStatus !== 200).map(e => e.name) };";
+
+/// Records errors and CSP violations in a frame from now on (`window.__frameErrors`).
+const FRAME_HOOK: &str = "window.__frameErrors = []; const original = console.error.bind(console); console.error = (...a) => { window.__frameErrors.push(a.map(String).join(' ')); original(...a); }; addEventListener('error', e => window.__frameErrors.push('uncaught: ' + e.message)); addEventListener('securitypolicyviolation', e => window.__frameErrors.push('CSP violation: ' + e.violatedDirective));";
+
+/// The newest message of `kind` from frame `i`, or null.
+fn last(i: usize, kind: &str) -> String {
+    format!("window.__frames[{i}].filter(m => m.type === 'ratelimit-playground:{kind}').pop()")
+}
+
+/// Simulated time in frame `i`'s newest status, seconds.
+async fn frame_t(client: &Client, i: usize) -> f64 {
+    let status = js(client, &format!("return {} || null;", last(i, "status"))).await;
+    status["t"].as_f64().unwrap_or(0.0)
+}
+
+/// Asserts frame `i` keeps or changes its simulated time over one real second.
+async fn assert_running(client: &Client, i: usize, running: bool, what: &str) {
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let before = frame_t(client, i).await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let after = frame_t(client, i).await;
+    assert_eq!(after > before, running, "frame {i} {what}: t went from {before} to {after}");
+}
+
+/// The Embed panel's snippet for the page at `url`, after clicking the `toggle` controls' checkboxes.
+async fn snippet(client: &Client, url: &str, toggle: &[&str]) -> String {
+    open(client, url).await;
+    click(client, "#embed").await;
+    wait_until(client, "document.querySelector('#embed-snippet')", Duration::from_secs(3), "the embed panel").await;
+    for key in toggle {
+        click(client, &format!("#embed-with-{key}")).await;
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let value = js(client, "return document.querySelector('#embed-snippet').value;").await;
+    value.as_str().expect("a snippet").to_string()
+}
+
+pub async fn snippet_layout_and_two_frames() {
+    let (server, browser, client) = start().await;
+    let base = &server.url;
+
+    // The Embed button: a sandboxed, titled, 600 × 400 frame of the current state.
+    let first = snippet(&client, base, &[]).await;
+    assert_eq!(
+        first,
+        format!(
+            r#"<iframe src="{base}?rate=8&amp;embed=1&amp;controls=capacity,refill,rate" title="Rate limiter playground: Token bucket at 8 requests/s" width="600" height="400" sandbox="allow-scripts" loading="lazy" style="border: 0; max-width: 100%"></iframe>"#
+        )
+    );
+    let second = snippet(&client, &format!("{base}?algo=fixed_window&rate=20"), &["limit", "window", "algo"]).await;
+    assert!(second.contains(r#"sandbox="allow-scripts""#), "{second}");
+    assert!(second.contains("title=\"Rate limiter playground: Fixed window at 20 requests/s\""), "{second}");
+    assert!(second.contains("?algo=fixed_window&amp;rate=20&amp;embed=1&amp;controls=algo,rate\""), "{second}");
+    assert_clean(&client, "the Embed button").await;
+
+    // The embed layout: no page chrome, only the chosen controls, a link to the full page; it
+    // reports its height (to itself, when it is not in a frame).
+    open(&client, &format!("{base}?rate=8&embed=1&controls=rate")).await;
+    let layout = js(&client, "const q = s => document.querySelector(s); return { chrome: ['.site-header', '.controls', '#share', '#production', '.playback'].filter(q), ranges: [...document.querySelectorAll('input[type=range]')].map(r => r.id), open: q('#embed-open').href };").await;
+    assert_eq!(layout, json!({ "chrome": [], "ranges": ["rate"], "open": format!("{base}?rate=8") }));
+    let reported = "window.__messages.some(m => m.type === 'ratelimit-playground:height' && m.height > 100)";
+    wait_until(&client, reported, Duration::from_secs(3), "a height message").await;
+    assert_clean(&client, "the embed layout").await;
+
+    // A third-party page with both snippets, served without the app's CSP.
+    let host =
+        HOST.replace("FIRST", &first).replace("SECOND", &second.replacen("<iframe ", "<iframe data-autoheight ", 1));
+    server.pages.lock().unwrap().push(("/host/two-embeds.html".into(), host));
+    client.goto(&server.at("/host/two-embeds.html")).await.expect("open the host page");
+    let running =
+        "window.__frames.every((f, i) => (f.filter(m => m.type === 'ratelimit-playground:status').pop() || {}).t > 3)";
+    wait_until(&client, running, Duration::from_secs(20), "both frames run for 3 simulated seconds").await;
+
+    screenshot(&client, "embeds-host.png").await;
+
+    // Each runs its own query: 8 requests/s into a token bucket, 20 into a fixed window.
+    let statuses = js(&client, &format!("return [{}, {}];", last(0, "status"), last(1, "status"))).await;
+    for (i, rate) in [(0, 8.0), (1, 20.0)] {
+        let s = &statuses[i];
+        let measured = s["requests"].as_f64().unwrap_or(0.0) / s["t"].as_f64().unwrap_or(1.0);
+        assert!((measured - rate).abs() < rate * 0.15, "frame {i} runs at {measured:.1}/s, not {rate}: {s}");
+        assert_eq!(s["running"], json!(true));
+    }
+    let heights = js(
+        &client,
+        &format!(
+            "return [{0}.height, {1}.height, document.querySelectorAll('iframe')[1].clientHeight];",
+            last(0, "height"),
+            last(1, "height")
+        ),
+    )
+    .await;
+    let h: Vec<f64> = serde_json::from_value(heights).expect("heights");
+    println!("embed heights: {} px (capacity, refill, rate), {} px (algo, rate)", h[0], h[1]);
+    assert!((200.0..=400.0).contains(&h[0]), "the first embed does not fit 600 × 400: {h:?}");
+    assert!(
+        h[1] > 150.0 && (h[2] - h[1]).abs() <= 1.0,
+        "the host did not size the second frame from its message: {h:?}"
+    );
+
+    // Inside the frames: the chosen controls only; every stylesheet (SRI-checked, so fetched
+    // with CORS from the opaque origin) and every other asset loaded. The sandboxed frames run in
+    // their own renderer, where the test's hook is not injected: from here on, a listener records
+    // errors and CSP violations in each (checked at the end), and the browser log covers their
+    // console.
+    let frames = [json!(["capacity", "refill", "rate"]), json!(["rate"])];
+    for (i, ranges) in frames.iter().enumerate() {
+        client.enter_frame(i as u16).await.expect("enter the frame");
+        let inside = js(&client, INSIDE).await;
+        let expected = json!({ "origin": "null", "chrome": false, "ranges": ranges, "algo": i == 1, "styled": "grid", "sheets": [true, true, true], "failed": [] });
+        assert_eq!(inside, expected, "frame {i}");
+        js(&client, FRAME_HOOK).await;
+        client.enter_parent_frame().await.expect("back to the host");
+    }
+
+    // Independent: pausing the first leaves the second running.
+    client.enter_frame(0).await.expect("enter the first frame");
+    click(&client, "#play").await;
+    client.enter_parent_frame().await.expect("back to the host");
+    assert_running(&client, 0, false, "after its Pause").await;
+    assert_running(&client, 1, true, "while the first is paused").await;
+
+    // Scrolled out of the host's view, the second waits; back in view, it runs again.
+    js(&client, "window.scrollTo(0, 2500);").await;
+    assert_running(&client, 1, false, "scrolled out of view").await;
+    client.enter_frame(1).await.expect("enter the second frame");
+    assert_eq!(super::page::text(&client, "#play-status").await, "waiting while out of view");
+    client.enter_parent_frame().await.expect("back to the host");
+    js(&client, "window.scrollTo(0, 0);").await;
+    assert_running(&client, 1, true, "back in view").await;
+
+    // In a hidden tab it waits too (headless Chromium is never hidden: pretend, inside the frame).
+    client.enter_frame(1).await.expect("enter the second frame");
+    let hide = |hidden: bool| {
+        format!("Object.defineProperty(document, 'hidden', {{ configurable: true, get: () => {hidden} }}); document.dispatchEvent(new Event('visibilitychange'));")
+    };
+    js(&client, &hide(true)).await;
+    client.enter_parent_frame().await.expect("back to the host");
+    assert_running(&client, 1, false, "in a hidden tab").await;
+    client.enter_frame(1).await.expect("enter the second frame");
+    js(&client, &hide(false)).await;
+    set_control(&client, "#algo", "sliding_log", "change").await;
+    client.enter_parent_frame().await.expect("back to the host");
+    assert_running(&client, 1, true, "visible again, on another algorithm").await;
+
+    // The first frame, playing again, as a reader sees it.
+    client.enter_frame(0).await.expect("enter the first frame");
+    click(&client, "#play").await;
+    client.enter_parent_frame().await.expect("back to the host");
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let frame = client.find(Locator::Css("iframe")).await.expect("the first frame");
+    save_png("embed.png", &frame.screenshot().await.expect("screenshot the frame"));
+    for i in 0..2 {
+        client.enter_frame(i).await.expect("enter the frame");
+        assert_eq!(js(&client, "return window.__frameErrors;").await, json!([]), "frame {i}: errors or CSP violations");
+        client.enter_parent_frame().await.expect("back to the host");
+    }
+
+    assert_clean(&client, "the host page").await;
+    client.close().await.expect("close the session");
+    drop(browser);
+}
