@@ -14,6 +14,9 @@
 mod browser;
 #[path = "e2e/capabilities.rs"]
 mod capabilities;
+#[allow(dead_code)]
+#[path = "e2e/harness.rs"]
+mod harness;
 #[path = "e2e/page.rs"]
 mod page;
 #[path = "e2e/server.rs"]
@@ -29,20 +32,7 @@ use page::{cdp, click, counters, js, screenshot, set_control, slide, text, viewp
 use serde_json::{json, Value};
 use server::StaticServer;
 
-/// The tests share two cores with the machine: one browser at a time keeps timings honest.
-static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// Installed before any page script runs: records console.error calls, uncaught errors,
-/// unhandled promise rejections and Content-Security-Policy violations (the server sends the CSP
-/// of `dist/_headers`) in `window.__e2eErrors`.
-const ERROR_HOOK: &str = r#"
-window.__e2eErrors = [];
-const original = console.error.bind(console);
-console.error = (...args) => { window.__e2eErrors.push(args.map(String).join(' ')); original(...args); };
-addEventListener('error', e => window.__e2eErrors.push('uncaught: ' + (e.message || e.type)));
-addEventListener('unhandledrejection', e => window.__e2eErrors.push('unhandled rejection: ' + String(e.reason)));
-addEventListener('securitypolicyviolation', e => window.__e2eErrors.push('CSP violation: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline')));
-"#;
+pub(crate) use harness::{dist_dir, one_browser_at_a_time, ERROR_HOOK};
 
 /// Pixel statistics of a chart's data layer (`#chart` unless given): its size, how many pixels
 /// are drawn at all, and how many are close to the admitted and rejected colours of the CSS.
@@ -65,18 +55,6 @@ return { width: c.width, height: c.height, cssWidth: c.clientWidth, drawn, admit
 /// Counts animation frames from now on in `window.__frames`.
 const COUNT_FRAMES: &str = "window.__frames = 0; if (!window.__counting) { window.__counting = true; const tick = () => { window.__frames++; requestAnimationFrame(tick); }; requestAnimationFrame(tick); }";
 
-pub(crate) fn dist_dir() -> PathBuf {
-    let dir = std::env::var_os("E2E_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("dist"));
-    assert!(
-        dir.join("index.html").is_file(),
-        "no built app at {} — run `trunk build --release --public-url ./` first (or set E2E_DIST)",
-        dir.display()
-    );
-    dir
-}
-
 /// Opens the app at 1280×800 with the error hook installed, and waits until it has mounted.
 pub(crate) async fn open_app(client: &Client, server: &StaticServer) {
     cdp(client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": ERROR_HOOK })).await;
@@ -98,13 +76,6 @@ async fn script_ms_per_frame(client: &Client, ms: u64) -> (f64, u64) {
     let frames = js(client, "return window.__frames;").await.as_u64().unwrap_or(0).max(1);
     let script = metric(&after, "ScriptDuration").unwrap_or(0.0) - metric(&before, "ScriptDuration").unwrap_or(0.0);
     (script * 1000.0 / frames as f64, frames)
-}
-
-/// Runs one browser test on its own tokio runtime, never while another one runs.
-pub(crate) fn one_browser_at_a_time(test: impl std::future::Future<Output = ()>) {
-    let _one = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
-    runtime.expect("a tokio runtime").block_on(test);
 }
 
 #[test]

@@ -20,6 +20,9 @@
 #[path = "e2e/browser.rs"]
 mod browser;
 #[allow(dead_code)]
+#[path = "e2e/harness.rs"]
+mod harness;
+#[allow(dead_code)]
 #[path = "e2e/page.rs"]
 mod page;
 #[allow(dead_code)]
@@ -38,34 +41,10 @@ use ratelimit_playground::app::units::SliderScale;
 use serde_json::{json, Value};
 use server::StaticServer;
 
-/// One browser at a time: the tests share two cores with the machine.
-static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
+use harness::{dist_dir, one_browser_at_a_time, ERROR_HOOK};
 
 /// The arrival-rate slider of the traffic group.
 const RATE: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };
-
-/// Records console errors and uncaught exceptions in `window.__e2eErrors`.
-const ERROR_HOOK: &str = r#"
-window.__e2eErrors = [];
-const original = console.error.bind(console);
-console.error = (...args) => { window.__e2eErrors.push(args.map(String).join(' ')); original(...args); };
-addEventListener('error', e => window.__e2eErrors.push('uncaught: ' + (e.message || e.type)));
-addEventListener('unhandledrejection', e => window.__e2eErrors.push('unhandled rejection: ' + String(e.reason)));
-"#;
-
-fn dist_dir() -> PathBuf {
-    let dir = std::env::var_os("E2E_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("dist"));
-    assert!(dir.join("index.html").is_file(), "no built app at {} — run trunk build first", dir.display());
-    dir
-}
-
-fn one_browser_at_a_time(test: impl std::future::Future<Output = ()>) {
-    let _one = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
-    runtime.expect("a tokio runtime").block_on(test);
-}
 
 /// Opens the app at 1280×800 and switches to multi-node mode; paused first if `pause`.
 async fn open_cluster(client: &Client, server: &StaticServer, pause: bool) {

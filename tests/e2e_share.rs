@@ -20,6 +20,9 @@ mod browser;
 mod embeds;
 #[path = "e2e_share/exports.rs"]
 mod exports;
+#[allow(dead_code)]
+#[path = "e2e/harness.rs"]
+mod harness;
 #[path = "e2e_share/links.rs"]
 mod links;
 #[allow(dead_code)] // shared with e2e.rs, which uses every helper
@@ -38,41 +41,7 @@ use page::{cdp, js, viewport, wait_until};
 use serde_json::{json, Value};
 use server::StaticServer;
 
-/// One browser at a time: the machine has two cores.
-static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// Installed in every frame before its scripts run: records console errors, uncaught errors,
-/// unhandled rejections and Content-Security-Policy violations in `window.__e2eErrors`, and
-/// every message the window receives in `window.__messages`.
-const HOOK: &str = r#"
-window.__e2eErrors = [];
-window.__messages = [];
-const original = console.error.bind(console);
-console.error = (...args) => { window.__e2eErrors.push(args.map(String).join(' ')); original(...args); };
-addEventListener('error', e => window.__e2eErrors.push('uncaught: ' + (e.message || e.type)));
-addEventListener('unhandledrejection', e => window.__e2eErrors.push('unhandled rejection: ' + String(e.reason)));
-addEventListener('securitypolicyviolation', e => window.__e2eErrors.push('CSP violation: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline')));
-addEventListener('message', e => window.__messages.push(e.data));
-"#;
-
-pub(crate) fn dist_dir() -> PathBuf {
-    let dir = std::env::var_os("E2E_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("dist"));
-    assert!(
-        dir.join("index.html").is_file(),
-        "no built app at {} — run `trunk build --release --public-url ./` first (or set E2E_DIST)",
-        dir.display()
-    );
-    dir
-}
-
-/// Runs one browser test on its own tokio runtime, never while another one runs.
-pub(crate) fn one_browser_at_a_time(test: impl std::future::Future<Output = ()>) {
-    let _one = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
-    runtime.expect("a tokio runtime").block_on(test);
-}
+pub(crate) use harness::{dist_dir, one_browser_at_a_time, ERROR_HOOK as HOOK};
 
 /// A server for `dist/`, a browser and a session with the hook installed, at 1280×800.
 pub(crate) async fn start() -> (StaticServer, Browser, Client) {

@@ -8,13 +8,15 @@
 #[path = "../../tests/e2e/browser.rs"]
 mod browser;
 #[allow(dead_code)]
+#[path = "../../tests/e2e/harness.rs"]
+mod harness;
+#[allow(dead_code)]
 #[path = "../../tests/e2e/page.rs"]
 mod page;
 #[allow(dead_code)]
 #[path = "../../tests/e2e/server.rs"]
 mod server;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use browser::Browser;
@@ -174,11 +176,7 @@ async fn run(url: String) -> Vec<Row> {
 }
 
 pub fn main() {
-    let dist = std::env::var_os("E2E_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("dist"));
-    assert!(dist.join("index.html").is_file(), "no dist/ at {}: run `make dist` first", dist.display());
-    let server = StaticServer::start(dist);
+    let server = StaticServer::start(harness::dist_dir());
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let rows = runtime.block_on(run(server.url.clone()));
     println!("ratelimit-playground browser benchmark (release build, headless Chromium)\n");

@@ -1,0 +1,43 @@
+//! What every browser test binary needs before it can drive the app: the built `dist/`, one
+//! browser at a time, and the hook that records what went wrong inside the page.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// The tests share two cores with the machine: one browser at a time keeps timings honest.
+static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Installed in every frame before its scripts run: records console errors, uncaught errors,
+/// unhandled rejections and Content-Security-Policy violations (the server sends the CSP of
+/// `dist/_headers`) in `window.__e2eErrors`, and every message the window receives in
+/// `window.__messages`.
+pub const ERROR_HOOK: &str = r#"
+window.__e2eErrors = [];
+window.__messages = [];
+const original = console.error.bind(console);
+console.error = (...args) => { window.__e2eErrors.push(args.map(String).join(' ')); original(...args); };
+addEventListener('error', e => window.__e2eErrors.push('uncaught: ' + (e.message || e.type)));
+addEventListener('unhandledrejection', e => window.__e2eErrors.push('unhandled rejection: ' + String(e.reason)));
+addEventListener('securitypolicyviolation', e => window.__e2eErrors.push('CSP violation: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline')));
+addEventListener('message', e => window.__messages.push(e.data));
+"#;
+
+/// The release build to serve: `$E2E_DIST`, or `dist/` in the crate.
+pub fn dist_dir() -> PathBuf {
+    let dir = std::env::var_os("E2E_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("dist"));
+    assert!(
+        dir.join("index.html").is_file(),
+        "no built app at {} — run `trunk build --release --public-url ./` first (or set E2E_DIST)",
+        dir.display()
+    );
+    dir
+}
+
+/// Runs one browser test on its own tokio runtime, never while another one runs.
+pub fn one_browser_at_a_time(test: impl std::future::Future<Output = ()>) {
+    let _one = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
+    runtime.expect("a tokio runtime").block_on(test);
+}
