@@ -307,7 +307,14 @@ impl Num {
     }
 }
 
-fn percent_decode(s: &str) -> String {
+/// Decodes one query component: `%XX` escapes and `+` for a space (invalid escapes stay as
+/// they are, invalid UTF-8 becomes U+FFFD).
+///
+/// ```
+/// use ratelimit_playground::sim::query::percent_decode;
+/// assert_eq!(percent_decode("sliding%5Fwindow+x%zz"), "sliding_window x%zz");
+/// ```
+pub fn percent_decode(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -362,7 +369,11 @@ fn parse(query: &str, mode: Mode) -> Result<(Scenario, Vec<ParamError>), ParamEr
                         (num.set)(&mut sc, c);
                         e.message = format!("{}; using {}", e.message, format_fixed(c, num.digits));
                     } else if mode == Mode::Lenient {
-                        e.message = format!("{}; using the default", e.message);
+                        let default = (num.get)(&Scenario::default()).map(|v| format_fixed(v, num.digits));
+                        e.message = match default {
+                            Some(v) => format!("{}; using the default, {v}", e.message),
+                            None => format!("{}; using the default", e.message),
+                        };
                     }
                     problem(e)?;
                 }

@@ -4,7 +4,7 @@
 //! [`share_query`] and [`embed_query`] write the state back with the same code, so a link round
 //! trips exactly. Plain Rust, tested natively.
 
-use crate::sim::query::KEYS;
+use crate::sim::query::{percent_decode, KEYS};
 use crate::sim::{ParamError, Scenario, TrafficShape};
 
 /// The keys the app reads besides the scenario's.
@@ -93,31 +93,6 @@ fn notice(param: &str, message: impl Into<String>) -> ParamError {
     ParamError { param: param.to_string(), message: message.into() }
 }
 
-/// Decodes `%XX` escapes and `+` (a space) in one query component.
-fn decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match (b[i], b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
-            (b'%', Some(hi), Some(lo)) => {
-                out.push((hi * 16 + lo) as u8);
-                i += 3;
-            }
-            (b'+', ..) => {
-                out.push(b' ');
-                i += 1;
-            }
-            (c, ..) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// The app keys of one address, before the scenario is read.
 #[derive(Default)]
 struct AppKeys {
@@ -186,7 +161,7 @@ impl Link {
         let mut scenario_pairs = Vec::new();
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            let key = decode(k);
+            let key = percent_decode(k);
             if KEYS.contains(&key.as_str()) {
                 scenario_pairs.push(pair);
             } else if APP_KEYS.contains(&key.as_str()) {
@@ -194,7 +169,7 @@ impl Link {
                     notices.push(notice(&key, "is given more than once; the last value is used"));
                 }
                 seen.push(key.clone());
-                app.read(&key, &decode(v), &mut notices);
+                app.read(&key, &percent_decode(v), &mut notices);
             } else {
                 notices.push(notice(&key, "is not a known parameter (see the query keys in the README); ignored"));
             }
