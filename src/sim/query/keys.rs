@@ -1,0 +1,288 @@
+//! The query format's key table: every numeric key with its unit, precision and range, and the
+//! names of every enumerated value. Parsing, printing and validation all read this one table.
+
+use super::ParamError;
+use crate::sim::decimal::{format_fixed, parse_fixed, DecimalError};
+use crate::sim::rate::Rate;
+use crate::sim::scenario::{Algorithm, Balancer, FailMode, RetryPolicy, Scenario, StoreMode, TrafficShape};
+use crate::sim::time::Nanos;
+
+/// A numeric key: its value is a decimal with `digits` fractional digits, held as an integer.
+pub(super) struct Num {
+    pub(super) key: &'static str,
+    pub(super) unit: &'static str,
+    pub(super) digits: u32,
+    pub(super) min: u64,
+    pub(super) max: u64,
+    pub(super) get: fn(&Scenario) -> Option<u64>,
+    pub(super) set: fn(&mut Scenario, u64),
+}
+
+pub(super) const S: u32 = 9; // seconds, to the nanosecond
+pub(super) const MS: u32 = 6; // milliseconds, to the nanosecond
+pub(super) const SEC: u64 = 1_000_000_000;
+pub(super) const MILLI: u64 = 1_000_000;
+
+/// Every numeric key, in the order printed.
+pub(super) const NUMS: &[Num] = &[
+    Num {
+        key: "capacity",
+        unit: "tokens",
+        digits: 0,
+        min: 1,
+        max: 1_000_000,
+        get: |s| Some(s.capacity),
+        set: |s, v| s.capacity = v,
+    },
+    Num {
+        key: "refill",
+        unit: "tokens/s",
+        digits: 3,
+        min: 1,
+        max: 1_000_000_000,
+        get: |s| Some(s.refill.milli()),
+        set: |s, v| s.refill = Rate::from_milli(v),
+    },
+    Num {
+        key: "limit",
+        unit: "requests per window",
+        digits: 0,
+        min: 1,
+        max: 100_000,
+        get: |s| s.limit,
+        set: |s, v| s.limit = Some(v),
+    },
+    Num {
+        key: "window",
+        unit: "s",
+        digits: S,
+        min: MILLI,
+        max: 86_400 * SEC,
+        get: |s| s.window.map(|w| w.0),
+        set: |s, v| s.window = Some(Nanos(v)),
+    },
+    Num {
+        key: "rate",
+        unit: "requests/s",
+        digits: 3,
+        min: 1,
+        max: 100_000_000,
+        get: |s| Some(s.rate.milli()),
+        set: |s, v| s.rate = Rate::from_milli(v),
+    },
+    Num {
+        key: "duration",
+        unit: "s",
+        digits: S,
+        min: MILLI,
+        max: 86_400 * SEC,
+        get: |s| Some(s.duration.0),
+        set: |s, v| s.duration = Nanos(v),
+    },
+    Num { key: "seed", unit: "", digits: 0, min: 0, max: u64::MAX, get: |s| Some(s.seed), set: |s, v| s.seed = v },
+    Num {
+        key: "burst_on",
+        unit: "s",
+        digits: S,
+        min: MILLI,
+        max: 3_600 * SEC,
+        get: |s| Some(s.burst_on.0),
+        set: |s, v| s.burst_on = Nanos(v),
+    },
+    Num {
+        key: "burst_off",
+        unit: "s",
+        digits: S,
+        min: 0,
+        max: 3_600 * SEC,
+        get: |s| Some(s.burst_off.0),
+        set: |s, v| s.burst_off = Nanos(v),
+    },
+    Num {
+        key: "clients",
+        unit: "clients",
+        digits: 0,
+        min: 1,
+        max: 10_000,
+        get: |s| Some(u64::from(s.clients)),
+        set: |s, v| s.clients = v as u32,
+    },
+    Num {
+        key: "nodes",
+        unit: "nodes",
+        digits: 0,
+        min: 1,
+        max: 16,
+        get: |s| Some(u64::from(s.nodes)),
+        set: |s, v| s.nodes = v as u32,
+    },
+    Num {
+        key: "rtt",
+        unit: "ms",
+        digits: MS,
+        min: 0,
+        max: 1_000 * MILLI,
+        get: |s| Some(s.rtt.0),
+        set: |s, v| s.rtt = Nanos(v),
+    },
+    Num {
+        key: "timeout",
+        unit: "ms",
+        digits: MS,
+        min: 1_000,
+        max: 60_000 * MILLI,
+        get: |s| Some(s.timeout.0),
+        set: |s, v| s.timeout = Nanos(v),
+    },
+    Num {
+        key: "retries",
+        unit: "retries per request",
+        digits: 0,
+        min: 0,
+        max: 20,
+        get: |s| Some(u64::from(s.max_retries)),
+        set: |s, v| s.max_retries = v as u32,
+    },
+    Num {
+        key: "headroom",
+        unit: "ms",
+        digits: MS,
+        min: 0,
+        max: 60_000 * MILLI,
+        get: |s| Some(s.headroom.0),
+        set: |s, v| s.headroom = Nanos(v),
+    },
+    Num {
+        key: "jitter",
+        unit: "ms",
+        digits: MS,
+        min: 0,
+        max: 60_000 * MILLI,
+        get: |s| Some(s.jitter.0),
+        set: |s, v| s.jitter = Nanos(v),
+    },
+    Num {
+        key: "backoff_base",
+        unit: "ms",
+        digits: MS,
+        min: 1_000,
+        max: 60_000 * MILLI,
+        get: |s| Some(s.backoff_base.0),
+        set: |s, v| s.backoff_base = Nanos(v),
+    },
+    Num {
+        key: "backoff_cap",
+        unit: "ms",
+        digits: MS,
+        min: 1_000,
+        max: 600_000 * MILLI,
+        get: |s| Some(s.backoff_cap.0),
+        set: |s, v| s.backoff_cap = Nanos(v),
+    },
+    Num {
+        key: "bucket",
+        unit: "s",
+        digits: S,
+        min: MILLI,
+        max: 3_600 * SEC,
+        get: |s| Some(s.bucket.0),
+        set: |s, v| s.bucket = Nanos(v),
+    },
+];
+
+/// An enumerated key: its accepted names, in the order printed.
+macro_rules! names {
+    ($($name:literal => $value:expr),+ $(,)?) => { &[$(($name, $value)),+] };
+}
+pub(super) const ALGOS: &[(&str, Algorithm)] = names!("token_bucket" => Algorithm::TokenBucket, "fixed_window" => Algorithm::FixedWindow,
+    "sliding_window" => Algorithm::SlidingWindow, "sliding_log" => Algorithm::SlidingLog, "gcra" => Algorithm::Gcra);
+pub(super) const TRAFFIC: &[(&str, TrafficShape)] = names!("constant" => TrafficShape::Constant, "poisson" => TrafficShape::Poisson,
+    "bursts" => TrafficShape::Bursts, "seam" => TrafficShape::Seam, "clients" => TrafficShape::Clients, "trace" => TrafficShape::Trace);
+pub(super) const STORES: &[(&str, StoreMode)] = names!("local" => StoreMode::Local, "race" => StoreMode::Race, "atomic" => StoreMode::Atomic, "async" => StoreMode::Async);
+pub(super) const BALANCERS: &[(&str, Balancer)] = names!("rr" => Balancer::RoundRobin, "random" => Balancer::Random);
+pub(super) const RETRIES: &[(&str, RetryPolicy)] = names!("none" => RetryPolicy::GiveUp, "exact" => RetryPolicy::Exact, "jitter" => RetryPolicy::Jitter, "backoff" => RetryPolicy::Backoff);
+pub(super) const FAILS: &[(&str, FailMode)] = names!("open" => FailMode::Open, "closed" => FailMode::Closed);
+pub(super) const BOOLS: &[(&str, bool)] = names!("0" => false, "1" => true, "false" => false, "true" => true);
+
+/// Every key the query format knows.
+pub const KEYS: &[&str] = &[
+    "algo",
+    "capacity",
+    "refill",
+    "limit",
+    "window",
+    "count_rejected",
+    "rate",
+    "traffic",
+    "duration",
+    "seed",
+    "burst_on",
+    "burst_off",
+    "clients",
+    "nodes",
+    "lb",
+    "store",
+    "rtt",
+    "timeout",
+    "fail",
+    "outage",
+    "retry",
+    "retries",
+    "headroom",
+    "jitter",
+    "backoff_base",
+    "backoff_cap",
+    "bucket",
+];
+
+pub(super) fn name_of<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> &'static str {
+    table.iter().find(|(_, x)| *x == v).map_or("?", |(n, _)| n)
+}
+
+pub(super) fn choose<T: Copy>(key: &str, table: &[(&'static str, T)], value: &str) -> Result<T, ParamError> {
+    table.iter().find(|(n, _)| *n == value).map(|&(_, v)| v).ok_or_else(|| {
+        let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+        err(key, format!("'{}' is not one of {}", clip(value), names.join(" | ")))
+    })
+}
+
+pub(super) fn err(key: &str, message: String) -> ParamError {
+    ParamError { param: key.to_string(), message }
+}
+
+pub(super) fn clip(s: &str) -> String {
+    if s.chars().count() > 32 {
+        format!("{}…", s.chars().take(32).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+impl Num {
+    pub(super) fn range(&self) -> String {
+        let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
+        format!("from {} to {}{unit}", format_fixed(self.min, self.digits), format_fixed(self.max, self.digits))
+    }
+
+    /// Parses a value; an out-of-range number is `Err((message, clamped))`.
+    pub(super) fn parse(&self, value: &str) -> Result<u64, (ParamError, Option<u64>)> {
+        let v = parse_fixed(value, self.digits).map_err(|e| {
+            let why = match e {
+                DecimalError::TooPrecise(0) => "must be a whole number".to_string(),
+                DecimalError::TooPrecise(d) => format!("has more than {d} decimal places"),
+                DecimalError::TooLarge => "is too large".to_string(),
+                DecimalError::NotANumber => "is not a number".to_string(),
+            };
+            let clamped = (e == DecimalError::TooLarge).then_some(self.max);
+            (err(self.key, format!("'{}' {why}; allowed: {}", clip(value), self.range())), clamped)
+        })?;
+        if v < self.min || v > self.max {
+            let clamped = v.clamp(self.min, self.max);
+            return Err((
+                err(self.key, format!("{} is out of range; allowed: {}", clip(value), self.range())),
+                Some(clamped),
+            ));
+        }
+        Ok(v)
+    }
+}
