@@ -57,6 +57,7 @@ fn invalid_input_exits_2_naming_the_parameter_and_its_range() {
         (vec!["--bogus"], "unknown argument '--bogus'"),
         (vec![], "--query is required"),
         (vec!["--query", "rate=100000&duration=86400"], "duration: this run could simulate"),
+        (vec!["--query", "rate=1000&duration=20000&retry=exact"], "(arrivals × (1 + retries))"),
         (vec!["--query", "duration=86400&bucket=0.1"], "bucket: duration ÷ bucket"),
     ] {
         let o = sim(&args);
@@ -130,4 +131,18 @@ fn the_readme_svg_is_what_the_cli_draws_today() {
         String::from_utf8(o.stdout).unwrap() == committed,
         "docs/token-bucket.svg is stale: regenerate it with the command in the README"
     );
+}
+
+#[test]
+fn a_reader_that_stops_early_is_not_a_crash() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
+        .args(["--query", "rate=2000&duration=600", "--format", "csv"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // close the pipe before the output is written
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }

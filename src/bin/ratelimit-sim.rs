@@ -9,7 +9,7 @@ use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
 /// The longest span an SVG chart shows: the last ten minutes of a longer run.
 #[cfg(not(target_arch = "wasm32"))]
 const SVG_MAX_SECS: u64 = 600;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -117,10 +117,11 @@ fn run(args: Args) -> Result<(), String> {
     };
     match &args.out {
         Some(path) => std::fs::write(path, text).map_err(|e| format!("--out: cannot write {path}: {e}")),
-        None => {
-            print!("{text}");
-            Ok(())
-        }
+        None => match std::io::stdout().lock().write_all(text.as_bytes()) {
+            // A reader that stopped early (`| head`) is not an error worth a message.
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write to stdout: {e}")),
+            _ => Ok(()),
+        },
     }
 }
 

@@ -3,7 +3,7 @@
 use super::engine::Simulation;
 use super::metrics::{Metrics, MAX_NODES};
 use super::query::ParamError;
-use super::scenario::{Scenario, TrafficShape};
+use super::scenario::{RetryPolicy, Scenario, TrafficShape};
 use super::time::SimTime;
 use serde::Serialize;
 
@@ -100,7 +100,9 @@ pub fn check_run_size(sc: &Scenario) -> Result<(), ParamError> {
         }
         _ => u128::from(sc.rate.milli()) * secs / 1_000_000_000_000,
     };
-    let total = arrivals * (1 + u128::from(sc.max_retries));
+    // Clients that give up never send a retry, whatever `retries` says.
+    let retries = if sc.retry == RetryPolicy::GiveUp { 0 } else { u128::from(sc.max_retries) };
+    let total = arrivals * (1 + retries);
     if total > MAX_RUN_REQUESTS {
         return Err(ParamError {
             param: "duration".into(),
