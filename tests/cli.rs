@@ -1,5 +1,6 @@
 //! The `ratelimit-sim` command line: output formats, exit status 2 with a clear message on bad
 //! input, traces, refusal of runs too large to finish quickly, byte-identical output.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
