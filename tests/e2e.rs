@@ -32,7 +32,7 @@ use page::{cdp, click, counters, js, screenshot, set_control, slide, text, viewp
 use serde_json::{json, Value};
 use server::StaticServer;
 
-pub(crate) use harness::{dist_dir, one_browser_at_a_time, ERROR_HOOK};
+pub(crate) use harness::{dist_dir, one_browser_at_a_time, script_ms_per_frame, ERROR_HOOK};
 
 /// Pixel statistics of a chart's data layer (`#chart` unless given): its size, how many pixels
 /// are drawn at all, and how many are close to the admitted and rejected colours of the CSS.
@@ -52,9 +52,6 @@ for (let i = 0; i < d.length; i += 4) {
 return { width: c.width, height: c.height, cssWidth: c.clientWidth, drawn, admitted: a, rejected: r };
 "#;
 
-/// Counts animation frames from now on in `window.__frames`.
-const COUNT_FRAMES: &str = "window.__frames = 0; if (!window.__counting) { window.__counting = true; const tick = () => { window.__frames++; requestAnimationFrame(tick); }; requestAnimationFrame(tick); }";
-
 /// Opens the app at 1280×800 with the error hook installed, and waits until it has mounted.
 pub(crate) async fn open_app(client: &Client, server: &StaticServer) {
     cdp(client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": ERROR_HOOK })).await;
@@ -62,20 +59,6 @@ pub(crate) async fn open_app(client: &Client, server: &StaticServer) {
     client.goto(&server.url).await.expect("open the app");
     let mounted = "document.querySelector('#requests') && document.querySelector('#chart') && document.querySelector('#chart').width > 0";
     wait_until(client, mounted, Duration::from_secs(15), "the app has mounted").await;
-}
-
-/// Script time per animation frame over `ms` real milliseconds, from CDP's Performance metrics.
-async fn script_ms_per_frame(client: &Client, ms: u64) -> (f64, u64) {
-    let metric = |m: &Value, name: &str| {
-        m["metrics"].as_array().and_then(|a| a.iter().find(|e| e["name"] == name)).and_then(|e| e["value"].as_f64())
-    };
-    js(client, COUNT_FRAMES).await;
-    let before = cdp(client, "Performance.getMetrics", json!({})).await;
-    tokio::time::sleep(Duration::from_millis(ms)).await;
-    let after = cdp(client, "Performance.getMetrics", json!({})).await;
-    let frames = js(client, "return window.__frames;").await.as_u64().unwrap_or(0).max(1);
-    let script = metric(&after, "ScriptDuration").unwrap_or(0.0) - metric(&before, "ScriptDuration").unwrap_or(0.0);
-    (script * 1000.0 / frames as f64, frames)
 }
 
 #[test]

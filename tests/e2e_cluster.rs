@@ -41,7 +41,7 @@ use ratelimit_playground::app::units::SliderScale;
 use serde_json::{json, Value};
 use server::StaticServer;
 
-use harness::{dist_dir, one_browser_at_a_time, ERROR_HOOK};
+use harness::{dist_dir, one_browser_at_a_time, script_ms_per_frame, ERROR_HOOK};
 
 /// The arrival-rate slider of the traffic group.
 const RATE: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };
@@ -227,20 +227,6 @@ async fn drive_the_cluster() {
     no_errors(&client).await;
     client.close().await.expect("close the WebDriver session");
     drop(browser);
-}
-
-/// Script time per animation frame over `ms` real milliseconds (CDP Performance metrics).
-async fn script_ms_per_frame(client: &Client, ms: u64) -> (f64, u64) {
-    let metric = |m: &Value, name: &str| {
-        m["metrics"].as_array().and_then(|a| a.iter().find(|e| e["name"] == name)).and_then(|e| e["value"].as_f64())
-    };
-    js(client, "window.__frames = 0; if (!window.__counting) { window.__counting = true; const tick = () => { window.__frames++; requestAnimationFrame(tick); }; requestAnimationFrame(tick); }").await;
-    let before = cdp(client, "Performance.getMetrics", json!({})).await;
-    tokio::time::sleep(Duration::from_millis(ms)).await;
-    let after = cdp(client, "Performance.getMetrics", json!({})).await;
-    let frames = js(client, "return window.__frames;").await.as_u64().unwrap_or(0).max(1);
-    let script = metric(&after, "ScriptDuration").unwrap_or(0.0) - metric(&before, "ScriptDuration").unwrap_or(0.0);
-    (script * 1000.0 / frames as f64, frames)
 }
 
 #[test]

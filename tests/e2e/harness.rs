@@ -3,6 +3,12 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::time::Duration;
+
+use fantoccini::Client;
+use serde_json::{json, Value};
+
+use super::page::{cdp, js};
 
 /// The tests share two cores with the machine: one browser at a time keeps timings honest.
 static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -40,4 +46,22 @@ pub fn one_browser_at_a_time(test: impl std::future::Future<Output = ()>) {
     let _one = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
     runtime.expect("a tokio runtime").block_on(test);
+}
+
+/// Counts animation frames from now on in `window.__frames`.
+const COUNT_FRAMES: &str = "window.__frames = 0; if (!window.__counting) { window.__counting = true; const tick = () => { window.__frames++; requestAnimationFrame(tick); }; requestAnimationFrame(tick); }";
+
+/// Script time per animation frame over `ms` real milliseconds, from CDP's Performance metrics
+/// (call `Performance.enable` first), and the number of frames it is averaged over.
+pub async fn script_ms_per_frame(client: &Client, ms: u64) -> (f64, u64) {
+    let metric = |m: &Value, name: &str| {
+        m["metrics"].as_array().and_then(|a| a.iter().find(|e| e["name"] == name)).and_then(|e| e["value"].as_f64())
+    };
+    js(client, COUNT_FRAMES).await;
+    let before = cdp(client, "Performance.getMetrics", json!({})).await;
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    let after = cdp(client, "Performance.getMetrics", json!({})).await;
+    let frames = js(client, "return window.__frames;").await.as_u64().unwrap_or(0).max(1);
+    let script = metric(&after, "ScriptDuration").unwrap_or(0.0) - metric(&before, "ScriptDuration").unwrap_or(0.0);
+    (script * 1000.0 / frames as f64, frames)
 }
