@@ -4,6 +4,8 @@
 //! platform's libm, which may differ in the last bit between native and WebAssembly builds), so
 //! the same seed gives the same run, byte for byte, everywhere.
 
+use super::zig_table::ZIG_EXP_X;
+
 /// A deterministic pseudo-random generator (SplitMix64).
 #[derive(Clone, Debug)]
 pub struct SimRng {
@@ -22,6 +24,7 @@ impl SimRng {
     }
 
     /// The next 64 random bits.
+    #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.state;
@@ -32,7 +35,8 @@ impl SimRng {
 
     /// Uniform in `[0, 1)`, with 53 random bits.
     pub fn uniform(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        // Below 2^63, the signed conversion is the same value and one instruction everywhere.
+        ((self.next_u64() >> 11) as i64) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
     /// Uniform in `0..n` (0 when `n` is 0), without modulo bias worth measuring (128-bit multiply).
@@ -42,26 +46,42 @@ impl SimRng {
 
     /// An exponentially distributed duration in nanoseconds with the given mean: the gap between
     /// arrivals of a Poisson process.
+    #[inline(always)]
     pub fn exponential(&mut self, mean_nanos: f64) -> u64 {
-        let x = self.standard_exponential() * mean_nanos;
-        // x ≥ 0; the cast truncates (and saturates), so adding ½ rounds without a libm call.
-        (x + 0.5) as u64
+        // Adding ½ before truncating rounds without a libm call.
+        to_u64_saturating(self.standard_exponential() * mean_nanos + 0.5)
     }
 
     /// A draw from Exp(1) by the ziggurat method: one random word, a table look-up and a
     /// multiply for about 99 % of draws; the rest use [`exp_neg`] and [`ln`], which are
     /// basic-operation only, so the draw is the same on every platform.
+    #[inline(always)]
     pub fn standard_exponential(&mut self) -> f64 {
+        let (i, x) = self.ziggurat_layer();
+        if x < ZIG_EXP_X[i + 1] {
+            return x;
+        }
+        self.standard_exponential_edge(i, x)
+    }
+
+    /// One ziggurat draw: a layer `i` from the low 8 bits and `x` uniform across its width.
+    #[inline(always)]
+    fn ziggurat_layer(&mut self) -> (usize, f64) {
+        let bits = self.next_u64();
+        let i = (bits & 0xff) as usize;
+        // The top 52 bits, independent of the layer index in the low 8 (signed: see `uniform`).
+        let u = ((bits >> 12) as i64) as f64 * (1.0 / (1u64 << 52) as f64);
+        (i, u * ZIG_EXP_X[i])
+    }
+
+    /// The ~1 % of ziggurat draws that land outside a layer's inner rectangle (`x` drawn in
+    /// layer `i`): the tail, the wedge test, or a fresh draw.
+    #[cold]
+    #[inline(never)]
+    fn standard_exponential_edge(&mut self, i: usize, x: f64) -> f64 {
         use super::zig_table::{ZIG_EXP_F as F, ZIG_EXP_R, ZIG_EXP_X as X};
+        let (mut i, mut x) = (i, x);
         loop {
-            let bits = self.next_u64();
-            let i = (bits & 0xff) as usize;
-            // The top 52 bits, independent of the layer index in the low 8.
-            let u = (bits >> 12) as f64 * (1.0 / (1u64 << 52) as f64);
-            let x = u * X[i];
-            if x < X[i + 1] {
-                return x;
-            }
             if i == 0 {
                 // The tail beyond r is r + Exp(1), by memorylessness; 1 − u is in (0, 1].
                 return ZIG_EXP_R - ln(1.0 - self.uniform());
@@ -69,6 +89,36 @@ impl SimRng {
             if F[i + 1] + (F[i] - F[i + 1]) * self.uniform() < exp_neg(x) {
                 return x;
             }
+            // Rejected: a fresh draw, exactly as the fast path makes it.
+            (i, x) = self.ziggurat_layer();
+            if x < X[i + 1] {
+                return x;
+            }
+        }
+    }
+}
+
+/// `x as u64` (truncating toward zero, saturating, NaN to 0) from the bits of `x`, with integer
+/// operations only: V8 compiles WebAssembly's float-to-int conversions to slow sequences (each
+/// cost more than the rest of a Poisson draw together); shifts and masks cost almost nothing.
+#[inline(always)]
+fn to_u64_saturating(x: f64) -> u64 {
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    if bits >> 63 == 1 || exponent < 0 {
+        0 // negative (or −0, or a NaN with its sign bit set), or below 1
+    } else if exponent >= 64 {
+        if x.is_nan() {
+            0
+        } else {
+            u64::MAX
+        }
+    } else {
+        let significand = (bits & ((1 << 52) - 1)) | (1 << 52);
+        if exponent <= 52 {
+            significand >> (52 - exponent)
+        } else {
+            significand << (exponent - 52)
         }
     }
 }
@@ -188,6 +238,22 @@ mod tests {
         let sum: u64 = (0..n).map(|_| r.exponential(1_000_000.0)).sum();
         let mean = sum as f64 / n as f64;
         assert!((mean - 1_000_000.0).abs() < 10_000.0, "mean {mean}");
+    }
+
+    #[test]
+    fn the_bitwise_conversion_equals_the_saturating_cast_everywhere() {
+        let two_63 = 9_223_372_036_854_775_808.0f64;
+        let edges = [0.0, -0.0, 0.5, 0.999, 1.0, 1.5, 1e9 + 0.5, two_63 - 1024.0, two_63, 1.8e19, 2.0 * two_63, 1e300];
+        let specials = [f64::INFINITY, f64::NEG_INFINITY, f64::NAN, -f64::NAN, f64::MIN_POSITIVE, -1.0];
+        for x in edges.into_iter().chain(specials) {
+            assert_eq!(to_u64_saturating(x), x as u64, "{x}");
+        }
+        // Every exponent, random significands and signs.
+        let mut r = SimRng::new(3);
+        for _ in 0..200_000 {
+            let x = f64::from_bits(r.next_u64());
+            assert_eq!(to_u64_saturating(x), x as u64, "{x:e} ({:#x})", x.to_bits());
+        }
     }
 
     #[test]
