@@ -66,7 +66,7 @@ impl LoadBalancer {
     }
 
     /// The node for the next request.
-    #[inline]
+    #[inline(always)]
     pub fn pick(&mut self) -> usize {
         match self.policy {
             Balancer::RoundRobin => {

@@ -74,25 +74,34 @@ pub struct Series {
     width: u64,
     capacity: usize,
     first: u64,
+    /// Start of the newest bucket (meaningless while empty), for the fast path.
+    newest: u64,
     buckets: VecDeque<Bucket>,
 }
 
 impl Series {
     /// An empty series of `capacity` buckets of `width` each (both at least 1).
     pub fn new(width: Nanos, capacity: usize) -> Self {
-        Series { width: width.as_nanos().max(1), capacity: capacity.max(1), first: 0, buckets: VecDeque::new() }
+        Series {
+            width: width.as_nanos().max(1),
+            capacity: capacity.max(1),
+            first: 0,
+            newest: u64::MAX,
+            buckets: VecDeque::new(),
+        }
     }
 
     /// The bucket holding `t`, created if needed; `None` if it already left the ring.
-    #[inline]
+    #[inline(always)]
     pub fn at(&mut self, t: SimTime) -> Option<&mut Bucket> {
         // Fast path: the newest bucket, where nearly every event lands.
-        if let Some(last) = self.buckets.back() {
-            let start = last.start.as_nanos();
-            if t.as_nanos() >= start && t.as_nanos() - start < self.width {
-                return self.buckets.back_mut();
-            }
+        if t.as_nanos().wrapping_sub(self.newest) < self.width && !self.buckets.is_empty() {
+            return self.buckets.back_mut();
         }
+        self.slow_at(t)
+    }
+
+    fn slow_at(&mut self, t: SimTime) -> Option<&mut Bucket> {
         let index = t.as_nanos() / self.width;
         if index < self.first {
             return None;
@@ -111,6 +120,7 @@ impl Series {
             self.buckets.pop_front();
             self.first += 1;
         }
+        self.newest = self.buckets.back().map_or(u64::MAX, |b| b.start.as_nanos());
         let i = (index - self.first) as usize;
         self.buckets.get_mut(i)
     }
@@ -139,7 +149,7 @@ pub struct Latencies {
 
 impl Latencies {
     /// Records one decision's latency.
-    #[inline]
+    #[inline(always)]
     pub fn record(&mut self, latency: Nanos) {
         // Quantise to 1 µs beyond 1 ms so pathological inputs cannot grow the map without bound.
         let ns = latency.as_nanos();
@@ -150,6 +160,15 @@ impl Latencies {
         } else {
             *self.counts.entry(self.run.0).or_insert(0) += self.run.1;
             self.run = (key, 1);
+        }
+    }
+
+    /// Records `n` decisions of the same latency: the same as `n` calls of [`record`](Self::record).
+    pub fn record_many(&mut self, latency: Nanos, n: u64) {
+        if n > 0 {
+            self.record(latency);
+            self.run.1 += n - 1;
+            self.total += n - 1;
         }
     }
 

@@ -97,6 +97,7 @@ impl Iterator for Arrivals {
     /// Nanoseconds since the start.
     type Item = u64;
 
+    #[inline(always)]
     fn next(&mut self) -> Option<u64> {
         let k = self.count;
         let t = match &mut self.shape {

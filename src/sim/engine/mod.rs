@@ -17,6 +17,7 @@ use crate::sim::store::Store;
 use crate::sim::time::{Nanos, SimTime};
 use crate::sim::traffic::Arrivals;
 
+mod local;
 mod requests;
 
 use requests::{Ev, Last};
@@ -46,6 +47,8 @@ pub struct Simulation {
     events: u64,
     peak: WindowPeak,
     samples: Option<StateSamples>,
+    /// When the next state sample is due (`u64::MAX` without samples): one comparison per event.
+    sample_due: u64,
     /// One node with its own limiter: it decides exactly as the reference would.
     alone: bool,
 }
@@ -84,6 +87,7 @@ impl Simulation {
             events: 0,
             peak: WindowPeak::new(sc.effective_window()),
             samples: None,
+            sample_due: u64::MAX,
             alone: n == 1 && sc.store == StoreMode::Local,
             sc: sc.clone(),
         }
@@ -99,6 +103,7 @@ impl Simulation {
     pub fn sample_state(&mut self, every: Nanos, capacity: usize) {
         let mut samples = StateSamples::new(every, capacity);
         samples.skip_to(self.now.as_nanos());
+        self.sample_due = samples.due();
         self.samples = Some(samples);
     }
 
@@ -122,7 +127,15 @@ impl Simulation {
 
     /// Takes the state samples due at or before `t`, while the state still reflects only the
     /// events before them.
+    #[inline]
     fn sample_until(&mut self, t: u64) {
+        if t >= self.sample_due {
+            self.take_samples(t);
+        }
+    }
+
+    #[inline(never)]
+    fn take_samples(&mut self, t: u64) {
         let Some(mut samples) = self.samples.take() else { return };
         let span = samples.every().as_nanos().saturating_mul(samples.capacity() as u64);
         if t.saturating_sub(samples.due()) > span {
@@ -132,6 +145,7 @@ impl Simulation {
         while samples.due() <= t {
             samples.record(authority.gauge(SimTime(samples.due())));
         }
+        self.sample_due = samples.due();
         self.samples = Some(samples);
     }
 
@@ -169,12 +183,14 @@ impl Simulation {
             if at > limit {
                 break;
             }
-            if self.samples.is_some() {
-                self.sample_until(at);
+            self.sample_until(at);
+            if !scheduled && self.decides_locally() {
+                self.run_local_arrivals(limit);
+            } else {
+                self.run(at, scheduled);
             }
-            self.run(at, scheduled);
         }
-        if self.samples.is_some() && limit != u64::MAX {
+        if limit != u64::MAX {
             self.sample_until(limit);
         }
         self.now = self.now.max(t);

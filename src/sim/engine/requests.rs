@@ -12,12 +12,12 @@ use crate::sim::time::SimTime;
 /// One attempt of a request: a new arrival or a retry.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Attempt {
-    id: u64,
+    pub(super) id: u64,
     /// When it reached the load balancer (and its node: the LB adds no delay).
-    at: SimTime,
+    pub(super) at: SimTime,
     /// 0 for a new request, k for its k-th retry.
-    retry: u32,
-    node: u32,
+    pub(super) retry: u32,
+    pub(super) node: u32,
 }
 
 /// The most recent decision, kept cheaply; the full [`Decision`] is built when asked for.
@@ -57,9 +57,13 @@ impl Simulation {
         if !self.alone && self.reference.acquire(at) {
             t.reference_admitted += 1;
         }
-        if let Some(b) = self.metrics.series.at(at) {
-            b.requests += 1;
-            b.retries += u64::from(retry > 0);
+        // Local and edge nodes decide at arrival: `decided` counts the arrival in the same bucket.
+        let decides_now = matches!(self.sc.store, StoreMode::Local | StoreMode::Async);
+        if !decides_now {
+            if let Some(b) = self.metrics.series.at(at) {
+                b.requests += 1;
+                b.retries += u64::from(retry > 0);
+            }
         }
         self.metrics.event(at, a.id, node, EventKind::Arrived { retry: retry > 0 });
         match self.sc.store {
@@ -68,7 +72,7 @@ impl Simulation {
                 let limiter = &mut self.nodes[node].limiter;
                 let allowed = limiter.acquire(at);
                 let retry_after = (!allowed && self.sc.retry != RetryPolicy::GiveUp).then(|| limiter.wait(at));
-                self.decided(a, Verdict { allowed, retry_after }, at);
+                self.decided(a, Verdict { allowed, retry_after }, at, true);
             }
             StoreMode::Atomic | StoreMode::Race => {
                 if self.answered(at) {
@@ -86,7 +90,7 @@ impl Simulation {
                         self.push(at + self.up, Ev::Increment { node, seq, at });
                     }
                 }
-                self.decided(a, v, at);
+                self.decided(a, v, at, true);
             }
         }
     }
@@ -99,7 +103,7 @@ impl Simulation {
                 self.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
                 self.push(now + self.down, Ev::ScriptReply(a, d));
             }
-            Ev::ScriptReply(a, d) | Ev::SetAck(a, d) => self.decided(a, d, now),
+            Ev::ScriptReply(a, d) | Ev::SetAck(a, d) => self.decided(a, d, now, false),
             Ev::Get(a) => {
                 let snap = self.store.get();
                 self.metrics.event(now, a.id, a.node as usize, EventKind::Get { version: snap.version });
@@ -110,7 +114,7 @@ impl Simulation {
                 // The racy code: decide on the node from what was read, with the request's time.
                 let d = state.check(a.at);
                 if !(d.allowed || self.sc.count_rejected) {
-                    self.decided(a, d, now);
+                    self.decided(a, d, now, false);
                 } else if self.answered(now) {
                     self.push(now + self.up, Ev::Set(a, Box::new(state), version, d));
                 } else {
@@ -133,13 +137,14 @@ impl Simulation {
                 self.metrics.totals.timeouts += 1;
                 self.metrics.event(now, a.id, a.node as usize, EventKind::TimedOut);
                 let v = Verdict { allowed: self.sc.fail == FailMode::Open, retry_after: None };
-                self.decided(a, v, now);
+                self.decided(a, v, now, false);
             }
         }
     }
 
     /// The node answers the client at `now`: count it, and schedule the client's retry.
-    fn decided(&mut self, a: Attempt, d: Verdict, now: SimTime) {
+    /// `arrived_now`: the request also arrived at `now` and its arrival is counted here.
+    fn decided(&mut self, a: Attempt, d: Verdict, now: SimTime, arrived_now: bool) {
         let node = a.node as usize;
         let latency = now.since(a.at);
         let m = &mut self.metrics;
@@ -153,6 +158,10 @@ impl Simulation {
             m.totals.first_rejection.get_or_insert(now);
         }
         if let Some(b) = m.series.at(now) {
+            if arrived_now {
+                b.requests += 1;
+                b.retries += u64::from(a.retry > 0);
+            }
             if b.admitted + b.rejected == 0 {
                 // Sampled once per bucket: the gauge's float conversion is the costliest step here.
                 b.level = match self.sc.store {

@@ -130,7 +130,7 @@ impl AnyLimiter {
 }
 
 impl Limiter for AnyLimiter {
-    #[inline]
+    #[inline(always)]
     fn acquire(&mut self, now: SimTime) -> bool {
         let allowed = dispatch!(&mut self.kind, l => l.acquire(now));
         if !allowed && self.count_rejected {

@@ -41,7 +41,7 @@ impl TokenBucket {
     }
 
     /// The level at `now` in fixed-point units, without changing the bucket.
-    #[inline]
+    #[inline(always)]
     fn level_at(&self, now: SimTime) -> i64 {
         let elapsed = now.as_nanos().saturating_sub(self.last);
         // Under 2^32 ns at under 2^31 milli-tokens/s (the usual case) the product fits 63 bits.
@@ -53,7 +53,7 @@ impl TokenBucket {
         self.level.saturating_add(added).min(self.capacity)
     }
 
-    #[inline]
+    #[inline(always)]
     fn refill_to(&mut self, now: SimTime) {
         if now.as_nanos() > self.last {
             self.level = self.level_at(now);
@@ -68,7 +68,7 @@ impl TokenBucket {
 }
 
 impl Limiter for TokenBucket {
-    #[inline]
+    #[inline(always)]
     fn acquire(&mut self, now: SimTime) -> bool {
         self.refill_to(now);
         if self.level >= TOKEN as i64 {
