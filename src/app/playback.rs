@@ -46,25 +46,27 @@ pub fn Playback(
                     "Speed"
                     <select id="speed" on:change=on_speed>
                         {SPEEDS
+                            .into_iter()
                             .map(|s| view! {
                                 <option value=s.to_string() prop:selected=move || pg.speed.get() == s>
                                     {format!("{}×", format_number(s))}
                                 </option>
                             })
-                            .to_vec()}
+                            .collect::<Vec<_>>()}
                     </select>
                 </label>
             </div>
             <div class="playback-jump" role="group" aria-label="Fast-forward">
                 <span class="jump-label">"Jump ahead"</span>
                 {JUMPS
+                    .into_iter()
                     .map(|(secs, label)| view! {
                         <button type="button" id=format!("jump-{secs}") on:click=move |_| pg.jump(secs)
                             title=format!("Compute the next {secs} simulated seconds at once")>
                             {label}
                         </button>
                     })
-                    .to_vec()}
+                    .collect::<Vec<_>>()}
                 <span class="clock" aria-live="off">
                     <span id="clock" data-ns=move || pg.snapshot.with(|s| s.now.as_nanos())>{clock}</span>
                     <span class="clock-status" id="play-status">{status}</span>

@@ -91,7 +91,7 @@ pub fn SweepCard(
                         <thead>
                             <tr>
                                 <th scope="col">"Sync delay →"</th>
-                                {SWEEP_RTTS_MS.map(|ms| view! { <th scope="col">{format!("{ms} ms")}</th> }).to_vec()}
+                                {SWEEP_RTTS_MS.into_iter().map(|ms| view! { <th scope="col">{format!("{ms} ms")}</th> }).collect::<Vec<_>>()}
                             </tr>
                         </thead>
                         <tbody>{table}</tbody>

@@ -71,9 +71,9 @@ fn control(pg: Playground, which: EmbedControl) -> AnyView {
             <div class="field">
                 <label for="speed">"Speed"</label>
                 <select id="speed" on:change=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f64>() { pg.speed.set(v) } }>
-                    {SPEEDS.map(|s| view! {
+                    {SPEEDS.into_iter().map(|s| view! {
                         <option value=s.to_string() prop:selected=move || pg.speed.get() == s>{format!("{}×", format_number(s))}</option>
-                    }).to_vec()}
+                    }).collect::<Vec<_>>()}
                 </select>
             </div>
         }
