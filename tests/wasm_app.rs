@@ -43,7 +43,7 @@ fn text_of(host: &HtmlElement, selector: &str) -> String {
 
 fn count(host: &HtmlElement, selector: &str) -> u64 {
     let text = text_of(host, selector);
-    text.parse().unwrap_or_else(|_| panic!("{selector} is not a plain integer: {text:?}"))
+    text.replace(',', "").parse().unwrap_or_else(|_| panic!("{selector} is not an integer like 12,345: {text:?}"))
 }
 
 /// Simulated time shown by the clock, in nanoseconds.

@@ -45,7 +45,7 @@ pub fn Stats(
 ) -> impl IntoView {
     let pg = playground;
     let col = Memo::new(move |_| pg.snapshot.with(|s| s.main().cloned().unwrap_or_default()));
-    let total = move |f: fn(&Column) -> u64| Signal::derive(move || col.with(|c| f(c).to_string()));
+    let total = move |f: fn(&Column) -> u64| Signal::derive(move || col.with(|c| group_thousands(f(c))));
     let ratio = Signal::derive(move || {
         col.with(|c| {
             if c.totals.admitted + c.totals.rejected == 0 {

@@ -73,13 +73,16 @@ pub async fn screenshot(client: &Client, name: &str) {
     std::fs::write(dir.join(name), png).expect("write the screenshot");
 }
 
-/// `#requests`, `#admitted` and `#rejected`, read in one go so they belong to the same frame.
+/// `#requests`, `#admitted` and `#rejected`, read in one go so they belong to the same frame
+/// (shown with thousands separators: "12,345").
 pub async fn counters(client: &Client) -> [u64; 3] {
     let texts =
         js(client, "return ['requests', 'admitted', 'rejected'].map(id => document.getElementById(id).textContent);")
             .await;
     let texts: Vec<String> = serde_json::from_value(texts).expect("three strings");
-    let parse = |t: &String| t.parse().unwrap_or_else(|_| panic!("counters should be plain integers: {texts:?}"));
+    let parse = |t: &String| {
+        t.replace(',', "").parse().unwrap_or_else(|_| panic!("counters should be integers like 12,345: {texts:?}"))
+    };
     [parse(&texts[0]), parse(&texts[1]), parse(&texts[2])]
 }
 

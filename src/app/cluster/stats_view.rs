@@ -28,10 +28,10 @@ pub fn ClusterStats(
     view! {
         <section class="stats cluster-stats" aria-label="Counts since t = 0">
             <dl class="counters cluster-counters">
-                <div class="counter"><dt>"Requests"</dt><dd id="requests">{move || r.with(|r| r.requests)}</dd></div>
-                <div class="counter admitted"><dt>"Admitted"</dt><dd id="admitted">{move || r.with(|r| r.admitted)}</dd></div>
-                <div class="counter rejected"><dt>"Rejected (429)"</dt><dd id="rejected">{move || rejected.get()}</dd></div>
-                <div class="counter exact"><dt>"Exact limiter"</dt><dd id="reference">{move || r.with(|r| r.reference)}</dd>
+                <div class="counter"><dt>"Requests"</dt><dd id="requests">{move || r.with(|r| group_thousands(r.requests))}</dd></div>
+                <div class="counter admitted"><dt>"Admitted"</dt><dd id="admitted">{move || r.with(|r| group_thousands(r.admitted))}</dd></div>
+                <div class="counter rejected"><dt>"Rejected (429)"</dt><dd id="rejected">{move || group_thousands(rejected.get())}</dd></div>
+                <div class="counter exact"><dt>"Exact limiter"</dt><dd id="reference">{move || r.with(|r| group_thousands(r.reference))}</dd>
                     <dd class="predicted">"one, same arrivals"</dd></div>
                 <div class="counter over" class:alert=move || r.with(|r| r.over_admitted() > 0)>
                     <dt>"Over-admitted"</dt>

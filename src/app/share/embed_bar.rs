@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use super::url_sync::current_link;
 use crate::app::options::algorithm_label;
 use crate::app::playground::Playground;
-use crate::app::units::format_percent;
+use crate::app::units::{format_percent, group_thousands};
 
 /// The embed's header.
 #[component]
@@ -20,7 +20,7 @@ pub fn EmbedBar(
 ) -> impl IntoView {
     let pg = playground;
     let totals = Memo::new(move |_| pg.snapshot.with(|s| s.main().map(|c| c.totals).unwrap_or_default()));
-    let count = move |f: fn(&crate::sim::Totals) -> u64| move || totals.with(|t| f(t).to_string());
+    let count = move |f: fn(&crate::sim::Totals) -> u64| move || totals.with(|t| group_thousands(f(t)));
     let ratio = move || {
         totals.with(|t| if t.admitted + t.rejected == 0 { "—".to_string() } else { format_percent(t.pass_ratio()) })
     };
