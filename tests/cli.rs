@@ -107,7 +107,7 @@ fn an_absurdly_large_trace_is_refused_not_loaded() {
     let o = child.wait_with_output().unwrap();
     writer.join().unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("is too large; at most 16 MB"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is too large; at most 16.8 MB and 1 million arrivals"), "{}", stderr(&o));
 }
 
 #[test]

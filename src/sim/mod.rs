@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod peak;
 pub mod query;
 pub mod queue;
+pub mod quote;
 pub mod rate;
 pub mod report;
 pub mod retry;

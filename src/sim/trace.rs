@@ -10,6 +10,8 @@ use std::fmt;
 pub const MAX_TRACE_BYTES: usize = 16 * 1024 * 1024;
 /// Most arrivals a trace may hold.
 pub const MAX_TRACE_ARRIVALS: usize = 1_000_000;
+// The refusal names it in millions.
+const _: () = assert!(MAX_TRACE_ARRIVALS.is_multiple_of(1_000_000));
 /// Latest arrival time accepted: one day, in milliseconds.
 pub const MAX_TRACE_MILLIS: u64 = 86_400_000;
 
@@ -45,10 +47,10 @@ impl fmt::Display for TraceError {
         match self {
             TraceError::TooLarge { bytes } => write!(
                 f,
-                "trace: {:.1} MB is too large; at most {} MB ({} arrivals) are accepted",
+                "trace: {:.1} MB is too large; at most {:.1} MB and {} million arrivals are accepted",
                 *bytes as f64 / 1e6,
-                MAX_TRACE_BYTES / (1024 * 1024),
-                MAX_TRACE_ARRIVALS
+                MAX_TRACE_BYTES as f64 / 1e6,
+                MAX_TRACE_ARRIVALS / 1_000_000
             ),
             TraceError::TooManyArrivals => write!(f, "trace: more than {MAX_TRACE_ARRIVALS} arrivals; shorten it"),
             TraceError::BadLine { line, reason } => write!(f, "trace line {line}: {reason}"),
@@ -128,12 +130,9 @@ impl Trace {
 }
 
 /// A line shortened for an error message, so a megabyte of garbage is not echoed back.
+/// A trace line quoted in a message.
 fn clip(s: &str) -> String {
-    if s.chars().count() > 40 {
-        format!("{}…", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
-    }
+    super::quote::clip(s, 40)
 }
 
 #[cfg(test)]
@@ -162,7 +161,16 @@ mod tests {
     #[test]
     fn refuses_oversized_text_without_parsing_it() {
         let big = "1\n".repeat(MAX_TRACE_BYTES / 2 + 1);
-        assert!(matches!(Trace::parse(&big), Err(TraceError::TooLarge { .. })));
+        let e = Trace::parse(&big).unwrap_err();
+        assert!(matches!(e, TraceError::TooLarge { .. }));
+        assert_eq!(e.to_string(), "trace: 16.8 MB is too large; at most 16.8 MB and 1 million arrivals are accepted");
+    }
+
+    #[test]
+    fn binary_junk_is_quoted_without_its_control_characters() {
+        let e = Trace::parse("1\n\0\x07\x1b[2Jjunk\n").unwrap_err().to_string();
+        assert!(e.starts_with("trace line 2: '���[2Jjunk' is not a time"), "{e}");
+        assert!(!e.chars().any(char::is_control), "{e:?}");
     }
 
     #[test]

@@ -250,12 +250,9 @@ pub(super) fn err(key: &str, message: String) -> ParamError {
     ParamError { param: key.to_string(), message }
 }
 
+/// A query value quoted in a message.
 pub(super) fn clip(s: &str) -> String {
-    if s.chars().count() > 32 {
-        format!("{}…", s.chars().take(32).collect::<String>())
-    } else {
-        s.to_string()
-    }
+    crate::sim::quote::clip(s, 32)
 }
 
 impl Num {
