@@ -36,6 +36,7 @@ test: bootstrap-test lint dist unit wasm-test
 lint:
 	cargo fmt --check
 	cargo clippy --all-targets --locked -- -D warnings
+	cargo clippy --locked --test e2e --test e2e_share --test e2e_cluster -- -D warnings # test = false: not in --all-targets
 	cargo clippy --all-targets --locked --target $(WASM) -- -D warnings
 
 # The release build with relative asset URLs, so it works from any sub-path (the e2e tests serve

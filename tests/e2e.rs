@@ -5,7 +5,9 @@
 //!   draw, the layout fits a phone, the canvases follow devicePixelRatio and dark mode, reduced
 //!   motion starts paused on a computed picture; frame cost is measured; screenshots are saved to
 //!   `target/screenshots/` (desktop, mobile full page, dark, compare);
-//! - `e2e/capabilities.rs`: each capability of the playground driven like a user would.
+//! - `e2e/capabilities.rs`: each capability of the playground driven like a user would;
+//! - `e2e/resilience.rs`: hostile traces are refused by name, a hidden tab or an embed out of view
+//!   holds the clock and comes back without a burst or a long frame, a busy soak shows no NaN.
 //!
 //! Needs `trunk build --release --public-url ./` first (the Makefile does it) and
 //! /usr/bin/chromium + /usr/bin/chromedriver (`scripts/bootstrap.sh --test`).
@@ -19,11 +21,11 @@ mod capabilities;
 mod harness;
 #[path = "e2e/page.rs"]
 mod page;
+#[path = "e2e/resilience.rs"]
+mod resilience;
 #[path = "e2e/server.rs"]
 mod server;
 
-use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use browser::{Browser, BrowserLog};
@@ -75,7 +77,7 @@ async fn loads_and_looks_right() {
     // The page opens on 8 requests/s into a bucket refilled at 5 tokens/s, running.
     wait_until(
         &client,
-        "Number(document.querySelector('#requests').textContent) > 0",
+        "Number(document.querySelector('#requests').textContent.replaceAll(',', '')) > 0",
         Duration::from_secs(5),
         "requests arrive",
     )

@@ -29,8 +29,6 @@ mod page;
 #[path = "e2e/server.rs"]
 mod server;
 
-use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use browser::{Browser, BrowserLog};

@@ -32,7 +32,6 @@ mod page;
 mod server;
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use browser::{Browser, BrowserLog};

@@ -82,12 +82,20 @@ pub async fn csp_exports_and_production() {
     click(&client, "#reset").await;
     click(&client, "#jump-60").await;
     js(&client, CATCH_DOWNLOADS).await;
-    for id in ["#export-png", "#export-csv", "#export-json"] {
+    // One at a time: the PNG is encoded asynchronously (canvas.toBlob), and the status line
+    // must end on the last one.
+    for (n, id) in ["#export-png", "#export-csv", "#export-json"].into_iter().enumerate() {
         click(&client, id).await;
+        let saved = format!("window.__saved.length === {}", n + 1);
+        wait_until(&client, &saved, Duration::from_secs(5), &format!("the download of {id}")).await;
     }
-    wait_until(&client, "window.__saved.length === 3", Duration::from_secs(5), "three downloads").await;
     let files = client.execute_async(READ_DOWNLOADS, vec![]).await.expect("read the downloads");
-    let [png, csv, json_file] = [&files[0], &files[1], &files[2]];
+    let saved = |name: &str| {
+        let all = files.as_array().expect("a list of downloads");
+        all.iter().find(|f| f["name"] == name).unwrap_or_else(|| panic!("no {name} among {all:?}"))
+    };
+    let [png, csv, json_file] =
+        [saved("ratelimit-chart.png"), saved("ratelimit-series.csv"), saved("ratelimit-scenario.json")];
     assert_eq!((&png["name"], &png["type"]), (&json!("ratelimit-chart.png"), &json!("image/png")), "{}", png["name"]);
     assert_eq!(png["signature"], json!([137, 80, 78, 71, 13, 10, 26, 10]), "not a PNG");
     let bytes: Vec<u8> = serde_json::from_value(png["bytes"].clone()).expect("the PNG's bytes");
