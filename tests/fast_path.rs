@@ -145,3 +145,18 @@ fn a_fast_forward_of_an_hour_matches_the_golden_path_at_every_slice() {
     assert_eq!(everything(&jumped), everything(&stepped));
     assert!(jumped.metrics().totals.requests > 590_000, "{:?}", jumped.metrics().totals);
 }
+
+#[test]
+fn running_to_the_end_matches_stepping_to_the_end() {
+    // What the CLI does: run past the horizon until every request in flight is answered.
+    for q in ["rate=30&traffic=poisson&retry=backoff&retries=3", "rate=12&nodes=3&lb=random&retry=exact"] {
+        let sc = Scenario::from_query(q).unwrap();
+        let mut run = fresh(&sc, Some(SimTime::from_secs(20)));
+        run.run_to_end();
+        let mut stepped = fresh(&sc, Some(SimTime::from_secs(20)));
+        while stepped.step_event().is_some() {}
+        assert_eq!(run.now(), stepped.now(), "{q}");
+        assert!(run.now() >= SimTime::from_nanos(19_000_000_000), "{q}: {:?}", run.now());
+        assert_eq!(everything(&run), everything(&stepped), "{q}");
+    }
+}

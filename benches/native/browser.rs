@@ -194,13 +194,13 @@ pub fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     let rows = runtime.block_on(run(server.url.clone()));
     println!("ratelimit-playground browser benchmark (release build, headless Chromium)\n");
-    println!("{:<56} {:<52} {:<16}", "what", "measured", "target");
+    println!("{:<64} {:<60} {:<16}", "what", "measured", "target");
     for r in rows {
         let mark = match r.met {
             Some(true) => "met",
             Some(false) => "NOT MET",
             None => "",
         };
-        println!("{:<56} {:<52} {:<16} {mark}", r.what, r.value, r.target);
+        println!("{:<64} {:<60} {:<16} {mark}", r.what, r.value, r.target);
     }
 }

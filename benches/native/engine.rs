@@ -109,7 +109,7 @@ pub fn main() {
         });
     println!(
         "{:<44} {:>12.1} ms {:>27}",
-        "fast-forward 1 h at 1 000 req/s (native)",
+        "ratelimit-sim run, 1 h at 1 000 req/s (native)",
         secs * 1e3,
         "browser target ≤ 100 ms"
     );

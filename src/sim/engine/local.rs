@@ -34,8 +34,9 @@ impl Simulation {
 
     /// Runs the next arrival, which must be the next event, at or before `limit`, with the state
     /// samples due up to it taken; then every following arrival that is also the next event, is
-    /// at or before `limit`, needs no state sample first and comes before the horizon.
-    pub(super) fn run_local_arrivals(&mut self, limit: u64) {
+    /// at or before `limit`, needs no state sample first and comes before the horizon. Returns
+    /// the time of the last arrival run.
+    pub(super) fn run_local_arrivals(&mut self, limit: u64) -> u64 {
         let width = self.metrics.bucket_width.as_nanos();
         let gives_up = self.sc.retry == RetryPolicy::GiveUp;
         let mut stop = self.arrival_stop(limit);
@@ -43,8 +44,10 @@ impl Simulation {
         let mut decided = 0u64;
         let mut last = None;
         let mut first = true;
+        let mut ran = 0;
         while let Some(at) = self.next_arrival.filter(|&a| first || stop.is_some_and(|s| a <= s)) {
             first = false;
+            ran = at;
             self.next_arrival = self.arrivals.next();
             self.events += 1;
             let now = SimTime(at);
@@ -115,6 +118,7 @@ impl Simulation {
         if last.is_some() {
             self.last = last;
         }
+        ran
     }
 
     /// The last instant an arrival may have and still be the next event with nothing to do

@@ -179,26 +179,38 @@ impl Simulation {
     /// Runs every event up to and including `t`; simulated time is then `t`.
     pub fn step_until(&mut self, t: SimTime) {
         let limit = t.as_nanos();
-        while let Some((at, scheduled)) = self.next_event() {
-            if at > limit {
-                break;
-            }
-            self.sample_until(at);
-            if !scheduled && self.decides_locally() {
-                self.run_local_arrivals(limit);
-            } else {
-                self.run(at, scheduled);
-            }
-        }
+        self.run_events(limit);
         if limit != u64::MAX {
             self.sample_until(limit);
         }
         self.now = self.now.max(t);
     }
 
-    /// Runs until nothing is left to happen before the horizon (which must be set).
+    /// Runs until nothing is left to happen before the horizon (which must be set); simulated
+    /// time is then that of the last event, as after as many [`step_event`](Self::step_event)s.
     pub fn run_to_end(&mut self) {
-        while self.step_event().is_some() {}
+        if let Some(last) = self.run_events(u64::MAX) {
+            self.now = self.now.max(SimTime(last));
+        }
+    }
+
+    /// Runs every event at or before `limit`, with the state samples due before each; returns
+    /// the time of the last one run.
+    fn run_events(&mut self, limit: u64) -> Option<u64> {
+        let mut last = None;
+        while let Some((at, scheduled)) = self.next_event() {
+            if at > limit {
+                break;
+            }
+            self.sample_until(at);
+            last = Some(if !scheduled && self.decides_locally() {
+                self.run_local_arrivals(limit)
+            } else {
+                self.run(at, scheduled);
+                at
+            });
+        }
+        last
     }
 
     /// Simulated time reached.
