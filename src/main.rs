@@ -2,10 +2,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
-        show_crash_notice();
-    }));
+    ratelimit_playground::app::crash::install_panic_hook();
     leptos::mount::mount_to_body(ratelimit_playground::app::App);
     mark_first_frame();
 }
@@ -23,25 +20,6 @@ fn mark_first_frame() {
         }
     });
     let _ = window.request_animation_frame(mark.unchecked_ref());
-}
-
-/// A panic in WebAssembly stops the app for good: say so on the page instead of leaving it frozen.
-/// Plain DOM calls only, since the reactive runtime may be what panicked.
-#[cfg(target_arch = "wasm32")]
-fn show_crash_notice() {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-    if document.get_element_by_id("crash").is_some() {
-        return;
-    }
-    let (Ok(notice), Some(body)) = (document.create_element("div"), document.body()) else { return };
-    notice.set_id("crash");
-    notice.set_class_name("crash");
-    let _ = notice.set_attribute("role", "alert");
-    notice.set_text_content(Some(
-        "Something went wrong and the simulation stopped. Reload the page to start again; \
-         if it happens again, please report the address you were on (it holds the whole scenario).",
-    ));
-    let _ = body.prepend_with_node_1(&notice);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

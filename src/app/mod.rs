@@ -28,6 +28,8 @@ mod controls;
 #[cfg(target_arch = "wasm32")]
 mod convergence_view;
 #[cfg(target_arch = "wasm32")]
+pub mod crash;
+#[cfg(target_arch = "wasm32")]
 mod explain_view;
 #[cfg(target_arch = "wasm32")]
 pub mod in_view;
