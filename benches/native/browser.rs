@@ -25,19 +25,9 @@ use page::{cdp, click, js, set_control, slide, wait_until};
 use serde_json::json;
 use server::StaticServer;
 
-/// Installed before the app: per-frame script time (the app's frame callback plus the reactive
-/// work it queues as microtasks), and a handle on the wasm memory.
-const PROBES: &str = r#"
-window.__frames = [];
-const raf = window.requestAnimationFrame.bind(window);
-window.requestAnimationFrame = (cb) => raf((ts) => {
-  const t0 = performance.now();
-  try { cb(ts); } finally {
-    queueMicrotask(() => queueMicrotask(() => queueMicrotask(() => window.__frames.push([ts, performance.now() - t0]))));
-  }
-});
-addEventListener('TrunkApplicationStarted', (e) => { window.__wasmMemory = e.detail.wasm.memory; });
-"#;
+/// Installed before the app, after [`harness::FRAME_PROBE`]: a handle on the wasm memory.
+const MEMORY_PROBE: &str =
+    "addEventListener('TrunkApplicationStarted', (e) => { window.__wasmMemory = e.detail.wasm.memory; });";
 
 /// One measured figure and its target.
 struct Row {
@@ -104,7 +94,8 @@ async fn wait_for_sim_secs(client: &Client, secs: u64) {
 async fn run(url: String) -> Vec<Row> {
     let browser = Browser::start();
     let client = browser.connect().await;
-    cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": PROBES })).await;
+    let probes = format!("{}\n{MEMORY_PROBE}", harness::FRAME_PROBE);
+    cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": probes })).await;
     let mut rows = Vec::new();
 
     // Navigation → the first frame after mounting, on five fresh loads.

@@ -13,6 +13,21 @@ use super::page::{cdp, js};
 /// The tests share two cores with the machine: one browser at a time keeps timings honest.
 static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
 
+/// Per-frame script time — the app's frame callback plus the reactive work it queues as
+/// microtasks — in `window.__frames` as `[timestamp, ms]`, by wrapping `requestAnimationFrame`.
+/// Install it before the app loads (or, in a sandboxed frame, after it mounted: the loop asks for
+/// every frame anew).
+pub const FRAME_PROBE: &str = r#"
+window.__frames = [];
+const raf = window.requestAnimationFrame.bind(window);
+window.requestAnimationFrame = (cb) => raf((ts) => {
+  const t0 = performance.now();
+  try { cb(ts); } finally {
+    queueMicrotask(() => queueMicrotask(() => queueMicrotask(() => window.__frames.push([ts, performance.now() - t0]))));
+  }
+});
+"#;
+
 /// Installed in every frame before its scripts run: records console errors, uncaught errors,
 /// unhandled rejections and Content-Security-Policy violations (the server sends the CSP of
 /// `dist/_headers`) in `window.__e2eErrors`, and every message the window receives in

@@ -13,6 +13,7 @@ use ratelimit_playground::app::clock::{MAX_STEPS, STEP};
 use serde_json::{json, Value};
 
 use super::browser::{Browser, BrowserLog};
+use super::harness::FRAME_PROBE;
 use super::page::{cdp, click, clock_ns, counters, js, set_control, slide, text, wait_until};
 use super::server::StaticServer;
 use super::{dist_dir, one_browser_at_a_time, open_app};
@@ -44,20 +45,6 @@ const HOSTILE: [(&str, &str); 4] = [
 const HUGE_MESSAGE: &str = "trace: 104.9 MB is too large; at most 16.8 MB and 1 million arrivals are accepted";
 /// An empty upload.
 const EMPTY_MESSAGE: &str = "trace: no arrival times found (one time in ms per line, # for comments)";
-
-/// Installed before the app (or, in a sandboxed frame, after it mounted: the loop asks for every
-/// frame anew): per-frame script time — the app's frame callback plus the reactive work it queues
-/// as microtasks — in `window.__frames` as `[timestamp, ms]` (as in benches/native/browser.rs).
-const FRAME_PROBE: &str = r#"
-window.__frames = [];
-const raf = window.requestAnimationFrame.bind(window);
-window.requestAnimationFrame = (cb) => raf((ts) => {
-  const t0 = performance.now();
-  try { cb(ts); } finally {
-    queueMicrotask(() => queueMicrotask(() => queueMicrotask(() => window.__frames.push([ts, performance.now() - t0]))));
-  }
-});
-"#;
 
 /// Records every change of the simulated clock as `[performance.now(), data-ns]` in
 /// `window.__ticks`, the moment it happens.
