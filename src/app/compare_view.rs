@@ -1,5 +1,5 @@
-//! Compare mode: the five algorithms on the same arrivals as small multiples, and how often the
-//! sliding window counter disagreed with the exact sliding log.
+//! Compare mode: the five algorithms on the same arrivals as small multiples, and how many
+//! requests the sliding window counter admitted against the exact sliding log.
 
 use leptos::prelude::*;
 
@@ -7,8 +7,9 @@ use super::compare_column::CompareColumn;
 use super::playground::Playground;
 use super::units::{format_percent, group_thousands};
 use crate::sim::compare::ALGORITHMS;
+use crate::sim::Disagreement;
 
-/// The grid of small multiples and the disagreement line.
+/// The grid of small multiples and the counter-versus-log line.
 #[component]
 pub fn CompareView(
     /// The page state to read from.
@@ -22,20 +23,39 @@ pub fn CompareView(
             <div class="compare-grid">
                 {(0..ALGORITHMS.len()).map(|index| view! { <CompareColumn playground=pg index=index /> }).collect_view()}
             </div>
-            <p class="panel disagreement" id="disagreement" data-total=move || d.get().total() data-compared=move || d.get().compared>
-                <strong class="big">{move || format_percent(d.get().rate())}</strong>
-                <span>
-                    {move || {
-                        let d = d.get();
-                        format!(
-                            " of {} arrivals: the sliding window counter decided differently from the exact sliding log on the same history — {} admitted that the log would have refused, {} refused that it would have admitted.",
-                            group_thousands(d.compared),
-                            group_thousands(d.counter_admitted_log_rejected),
-                            group_thousands(d.counter_rejected_log_admitted),
-                        )
-                    }}
-                </span>
+            <p class="panel disagreement" id="disagreement" data-counter=move || d.get().counter_admitted data-log=move || d.get().log_admitted>
+                <strong class="big">{move || d.with(headline)}</strong>
+                <span>{move || d.with(explanation)}</span>
             </p>
         </section>
+    }
+}
+
+/// The big figure: how many more or fewer the counter admitted, relative to the log.
+fn headline(d: &Disagreement) -> String {
+    let diff = d.difference();
+    if d.log_admitted == 0 && d.counter_admitted == 0 {
+        "—".into()
+    } else if d.counter_admitted == d.log_admitted {
+        "The same".into()
+    } else if diff < 0.0 {
+        format!("{} fewer", format_percent(-diff))
+    } else {
+        format!("{} more", format_percent(diff))
+    }
+}
+
+/// The sentence after it, with both counts.
+fn explanation(d: &Disagreement) -> String {
+    let (counter, log) = (group_thousands(d.counter_admitted), group_thousands(d.log_admitted));
+    if d.log_admitted == 0 && d.counter_admitted == 0 {
+        " Nothing admitted yet: the sliding window counter is compared with the exact sliding log once requests arrive."
+            .into()
+    } else if d.counter_admitted == d.log_admitted {
+        format!(" number admitted by the sliding window counter as by the exact sliding log on the same arrivals: {counter} each.")
+    } else {
+        format!(
+            " admitted by the sliding window counter than by the exact sliding log on the same arrivals: {counter} against {log}. Its estimate assumes the previous window's requests were spread evenly."
+        )
     }
 }

@@ -61,7 +61,7 @@ pub fn explain(view: View) -> Explanation {
             &[
                 "The same arrivals (same traffic, same seed) go through all five algorithms at once; unless you set them, the windows get limit = capacity and window = capacity ÷ refill, so every algorithm allows the same burst and the same long-run rate.",
                 "Token bucket and GCRA always match exactly; the fixed window differs most at window boundaries.",
-                "The disagreement number counts arrivals where the sliding window counter decided differently from what the exact log would have decided on the same history.",
+                "The line under the columns compares how many requests the sliding window counter admitted with the exact sliding log: under steady overload the counter admits one fewer than the limit per window; after a burst its even-spread estimate can let more through.",
             ],
         ),
     };

@@ -46,7 +46,7 @@ pub(super) fn config(p: &Policy) -> Config {
         ),
     };
     if p.shape == Shape::SlidingLog {
-        notes.push("Upstash has no exact sliding log: the counter is the closest; see the disagreement number in compare mode.".into());
+        notes.push("Upstash has no exact sliding log: the counter is the closest; compare mode shows how its admissions differ from the exact log's.".into());
     }
     if p.shape != Shape::Bucket && !p.window_ns.is_multiple_of(1_000_000) {
         notes.push(format!("Durations are whole milliseconds: {} s rounded.", secs(p.window_ns)));

@@ -123,7 +123,7 @@ async fn drive_every_capability() {
         assert_eq!(drawn, json!(true), "{id} draws nothing");
     }
     let disagreement = text(&client, "#disagreement").await;
-    assert!(disagreement.contains("sliding window counter decided differently"), "{disagreement}");
+    assert!(disagreement.contains("by the exact sliding log on the same arrivals"), "{disagreement}");
 
     // Replay my traffic: a bad paste, a bad upload and an oversized upload are refused by line.
     click(&client, "#algo-token_bucket").await;
