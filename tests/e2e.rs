@@ -28,13 +28,13 @@ mod server;
 
 use std::time::Duration;
 
-use browser::{Browser, BrowserLog};
+use browser::BrowserLog;
 use fantoccini::Client;
 use page::{cdp, click, counters, js, screenshot, set_control, slide, text, viewport, wait_until};
 use serde_json::{json, Value};
 use server::StaticServer;
 
-pub(crate) use harness::{dist_dir, one_browser_at_a_time, script_ms_per_frame, ERROR_HOOK};
+pub(crate) use harness::{launch, one_browser_at_a_time, script_ms_per_frame, ERROR_HOOK};
 
 /// Pixel statistics of a chart's data layer (`#chart` unless given): its size, how many pixels
 /// are drawn at all, and how many are close to the admitted and rejected colours of the CSS.
@@ -69,9 +69,7 @@ fn playground_loads_under_a_sub_path_and_looks_right_everywhere() {
 }
 
 async fn loads_and_looks_right() {
-    let server = StaticServer::start(dist_dir());
-    let browser = Browser::start();
-    let client = browser.connect().await;
+    let (server, browser, client) = launch().await;
     open_app(&client, &server).await;
 
     // The page opens on 8 requests/s into a bucket refilled at 5 tokens/s, running.

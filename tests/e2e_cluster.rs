@@ -31,7 +31,7 @@ mod server;
 
 use std::time::Duration;
 
-use browser::{Browser, BrowserLog};
+use browser::BrowserLog;
 use fantoccini::Client;
 use page::{cdp, click, js, screenshot, set_control, slide, text, viewport, wait_until};
 use ratelimit_playground::app::cluster::presets::{NODES, RTT_MS};
@@ -39,7 +39,7 @@ use ratelimit_playground::app::units::SliderScale;
 use serde_json::{json, Value};
 use server::StaticServer;
 
-use harness::{dist_dir, one_browser_at_a_time, script_ms_per_frame, ERROR_HOOK};
+use harness::{launch, one_browser_at_a_time, script_ms_per_frame, ERROR_HOOK};
 
 /// The arrival-rate slider of the traffic group.
 const RATE: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };
@@ -122,9 +122,7 @@ fn multi_node_mode_shows_the_race_the_script_the_edge_and_the_outage() {
 }
 
 async fn drive_the_cluster() {
-    let server = StaticServer::start(dist_dir());
-    let browser = Browser::start();
-    let client = browser.connect().await;
+    let (server, browser, client) = launch().await;
     open_cluster(&client, &server, true).await;
 
     // 100 requests/s into 4 nodes sharing a bucket of 10 refilled at 5/s, a 50 ms round trip:
@@ -233,9 +231,7 @@ fn multi_node_mode_stays_smooth_at_16_nodes_and_looks_right_everywhere() {
 }
 
 async fn smooth_and_looks_right() {
-    let server = StaticServer::start(dist_dir());
-    let browser = Browser::start();
-    let client = browser.connect().await;
+    let (server, browser, client) = launch().await;
     open_cluster(&client, &server, false).await;
 
     // 16 nodes racing on 1,000 requests/s at 100×: 100,000 simulated requests per real second.

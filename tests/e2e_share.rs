@@ -40,13 +40,11 @@ use page::{cdp, js, viewport, wait_until};
 use serde_json::{json, Value};
 use server::StaticServer;
 
-pub(crate) use harness::{dist_dir, one_browser_at_a_time, ERROR_HOOK as HOOK};
+pub(crate) use harness::{launch, one_browser_at_a_time, ERROR_HOOK as HOOK};
 
 /// A server for `dist/`, a browser and a session with the hook installed, at 1280×800.
 pub(crate) async fn start() -> (StaticServer, Browser, Client) {
-    let server = StaticServer::start(dist_dir());
-    let browser = Browser::start();
-    let client = browser.connect().await;
+    let (server, browser, client) = launch().await;
     cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": HOOK })).await;
     viewport(&client, 1280, 800, 1.0, false).await;
     (server, browser, client)

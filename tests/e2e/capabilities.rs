@@ -7,10 +7,8 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, Locator};
 use serde_json::json;
 
-use super::browser::Browser;
 use super::page::{click, clock_ns, counters, full_page_screenshot, js, set_control, slide, text, wait_until};
-use super::server::StaticServer;
-use super::{dist_dir, one_browser_at_a_time, open_app};
+use super::{launch, one_browser_at_a_time, open_app};
 
 /// How far the measured pass ratio may be from refill ÷ arrival after 10 simulated minutes, in
 /// percentage points (the opening burst of a full bucket adds 10 of 12 000 requests: 0.08 points).
@@ -51,9 +49,7 @@ fn every_capability_works_in_headless_chromium() {
 
 async fn drive_every_capability() {
     let started = Instant::now();
-    let server = StaticServer::start(dist_dir());
-    let browser = Browser::start();
-    let client = browser.connect().await;
+    let (server, browser, client) = launch().await;
     open_app(&client, &server).await;
     click(&client, "#play").await; // pause: every step below is computed, not waited for
     wait_until(&client, "document.querySelector('#play').textContent === 'Play'", Duration::from_secs(2), "paused")

@@ -8,7 +8,18 @@ use std::time::Duration;
 use fantoccini::Client;
 use serde_json::{json, Value};
 
+use super::browser::Browser;
 use super::page::{cdp, js};
+use super::server::StaticServer;
+
+/// Serves the built app and starts a browser with a WebDriver session on it. Keep all three
+/// alive for the test: dropping the browser ends the session.
+pub async fn launch() -> (StaticServer, Browser, Client) {
+    let server = StaticServer::start(dist_dir());
+    let browser = Browser::start();
+    let client = browser.connect().await;
+    (server, browser, client)
+}
 
 /// The tests share two cores with the machine: one browser at a time keeps timings honest.
 static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());

@@ -12,11 +12,10 @@ use fantoccini::{Client, Locator};
 use ratelimit_playground::app::clock::{MAX_STEPS, STEP};
 use serde_json::{json, Value};
 
-use super::browser::{Browser, BrowserLog};
+use super::browser::BrowserLog;
 use super::harness::FRAME_PROBE;
 use super::page::{cdp, click, clock_ns, counters, js, set_control, slide, text, wait_until};
-use super::server::StaticServer;
-use super::{dist_dir, one_browser_at_a_time, open_app};
+use super::{launch, one_browser_at_a_time, open_app};
 
 /// Playback speed of the busy tests, simulated seconds per real second.
 const SPEED: f64 = 100.0;
@@ -168,9 +167,7 @@ fn hostile_traces_are_refused_with_a_message_naming_the_problem_and_a_good_trace
 
 async fn refuse_hostile_traces() {
     let started = Instant::now();
-    let server = StaticServer::start(dist_dir());
-    let browser = Browser::start();
-    let client = browser.connect().await;
+    let (server, browser, client) = launch().await;
     open_app(&client, &server).await;
     js(&client, READ_COUNTER).await;
     set_control(&client, "#traffic", "trace", "change").await;
@@ -352,9 +349,7 @@ fn a_hidden_tab_holds_the_clock_and_comes_back_without_a_burst_or_a_long_frame()
 
 async fn hide_and_return() {
     let started = Instant::now();
-    let server = StaticServer::start(dist_dir());
-    let browser = Browser::start();
-    let client = browser.connect().await;
+    let (server, browser, client) = launch().await;
     cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": FRAME_PROBE })).await;
     open_app(&client, &server).await;
     slide(&client, "rate", 800, "1,000 requests per second").await;
@@ -393,9 +388,7 @@ fn an_embed_scrolled_out_of_view_holds_the_clock_and_comes_back_without_a_burst_
 
 async fn scroll_away_and_back() {
     let started = Instant::now();
-    let server = StaticServer::start(dist_dir());
-    let browser = Browser::start();
-    let client = browser.connect().await;
+    let (server, browser, client) = launch().await;
     cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": super::ERROR_HOOK })).await;
     super::page::viewport(&client, 1280, 800, 1.0, false).await;
     let src = format!("{}?rate=1000&amp;embed=1&amp;controls=speed", server.url);
@@ -440,9 +433,7 @@ fn ten_busy_simulated_minutes_never_show_nan_infinity_or_a_negative_number() {
 
 async fn soak() {
     let started = Instant::now();
-    let server = StaticServer::start(dist_dir());
-    let browser = Browser::start();
-    let client = browser.connect().await;
+    let (server, browser, client) = launch().await;
     open_app(&client, &server).await;
     slide(&client, "rate", 800, "1,000 requests per second").await;
     set_control(&client, "#speed", "100", "change").await;
