@@ -74,28 +74,20 @@ pub struct Series {
     width: u64,
     capacity: usize,
     first: u64,
-    /// Start of the newest bucket (meaningless while empty), for the fast path.
-    newest: u64,
     buckets: VecDeque<Bucket>,
 }
 
 impl Series {
     /// An empty series of `capacity` buckets of `width` each (both at least 1).
     pub fn new(width: Nanos, capacity: usize) -> Self {
-        Series {
-            width: width.as_nanos().max(1),
-            capacity: capacity.max(1),
-            first: 0,
-            newest: u64::MAX,
-            buckets: VecDeque::new(),
-        }
+        Series { width: width.as_nanos().max(1), capacity: capacity.max(1), first: 0, buckets: VecDeque::new() }
     }
 
     /// The bucket holding `t`, created if needed; `None` if it already left the ring.
     #[inline(always)]
     pub fn at(&mut self, t: SimTime) -> Option<&mut Bucket> {
         // Fast path: the newest bucket, where nearly every event lands.
-        if t.as_nanos().wrapping_sub(self.newest) < self.width && !self.buckets.is_empty() {
+        if self.buckets.back().is_some_and(|b| t.as_nanos().wrapping_sub(b.start.as_nanos()) < self.width) {
             return self.buckets.back_mut();
         }
         self.slow_at(t)
@@ -120,7 +112,6 @@ impl Series {
             self.buckets.pop_front();
             self.first += 1;
         }
-        self.newest = self.buckets.back().map_or(u64::MAX, |b| b.start.as_nanos());
         let i = (index - self.first) as usize;
         self.buckets.get_mut(i)
     }

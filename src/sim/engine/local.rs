@@ -7,7 +7,7 @@
 //! [`Simulation::arrive`] and `decided` make one event at a time: `tests/fast_path.rs` compares
 //! the two on every algorithm, retry policy, balancer and traffic shape.
 
-use super::requests::{Attempt, Ev, Last};
+use super::requests::{Attempt, Last};
 use super::Simulation;
 use crate::sim::decision::Verdict;
 use crate::sim::limiter::Limiter;
@@ -74,25 +74,15 @@ impl Simulation {
                     pending.bucket = Some(b.start.as_nanos());
                 }
             }
-            if pending.bucket.is_some() {
-                pending.requests += 1;
-            }
-
-            let t = &mut self.metrics.totals;
+            // (Counts of a bucket no longer in the ring go nowhere: `add_to` drops them.)
+            pending.requests += 1;
             if allowed {
-                t.admitted += 1;
-                t.reference_admitted += u64::from(self.alone);
-                self.metrics.node_admitted[node] += 1;
-                self.peak.admitted(now);
-                if pending.bucket.is_some() {
-                    pending.admitted += 1;
-                    pending.node_admitted[node] += 1;
-                }
+                pending.admitted += 1;
+                pending.node_admitted[node] += 1;
             } else {
-                t.rejected += 1;
-                t.first_rejection.get_or_insert(now);
-                pending.rejected += u64::from(pending.bucket.is_some());
+                pending.rejected += 1;
             }
+            self.count_decision(node, allowed, now);
             decided += 1;
             self.metrics.event(now, id, node, EventKind::Decided { allowed, latency: Nanos::ZERO, retry: false });
             last = Some(Last { at: now, node, verdict: Verdict { allowed, retry_after }, lazy: true });
@@ -102,15 +92,9 @@ impl Simulation {
             if gives_up {
                 // `Retry::delay` is `None` for this policy whatever else it is told.
                 self.metrics.totals.gave_up += 1;
-                continue;
-            }
-            match self.retry.delay(0, retry_after, &mut self.retry_rng) {
-                Some(wait) if self.horizon.is_none_or(|h| now + wait < h) => {
-                    let a = Attempt { id, at: now, retry: 1, node: node as u32 };
-                    self.queue.push((now + wait).as_nanos(), Ev::Retry(a));
-                    stop = self.arrival_stop(limit);
-                }
-                _ => self.metrics.totals.gave_up += 1,
+            } else if self.retry_or_give_up(Attempt { id, at: now, retry: 0, node: node as u32 }, retry_after, now) {
+                // The retry may now be the next event.
+                stop = self.arrival_stop(limit);
             }
         }
         pending.add_to(&mut self.metrics.series);

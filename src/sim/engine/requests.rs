@@ -7,7 +7,7 @@ use crate::sim::limiter::{AnyLimiter, Limiter};
 use crate::sim::metrics::EventKind;
 use crate::sim::scenario::{FailMode, RetryPolicy, StoreMode};
 use crate::sim::store::Snapshot;
-use crate::sim::time::SimTime;
+use crate::sim::time::{Nanos, SimTime};
 
 /// One attempt of a request: a new arrival or a retry.
 #[derive(Clone, Copy, Debug)]
@@ -147,16 +147,8 @@ impl Simulation {
     fn decided(&mut self, a: Attempt, d: Verdict, now: SimTime, arrived_now: bool) {
         let node = a.node as usize;
         let latency = now.since(a.at);
+        self.count_decision(node, d.allowed, now);
         let m = &mut self.metrics;
-        if d.allowed {
-            m.totals.admitted += 1;
-            m.totals.reference_admitted += u64::from(self.alone);
-            m.node_admitted[node] += 1;
-            self.peak.admitted(now);
-        } else {
-            m.totals.rejected += 1;
-            m.totals.first_rejection.get_or_insert(now);
-        }
         if let Some(b) = m.series.at(now) {
             if arrived_now {
                 b.requests += 1;
@@ -179,14 +171,38 @@ impl Simulation {
         m.latency.record(latency);
         m.event(now, a.id, node, EventKind::Decided { allowed: d.allowed, latency, retry: a.retry > 0 });
         self.last = Some(Last { at: now, node, verdict: d, lazy: self.sc.store == StoreMode::Local });
-        if d.allowed {
-            return;
+        if !d.allowed {
+            self.retry_or_give_up(a, d.retry_after, now);
         }
-        match self.retry.delay(a.retry, d.retry_after, &mut self.retry_rng) {
+    }
+
+    /// Counts a decision at `now` by `node` in the run's totals and the window peak.
+    #[inline(always)]
+    pub(super) fn count_decision(&mut self, node: usize, allowed: bool, now: SimTime) {
+        let m = &mut self.metrics;
+        if allowed {
+            m.totals.admitted += 1;
+            m.totals.reference_admitted += u64::from(self.alone);
+            m.node_admitted[node] += 1;
+            self.peak.admitted(now);
+        } else {
+            m.totals.rejected += 1;
+            m.totals.first_rejection.get_or_insert(now);
+        }
+    }
+
+    /// The client of attempt `a`, refused at `now`, retries when its policy says (if that is
+    /// before the horizon) or gives up. Returns whether a retry was scheduled.
+    pub(super) fn retry_or_give_up(&mut self, a: Attempt, retry_after: Option<Nanos>, now: SimTime) -> bool {
+        match self.retry.delay(a.retry, retry_after, &mut self.retry_rng) {
             Some(wait) if self.horizon.is_none_or(|h| now + wait < h) => {
                 self.push(now + wait, Ev::Retry(Attempt { retry: a.retry + 1, ..a }));
+                true
             }
-            _ => self.metrics.totals.gave_up += 1,
+            _ => {
+                self.metrics.totals.gave_up += 1;
+                false
+            }
         }
     }
 }
