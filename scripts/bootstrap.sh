@@ -4,7 +4,8 @@
 # Tools go where they outlive a clone (cargo's bin folder, ~/.cache), so a fresh clone reuses them.
 #
 #   scripts/bootstrap.sh          build tools (wasm32 target, trunk, wasm-bindgen-cli, wasm-opt)
-#   scripts/bootstrap.sh --test   the same plus Debian chromium + chromium-driver + brotli
+#   scripts/bootstrap.sh --test   the same plus Debian chromium + chromium-driver + brotli, and
+#                                 redis-server (the real-Redis tests start their own)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -54,12 +55,14 @@ if ! have_version wasm-opt "version $BINARYEN_VERSION"; then
   have_version wasm-opt "version $BINARYEN_VERSION" || { echo "bootstrap: wasm-opt still missing" >&2; exit 1; }
 fi
 
-# 5. For the tests: Debian's Chromium and its driver, and brotli for `make size`.
+# 5. For the tests: Debian's Chromium and its driver, brotli for `make size`, and redis-server for
+#    tests/real (each test starts its own server on a free loopback port).
 if [[ "${1:-}" == "--test" ]]; then
   missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
   command -v brotli >/dev/null 2>&1 || missing+=(brotli)
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
   if ((${#missing[@]})); then
     say "installing ${missing[*]} from Debian"
     SUDO=""; [[ $(id -u) == 0 ]] || SUDO="sudo"

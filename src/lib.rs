@@ -4,10 +4,13 @@
 //! - [`chart`]: drawing from plain data, generic over plotters' backends (canvas and SVG);
 //! - [`production`]: the current policy as configuration for nginx, Envoy, governor,
 //!   express-rate-limit, Upstash and a Redis Lua script;
+//! - `redis` (native only): the CLI's runner of a multi-node scenario against a real Redis;
 //! - [`app`]: the Leptos single-page app (its components are wasm32 only) that renders what the
 //!   engine decides.
 
 pub mod app;
 pub mod chart;
 pub mod production;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod redis;
 pub mod sim;

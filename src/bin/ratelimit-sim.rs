@@ -15,6 +15,8 @@ use std::sync::Arc;
 
 const USAGE: &str = "\
 usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg] [--out FILE]
+       ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
+                           [--trace FILE] [--format json|decisions] [--out FILE]
 
 Runs a rate-limiting scenario to completion, exactly and deterministically.
 
@@ -27,7 +29,18 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   svg (the app's throughput and inner-state charts, for docs without iframes)
   --out FILE      write there instead of standard output
 
-Exit status: 0 on success, 2 on invalid input (the message names the parameter and its range).";
+`redis` runs a multi-node scenario (nodes=N, store=race|atomic|async, rtt=…) against a real Redis
+in real time — one connection per node, the round trip added by a local delay proxy — and prints
+the measured run beside the engine's simulation of it. Everything it writes is one key,
+rlp:{run-…}:limiter, deleted at the end (and on Ctrl-C).
+
+  --url URL       redis://[[user]:password@]host[:port][/db]
+  --speed S       scenario seconds per real second (default 1; 0.01 to 100)
+  --format F      json (default: measured, simulated, difference) or decisions (one CSV line
+                  per measured request)
+
+Exit status: 0 on success, 2 on invalid input (the message names the parameter and its range),
+1 when the server cannot be reached or refuses a command, 130 when interrupted.";
 
 /// What to print.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -82,24 +95,42 @@ fn read_trace(path: &str) -> Result<Trace, String> {
     Trace::parse(&text).map_err(|e| e.to_string())
 }
 
-fn run(args: Args) -> Result<(), String> {
-    let mut sc = match &args.trace {
+/// The scenario of `query`, replaying the trace at `trace` if given.
+fn scenario(query: &str, trace: Option<&str>) -> Result<Scenario, String> {
+    let mut sc = match trace {
         // The trace arrives separately; parse the rest with traffic=trace accepted.
-        Some(_) => Scenario::from_query(&format!("{}&traffic=constant", args.query)).map(|mut s| {
+        Some(_) => Scenario::from_query(&format!("{query}&traffic=constant")).map(|mut s| {
             s.traffic = TrafficShape::Trace;
             s
         }),
-        None => Scenario::from_query(&args.query),
+        None => Scenario::from_query(query),
     }
     .map_err(|e| e.to_string())?;
-    if let Some(path) = &args.trace {
+    if let Some(path) = trace {
         sc.trace = Some(Arc::new(read_trace(path)?));
         let last = sc.trace.as_ref().and_then(|t| t.times().last().copied()).unwrap_or(0);
         // Replay the whole trace unless the query sets the run's duration.
-        if !args.query.split('&').any(|p| p.starts_with("duration=")) {
+        if !query.split('&').any(|p| p.starts_with("duration=")) {
             sc.duration = Nanos(last + 1).max(Nanos::from_millis(1));
         }
     }
+    Ok(sc)
+}
+
+/// Writes `text` to `out`, or to standard output.
+fn write_out(out: Option<&str>, text: &str) -> Result<(), String> {
+    match out {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("--out: cannot write {path}: {e}")),
+        None => match std::io::stdout().lock().write_all(text.as_bytes()) {
+            // A reader that stopped early (`| head`) is not an error worth a message.
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write to stdout: {e}")),
+            _ => Ok(()),
+        },
+    }
+}
+
+fn run(args: Args) -> Result<(), String> {
+    let sc = scenario(&args.query, args.trace.as_deref())?;
     let text = match args.format {
         Format::Json => report::run(&sc).map_err(|e| e.to_string())?.to_json(),
         Format::Csv => report::run(&sc).map_err(|e| e.to_string())?.to_csv(),
@@ -115,18 +146,16 @@ fn run(args: Args) -> Result<(), String> {
             svg::run_svg(&sim, span)?
         }
     };
-    match &args.out {
-        Some(path) => std::fs::write(path, text).map_err(|e| format!("--out: cannot write {path}: {e}")),
-        None => match std::io::stdout().lock().write_all(text.as_bytes()) {
-            // A reader that stopped early (`| head`) is not an error worth a message.
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write to stdout: {e}")),
-            _ => Ok(()),
-        },
-    }
+    write_out(args.out.as_deref(), &text)
 }
 
 fn main() -> ExitCode {
-    match parse_args(std::env::args().skip(1)) {
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().map(String::as_str) == Some("redis") {
+        args.next();
+        return redis_main(args);
+    }
+    match parse_args(args) {
         Ok(None) => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -142,5 +171,81 @@ fn main() -> ExitCode {
             eprintln!("ratelimit-sim: {e}\n\n{USAGE}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn redis_main(_: impl Iterator<Item = String>) -> ExitCode {
+    eprintln!("ratelimit-sim redis: only built natively");
+    ExitCode::from(2)
+}
+
+/// `ratelimit-sim redis …`: the scenario against a real Redis, beside the simulation.
+#[cfg(not(target_arch = "wasm32"))]
+fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
+    use ratelimit_playground::redis::{self, url::RedisUrl, Options, RunError};
+    let fail = |code: u8, e: String| {
+        eprintln!("ratelimit-sim redis: {e}");
+        ExitCode::from(code)
+    };
+    let (mut url, mut query, mut speed, mut decisions, mut out, mut trace) = (None, None, 1.0, false, None, None);
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        let parsed: Result<(), String> = (|| {
+            match flag.as_str() {
+                "-h" | "--help" => return Err(String::new()),
+                "--url" => url = Some(RedisUrl::parse(&value("--url")?)?),
+                "--query" => query = Some(value("--query")?),
+                "--trace" => trace = Some(value("--trace")?),
+                "--out" => out = Some(value("--out")?),
+                "--speed" => {
+                    let v = value("--speed")?;
+                    speed =
+                        v.parse().map_err(|_| format!("--speed: '{v}' is not a number; allowed: from 0.01 to 100"))?;
+                }
+                "--format" => {
+                    decisions = match value("--format")?.as_str() {
+                        "json" => false,
+                        "decisions" => true,
+                        other => return Err(format!("--format: '{other}' is not one of json | decisions")),
+                    }
+                }
+                other => return Err(format!("unknown argument '{other}'; see --help")),
+            }
+            Ok(())
+        })();
+        match parsed {
+            Err(e) if e.is_empty() => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            Err(e) => return fail(2, format!("{e}\n\n{USAGE}")),
+            Ok(()) => {}
+        }
+    }
+    let (Some(url), Some(query)) = (url, query) else {
+        return fail(2, "--url and --query are required; see --help".into());
+    };
+    let sc = match scenario(&query, trace.as_deref()) {
+        Ok(sc) => sc,
+        Err(e) => return fail(2, e),
+    };
+    let interrupted = redis::interrupt::install();
+    let opts = Options { url, speed, keep_decisions: decisions };
+    match redis::run(&sc, &opts, interrupted) {
+        Ok(o) => {
+            let text = if decisions {
+                redis::report::decisions_csv(&o.decisions, &o.comparison.key)
+            } else {
+                o.comparison.to_json()
+            };
+            match write_out(out.as_deref(), &text) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(1, e),
+            }
+        }
+        Err(RunError::Invalid(e)) => fail(2, e),
+        Err(RunError::Server(e)) => fail(1, e),
+        Err(RunError::Interrupted(e)) => fail(130, e),
     }
 }

@@ -10,7 +10,7 @@ mod express;
 mod governor;
 mod nginx;
 mod policy;
-mod redis_lua;
+pub mod redis_lua;
 mod upstash;
 
 pub use policy::{Policy, Shape};

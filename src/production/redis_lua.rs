@@ -30,10 +30,10 @@ local s = redis.call('HMGET', KEYS[1], 'start', 'count')
 local count = 0
 if tonumber(s[1]) == start then count = tonumber(s[2]) end
 if count + 1 > limit then
-  return { 0, 0, start + window - now }
+  return { 0, 0, math.ceil(start + window - now) }
 end
 redis.call('HSET', KEYS[1], 'start', start, 'count', count + 1)
-redis.call('PEXPIRE', KEYS[1], start + window - now)
+redis.call('PEXPIRE', KEYS[1], math.ceil(start + window - now))  -- now may have a fraction
 return { 1, limit - count - 1, 0 }"#;
 
 const SLIDING_WINDOW: &str = r#"-- KEYS[1]: the client's counters   ARGV: limit, window (ms), now (ms)
@@ -66,30 +66,48 @@ redis.call('ZADD', KEYS[1], now, ARGV[4])           -- members must be unique: a
 redis.call('PEXPIRE', KEYS[1], window)
 return { 1, limit - count - 1, 0 }"#;
 
+/// The script the panel exports for a policy of this shape.
+pub fn script(shape: Shape) -> &'static str {
+    match shape {
+        Shape::Bucket => TOKEN_BUCKET,
+        Shape::FixedWindow => FIXED_WINDOW,
+        Shape::SlidingWindow => SLIDING_WINDOW,
+        Shape::SlidingLog => SLIDING_LOG,
+    }
+}
+
+/// The policy's arguments, exactly as the exported call passes them before `<now-ms>`:
+/// capacity and refill per second for a bucket, the limit and the window in whole ms otherwise.
+pub fn policy_args(p: &Policy) -> [String; 2] {
+    match p.shape {
+        Shape::Bucket => [p.burst.to_string(), p.per_sec()],
+        _ => [p.limit.to_string(), window_ms(p).to_string()],
+    }
+}
+
+/// The window in whole milliseconds (at least 1), as the scripts take it.
+pub fn window_ms(p: &Policy) -> u64 {
+    ((p.window_ns + 500_000) / 1_000_000).max(1)
+}
+
 pub(super) fn config(p: &Policy) -> Config {
-    let window_ms = ((p.window_ns + 500_000) / 1_000_000).max(1);
-    let (script, call, returns) = match p.shape {
+    let window_ms = window_ms(p);
+    let [a, b] = policy_args(p);
+    let (call, returns) = match p.shape {
         Shape::Bucket => (
-            TOKEN_BUCKET,
-            format!("EVALSHA <sha> 1 rl:{{client}} {} {} <now-ms>", p.burst, p.per_sec()),
+            format!("EVALSHA <sha> 1 rl:{{client}} {a} {b} <now-ms>"),
             "{ allowed (1/0), tokens left, Retry-After in ms }",
         ),
-        Shape::FixedWindow => (
-            FIXED_WINDOW,
-            format!("EVALSHA <sha> 1 rl:{{client}} {} {window_ms} <now-ms>", p.limit),
-            "{ allowed, remaining, Retry-After in ms }",
-        ),
-        Shape::SlidingWindow => (
-            SLIDING_WINDOW,
-            format!("EVALSHA <sha> 1 rl:{{client}} {} {window_ms} <now-ms>", p.limit),
-            "{ allowed, 0 }",
-        ),
+        Shape::FixedWindow => {
+            (format!("EVALSHA <sha> 1 rl:{{client}} {a} {b} <now-ms>"), "{ allowed, remaining, Retry-After in ms }")
+        }
+        Shape::SlidingWindow => (format!("EVALSHA <sha> 1 rl:{{client}} {a} {b} <now-ms>"), "{ allowed, 0 }"),
         Shape::SlidingLog => (
-            SLIDING_LOG,
-            format!("EVALSHA <sha> 1 rl:{{client}} {} {window_ms} <now-ms> <request-id>", p.limit),
+            format!("EVALSHA <sha> 1 rl:{{client}} {a} {b} <now-ms> <request-id>"),
             "{ allowed, remaining, Retry-After in ms }",
         ),
     };
+    let script = script(p.shape);
     let snippet = format!("{script}\n\n-- SCRIPT LOAD it once, then per request:\n-- {call}\n");
     let mut notes = vec![
         "Redis runs the whole script atomically: no other command interleaves, so nodes sharing the key \

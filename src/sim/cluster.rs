@@ -37,6 +37,11 @@ impl Node {
         seq
     }
 
+    /// When increment `seq`, still unacknowledged, was made.
+    pub fn pending_at(&self, seq: u64) -> Option<SimTime> {
+        self.pending.iter().find(|&&(s, _)| s == seq).map(|&(_, at)| at)
+    }
+
     /// Adopts the store's state from the reply to increment `seq`, then re-applies the
     /// increments sent after it, which the store had not seen yet when it replied.
     pub fn synced(&mut self, seq: u64, state: AnyLimiter) {

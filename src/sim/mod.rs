@@ -32,7 +32,9 @@ mod zig_table;
 pub use compare::{Comparison, Disagreement};
 pub use decision::{Decision, Quota, Status, Verdict};
 pub use engine::Simulation;
-pub use limiter::{AnyLimiter, FixedWindow, Gauge, Gcra, Limiter, SlidingLog, SlidingWindow, TokenBucket};
+pub use limiter::{
+    AnyLimiter, FixedWindow, Gauge, Gcra, Limiter, LimiterState, SlidingLog, SlidingWindow, TokenBucket,
+};
 pub use metrics::{Bucket, Event, EventKind, Metrics, Totals};
 pub use query::ParamError;
 pub use rate::Rate;

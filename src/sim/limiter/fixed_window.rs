@@ -1,5 +1,6 @@
 //! The fixed window counter: at most `limit` requests per window, windows aligned to t = 0.
 
+use super::state::LimiterState;
 use super::{Gauge, Limiter};
 use crate::sim::decision::{Quota, Status};
 use crate::sim::time::{Nanos, SimTime};
@@ -27,6 +28,18 @@ impl FixedWindow {
     /// `limit` requests per `window` (which must be at least 1 ns).
     pub fn new(limit: u64, window: Nanos) -> Self {
         FixedWindow { limit, window: window.as_nanos().max(1), start: 0, count: 0 }
+    }
+
+    /// The current window's start and count.
+    pub fn state(&self) -> LimiterState {
+        LimiterState::FixedWindow { start: self.start, count: self.count }
+    }
+
+    /// Puts back a state from [`state`](Self::state); false (and unchanged) for another kind.
+    pub fn restore(&mut self, s: &LimiterState) -> bool {
+        let &LimiterState::FixedWindow { start, count } = s else { return false };
+        (self.start, self.count) = (start - start % self.window, count);
+        true
     }
 
     #[inline]

@@ -1,5 +1,6 @@
 //! GCRA, the generic cell rate algorithm: a token bucket stored as one timestamp.
 
+use super::state::LimiterState;
 use super::{div_ceil_nanos, Gauge, Limiter};
 use crate::sim::decision::{Quota, Status};
 use crate::sim::rate::{Rate, TOKEN};
@@ -30,6 +31,18 @@ impl Gcra {
     /// A limiter that can admit a full burst of `capacity` at t = 0.
     pub fn new(capacity: u64, refill: Rate) -> Self {
         Gcra { capacity: i128::from(capacity) * TOKEN as i128, refill: i128::from(refill.milli()), tat: 0 }
+    }
+
+    /// The theoretical arrival time.
+    pub fn state(&self) -> LimiterState {
+        LimiterState::Gcra { tat: self.tat }
+    }
+
+    /// Puts back a state from [`state`](Self::state); false (and unchanged) for another kind.
+    pub fn restore(&mut self, s: &LimiterState) -> bool {
+        let &LimiterState::Gcra { tat } = s else { return false };
+        self.tat = tat;
+        true
     }
 
     #[inline]

@@ -6,12 +6,14 @@ mod fixed_window;
 mod gcra;
 mod sliding_log;
 mod sliding_window;
+mod state;
 mod token_bucket;
 
 pub use fixed_window::FixedWindow;
 pub use gcra::Gcra;
 pub use sliding_log::SlidingLog;
 pub use sliding_window::SlidingWindow;
+pub use state::LimiterState;
 pub use token_bucket::TokenBucket;
 
 use super::decision::{Decision, Quota, Status, Verdict};
@@ -120,6 +122,17 @@ impl AnyLimiter {
 
     fn of(kind: Kind) -> Self {
         AnyLimiter { kind, count_rejected: false }
+    }
+
+    /// The changing part of the state (not the policy), to keep elsewhere.
+    pub fn state(&self) -> LimiterState {
+        dispatch!(&self.kind, l => l.state())
+    }
+
+    /// Puts back a state taken from a limiter of the same algorithm; false (and unchanged) for
+    /// another algorithm's state.
+    pub fn restore(&mut self, s: &LimiterState) -> bool {
+        dispatch!(&mut self.kind, l => l.restore(s))
     }
 
     /// Makes rejected requests consume quota too (as an `INCR`-first Redis limiter does).

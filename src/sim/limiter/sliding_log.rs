@@ -1,5 +1,6 @@
 //! The sliding log: exact — fewer than `limit` admitted in the last `window`, at every instant.
 
+use super::state::LimiterState;
 use super::{Gauge, Limiter};
 use crate::sim::decision::{Quota, Status};
 use crate::sim::time::{Nanos, SimTime};
@@ -28,6 +29,22 @@ impl SlidingLog {
     /// `limit` requests per sliding `window` (at least 1 ns).
     pub fn new(limit: u64, window: Nanos) -> Self {
         SlidingLog { limit, window: window.as_nanos().max(1), log: VecDeque::new() }
+    }
+
+    /// The timestamps held, oldest first.
+    pub fn state(&self) -> LimiterState {
+        LimiterState::SlidingLog { log: self.log.iter().copied().collect() }
+    }
+
+    /// Puts back a state from [`state`](Self::state) (its newest `limit` timestamps, sorted);
+    /// false (and unchanged) for another kind.
+    pub fn restore(&mut self, s: &LimiterState) -> bool {
+        let LimiterState::SlidingLog { log } = s else { return false };
+        let mut log = log.clone();
+        log.sort_unstable();
+        let keep = log.len().min(self.limit as usize);
+        self.log = log[log.len() - keep..].iter().copied().collect();
+        true
     }
 
     /// Timestamps still inside `(now − window, now]`: a suffix of the log.

@@ -1,5 +1,6 @@
 //! The sliding window counter: the current window plus a linearly decaying share of the last one.
 
+use super::state::LimiterState;
 use super::{Gauge, Limiter};
 use crate::sim::decision::{Quota, Status};
 use crate::sim::time::{Nanos, SimTime};
@@ -36,6 +37,18 @@ impl SlidingWindow {
     /// `limit` requests per sliding `window` (at least 1 ns).
     pub fn new(limit: u64, window: Nanos) -> Self {
         SlidingWindow { limit, window: window.as_nanos().max(1), start: 0, current: 0, previous: 0 }
+    }
+
+    /// The current window's start and both counts.
+    pub fn state(&self) -> LimiterState {
+        LimiterState::SlidingWindow { start: self.start, current: self.current, previous: self.previous }
+    }
+
+    /// Puts back a state from [`state`](Self::state); false (and unchanged) for another kind.
+    pub fn restore(&mut self, s: &LimiterState) -> bool {
+        let &LimiterState::SlidingWindow { start, current, previous } = s else { return false };
+        (self.start, self.current, self.previous) = (start - start % self.window, current, previous);
+        true
     }
 
     /// A limiter whose window starting at `start` already holds `current` requests, after a

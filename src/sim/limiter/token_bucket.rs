@@ -1,5 +1,6 @@
 //! The token bucket: starts full, refills continuously, admits while a whole token is there.
 
+use super::state::LimiterState;
 use super::{div_ceil_nanos, Gauge, Limiter};
 use crate::sim::decision::{Quota, Status};
 use crate::sim::rate::{Rate, TOKEN};
@@ -64,6 +65,18 @@ impl TokenBucket {
     /// Tokens in the bucket at `now`, fractional.
     pub fn tokens(&self, now: SimTime) -> f64 {
         self.level_at(now) as f64 / TOKEN as f64
+    }
+
+    /// The level and the time it was computed at.
+    pub fn state(&self) -> LimiterState {
+        LimiterState::Bucket { level: self.level, last: self.last }
+    }
+
+    /// Puts back a state from [`state`](Self::state); false (and unchanged) for another kind.
+    pub fn restore(&mut self, s: &LimiterState) -> bool {
+        let &LimiterState::Bucket { level, last } = s else { return false };
+        (self.level, self.last) = (level.clamp(MAX_DEBT, self.capacity), last);
+        true
     }
 }
 

@@ -1,0 +1,191 @@
+//! What a run against Redis prints: the measured run and the engine's simulation of the same
+//! scenario side by side, and their difference (JSON), or the measured decisions (CSV).
+
+use crate::sim::metrics::Latencies;
+use crate::sim::{Report, StoreMode};
+use serde::Serialize;
+
+/// Decision latency percentiles in milliseconds.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
+pub struct Percentiles {
+    /// Median.
+    pub p50: f64,
+    /// 99th percentile.
+    pub p99: f64,
+}
+
+impl Percentiles {
+    /// From a latency histogram (nanoseconds).
+    pub fn of(l: &Latencies) -> Self {
+        Percentiles { p50: ms(l.percentile(50.0).as_nanos()), p99: ms(l.percentile(99.0).as_nanos()) }
+    }
+}
+
+/// Nanoseconds as milliseconds rounded to the microsecond.
+pub fn ms(ns: u64) -> f64 {
+    (ns as f64 / 1_000.0).round() / 1_000.0
+}
+
+/// One side of the comparison.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Side {
+    /// Requests that reached a node, retries included.
+    pub requests: u64,
+    /// Admitted.
+    pub admitted: u64,
+    /// Rejected (429).
+    pub rejected: u64,
+    /// Admitted minus what one exact limiter admits on the same arrival times.
+    pub over_admitted: i64,
+    /// What one exact limiter admits on the same arrival times.
+    pub reference_admitted: u64,
+    /// SETs that overwrote a write their GET had not seen (store = race only).
+    pub lost_updates: Option<u64>,
+    /// Decided by the fail mode after `timeout` without a reply.
+    pub timeouts: u64,
+    /// Retries among the requests.
+    pub retries: u64,
+    /// Rejected requests whose client gave up.
+    pub gave_up: u64,
+    /// From arrival at the node to its answer.
+    pub latency_ms: Percentiles,
+}
+
+impl Side {
+    /// The simulated side, from the engine's report.
+    pub fn simulated(r: &Report, mode: StoreMode) -> Side {
+        Side {
+            requests: r.requests,
+            admitted: r.admitted,
+            rejected: r.rejected,
+            over_admitted: r.over_admitted,
+            reference_admitted: r.reference_admitted,
+            lost_updates: (mode == StoreMode::Race).then_some(r.lost_updates),
+            timeouts: r.timeouts,
+            retries: r.retries,
+            gave_up: r.gave_up,
+            latency_ms: Percentiles { p50: ms(r.latency_ns.p50), p99: ms(r.latency_ns.p99) },
+        }
+    }
+}
+
+/// Measured minus simulated.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Difference {
+    /// Requests.
+    pub requests: i64,
+    /// Admitted.
+    pub admitted: i64,
+    /// Rejected.
+    pub rejected: i64,
+    /// Over-admitted.
+    pub over_admitted: i64,
+    /// Lost updates (store = race).
+    pub lost_updates: Option<i64>,
+    /// Latency percentiles, ms.
+    pub latency_ms: Percentiles,
+}
+
+impl Difference {
+    /// `m − s`, field by field.
+    pub fn between(m: &Side, s: &Side) -> Difference {
+        let d = |a: u64, b: u64| a as i64 - b as i64;
+        Difference {
+            requests: d(m.requests, s.requests),
+            admitted: d(m.admitted, s.admitted),
+            rejected: d(m.rejected, s.rejected),
+            over_admitted: m.over_admitted - s.over_admitted,
+            lost_updates: m.lost_updates.zip(s.lost_updates).map(|(a, b)| d(a, b)),
+            latency_ms: Percentiles {
+                p50: ((m.latency_ms.p50 - s.latency_ms.p50) * 1000.0).round() / 1000.0,
+                p99: ((m.latency_ms.p99 - s.latency_ms.p99) * 1000.0).round() / 1000.0,
+            },
+        }
+    }
+}
+
+/// The server the run used.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Server {
+    /// The URL, password hidden.
+    pub url: String,
+    /// `redis_version` from `INFO server`.
+    pub version: String,
+}
+
+/// The round trip between nodes and Redis.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RoundTrip {
+    /// The scenario's `rtt`, ms.
+    pub configured_ms: f64,
+    /// `PING` through the delay proxy before the run: median and 99th percentile of 50, ms.
+    pub measured_ms: Percentiles,
+}
+
+/// The whole output of `ratelimit-sim redis`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Comparison {
+    /// The scenario, as a query.
+    pub scenario: String,
+    /// The server.
+    pub redis: Server,
+    /// Scenario seconds per wall second.
+    pub speed: f64,
+    /// The round trip.
+    pub rtt: RoundTrip,
+    /// The run on the real server.
+    pub measured: Side,
+    /// The engine's run of the same scenario.
+    pub simulated: Side,
+    /// Measured minus simulated.
+    pub difference: Difference,
+    /// The run's key, deleted at the end.
+    pub key: String,
+}
+
+impl Comparison {
+    /// Pretty JSON with a trailing newline.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("plain data serializes");
+        s.push('\n');
+        s
+    }
+}
+
+/// One measured decision, for `--format decisions`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DecisionRow {
+    /// Arrival at the node, scenario ns.
+    pub at: u64,
+    /// The node.
+    pub node: u32,
+    /// Admitted.
+    pub allowed: bool,
+    /// Retry-After, if the store gave one.
+    pub retry_after: Option<u64>,
+    /// Arrival to answer, scenario ns.
+    pub latency: u64,
+    /// 0 for a new request, k for its k-th retry.
+    pub retry: u32,
+    /// Decided by the fail mode after a timeout.
+    pub timed_out: bool,
+}
+
+/// The decisions as CSV: `t_ms,key,node,status,retry_after_ms,latency_ms,retry,timed_out`, one
+/// line per request in arrival order. `key` is the one limiter key every node shares.
+pub fn decisions_csv(rows: &[DecisionRow], key: &str) -> String {
+    let mut out = String::from("t_ms,key,node,status,retry_after_ms,latency_ms,retry,timed_out\n");
+    for r in rows {
+        let retry_after = r.retry_after.map(super::layout::ms).unwrap_or_default();
+        out.push_str(&format!(
+            "{},{key},{},{},{retry_after},{},{},{}\n",
+            super::layout::ms(r.at),
+            r.node,
+            if r.allowed { 200 } else { 429 },
+            super::layout::ms(r.latency),
+            r.retry,
+            u8::from(r.timed_out)
+        ));
+    }
+    out
+}

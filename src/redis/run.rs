@@ -1,0 +1,456 @@
+//! [`run`]: a scenario against a real Redis, in real time — the nodes, the load balancer, the
+//! arrivals and the clients' retries of the engine's run, with the store a real server.
+//!
+//! The arrivals and the load balancer's picks come from the scenario's seeded RNG exactly as in
+//! the engine (`Simulation::with_history`), so both sides see the same traffic; each request is
+//! stamped with the clock when it is handed to its node, and one exact limiter fed those stamps
+//! is the reference that `over_admitted` counts against.
+
+use super::clock::Clock;
+use super::conn::Conn;
+use super::layout::Layout;
+use super::node::{self, Attempt, Msg, Report, Shared};
+use super::proxy::DelayProxy;
+use super::report::{Comparison, DecisionRow, Difference, Percentiles, RoundTrip, Server, Side};
+use super::resp::Reply;
+use super::url::RedisUrl;
+use crate::sim::cluster::LoadBalancer;
+use crate::sim::metrics::Latencies;
+use crate::sim::traffic::Arrivals;
+use crate::sim::{FailMode, Limiter, Nanos, Retry, Scenario, SimRng, SimTime, StoreMode};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Most requests (retries included) one real run may send.
+pub const MAX_REQUESTS: u128 = 2_000_000;
+/// Longest wall time one real run may take.
+pub const MAX_WALL: Duration = Duration::from_secs(3_600);
+/// How long connecting and each setup or cleanup command may take.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The server.
+    pub url: RedisUrl,
+    /// Scenario seconds per wall second (1: real time).
+    pub speed: f64,
+    /// Keep every decision (for `--format decisions`).
+    pub keep_decisions: bool,
+}
+
+/// Why a run ended without a result.
+#[derive(Debug)]
+pub enum RunError {
+    /// The scenario or options cannot run against Redis (exit status 2).
+    Invalid(String),
+    /// The server could not be used (exit status 1). The key has been deleted if it could be.
+    Server(String),
+    /// Ctrl-C or SIGTERM (exit status 130). The key has been deleted if it could be.
+    Interrupted(String),
+}
+
+/// What `run` returns.
+pub struct Outcome {
+    /// The measured and simulated runs.
+    pub comparison: Comparison,
+    /// Every measured decision, if asked for.
+    pub decisions: Vec<DecisionRow>,
+}
+
+/// Checks that `sc` can run against Redis with `speed`.
+pub fn check(sc: &Scenario, speed: f64) -> Result<(), RunError> {
+    let invalid = |m: String| Err(RunError::Invalid(m));
+    sc.validate().map_err(|e| RunError::Invalid(e.to_string()))?;
+    if sc.store == StoreMode::Local {
+        return invalid(
+            "store: the redis runner needs a shared store: race, atomic or async (store=local shares nothing)".into(),
+        );
+    }
+    if sc.outage.is_some() {
+        return invalid("outage: a real Redis cannot be told to go down for a while; stop the server yourself to see what the nodes do".into());
+    }
+    if !(speed.is_finite() && (0.01..=100.0).contains(&speed)) {
+        return invalid(format!(
+            "--speed: {speed} is out of range; allowed: from 0.01 to 100 scenario seconds per second"
+        ));
+    }
+    if sc.refill.milli() == 0 {
+        return invalid("refill: the Redis scripts divide by the refill rate; allowed: above 0".into());
+    }
+    crate::sim::report::check_run_size(sc).map_err(|e| RunError::Invalid(e.to_string()))?;
+    let arrivals = u128::from(sc.rate.milli()) * u128::from(sc.duration.as_nanos()) / 1_000_000_000_000;
+    let retries = if sc.retry == crate::sim::RetryPolicy::GiveUp { 0 } else { u128::from(sc.max_retries) };
+    if sc.traffic != crate::sim::TrafficShape::Trace && arrivals * (1 + retries) > MAX_REQUESTS {
+        return invalid(format!(
+            "duration: this run could send {} requests (arrivals × (1 + retries)); at most {MAX_REQUESTS} against a real server: lower rate, duration or retries",
+            arrivals * (1 + retries)
+        ));
+    }
+    let wall = Clock::start(speed).wall(sc.duration.as_nanos());
+    if wall > MAX_WALL {
+        return invalid(format!(
+            "duration: {} s at --speed {speed} takes {} s of real time; at most {} s: shorten it or raise --speed",
+            sc.duration.as_nanos() / 1_000_000_000,
+            wall.as_secs(),
+            MAX_WALL.as_secs()
+        ));
+    }
+    Ok(())
+}
+
+/// A key prefix no other run shares: the process id and the wall clock's nanoseconds.
+fn run_id() -> String {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("run-{:x}-{:x}", std::process::id(), nanos & 0xffff_ffff_ffff)
+}
+
+/// Connects for setup, following a Redis Cluster `MOVED` to the node that owns the key's slot.
+fn open_setup(url: &RedisUrl, key: &str) -> Result<(Conn, RedisUrl), String> {
+    let mut conn = Conn::open(url, None, SETUP_TIMEOUT)?;
+    conn.send(&super::resp::encode(&["EXISTS", key]))?;
+    match conn.recv()? {
+        Reply::Error(e) if e.starts_with("MOVED") => {
+            let to = e.split_whitespace().nth(2).ok_or_else(|| format!("Redis at {url} answered {e}"))?;
+            let moved =
+                RedisUrl::parse(&format!("redis://{to}")).map_err(|_| format!("Redis at {url} answered {e}"))?;
+            let url = RedisUrl { host: moved.host, port: moved.port, ..url.clone() };
+            let mut conn = Conn::open(&url, None, SETUP_TIMEOUT)?;
+            expect_absent(&mut conn, key)?;
+            Ok((conn, url))
+        }
+        Reply::Error(e) => Err(super::conn::refusal(url, "EXISTS", &e)),
+        Reply::Int(0) => Ok((conn, url.clone())),
+        _ => Err(format!("the key {key} already exists on {url}; not touching it")),
+    }
+}
+
+fn expect_absent(conn: &mut Conn, key: &str) -> Result<(), String> {
+    match conn.call(&["EXISTS", key])? {
+        Reply::Int(0) => Ok(()),
+        _ => Err(format!("the key {key} already exists; not touching it")),
+    }
+}
+
+fn server_version(conn: &mut Conn) -> String {
+    let info = conn.call(&["INFO", "server"]).ok().and_then(|r| r.text()).unwrap_or_default();
+    info.lines().find_map(|l| l.strip_prefix("redis_version:")).unwrap_or("unknown").trim().to_string()
+}
+
+/// 50 `PING`s through `addr` (the proxy): the round trip nodes really get, in ms.
+fn measure_rtt(url: &RedisUrl, via: Option<std::net::SocketAddr>) -> Result<Percentiles, String> {
+    let mut conn = Conn::open(url, via, SETUP_TIMEOUT)?;
+    let mut l = Latencies::default();
+    for _ in 0..50 {
+        let t = Instant::now();
+        conn.call(&["PING"])?;
+        l.record(Nanos(t.elapsed().as_nanos() as u64));
+    }
+    Ok(Percentiles::of(&l))
+}
+
+/// The scenario's round trip in wall time at `speed`.
+fn clock_free_rtt(sc: &Scenario, speed: f64) -> Duration {
+    Duration::from_nanos((sc.rtt.as_nanos() as f64 / speed) as u64)
+}
+
+/// Deletes the run's key; says what happened.
+fn cleanup(url: &RedisUrl, key: &str, ttl_s: u64) -> Result<(), String> {
+    let gone = Conn::open(url, None, SETUP_TIMEOUT).and_then(|mut c| {
+        c.call(&["DEL", key])?;
+        c.call(&["EXISTS", key])
+    });
+    match gone {
+        Ok(Reply::Int(0)) => Ok(()),
+        Ok(r) => Err(format!("the key {key} is still there after DEL ({r:?})")),
+        Err(e) => Err(format!("could not delete the key {key} ({e}); it expires by itself within {ttl_s} s")),
+    }
+}
+
+struct Nodes {
+    inboxes: Vec<Sender<Msg>>,
+    threads: Vec<JoinHandle<()>>,
+    _proxy: Option<DelayProxy>,
+}
+
+/// Runs `sc` against the server in `opts`, then the engine on the same scenario.
+pub fn run(sc: &Scenario, opts: &Options, interrupted: &AtomicBool) -> Result<Outcome, RunError> {
+    check(sc, opts.speed)?;
+    let simulated = crate::sim::report::run(sc).map_err(|e| RunError::Invalid(e.to_string()))?;
+    let layout = Layout::new(&run_id(), sc);
+    let key = layout.key().to_string();
+    let (mut setup, url) = open_setup(&opts.url, &key).map_err(RunError::Server)?;
+    let version = server_version(&mut setup);
+    let ttl_s = layout.ttl_ms().div_ceil(1000);
+    // From here on the key may exist: every exit path deletes it.
+    let result = measure(sc, opts, &url, layout, &mut setup, interrupted);
+    drop(setup);
+    let cleaned = cleanup(&url, &key, ttl_s);
+    match (result, cleaned) {
+        (Ok((measured, decisions, rtt)), Ok(())) => {
+            let simulated = Side::simulated(&simulated, sc.store);
+            let comparison = Comparison {
+                scenario: sc.to_query_full(),
+                redis: Server { url: url.to_string(), version },
+                speed: opts.speed,
+                rtt: RoundTrip { configured_ms: super::report::ms(sc.rtt.as_nanos()), measured_ms: rtt },
+                difference: Difference::between(&measured, &simulated),
+                measured,
+                simulated,
+                key,
+            };
+            Ok(Outcome { comparison, decisions })
+        }
+        (Ok(_), Err(e)) => Err(RunError::Server(e)),
+        (Err(RunError::Server(e)), cleaned) => Err(RunError::Server(with_cleanup(e, &key, cleaned))),
+        (Err(RunError::Interrupted(e)), cleaned) => Err(RunError::Interrupted(with_cleanup(e, &key, cleaned))),
+        (Err(e), _) => Err(e),
+    }
+}
+
+fn with_cleanup(e: String, key: &str, cleaned: Result<(), String>) -> String {
+    match cleaned {
+        Ok(()) => format!("{e}; deleted the run's key {key}"),
+        Err(c) => format!("{e}; {c}"),
+    }
+}
+
+type Measured = (Side, Vec<DecisionRow>, Percentiles);
+
+fn measure(
+    sc: &Scenario,
+    opts: &Options,
+    url: &RedisUrl,
+    layout: Layout,
+    setup: &mut Conn,
+    interrupted: &AtomicBool,
+) -> Result<Measured, RunError> {
+    let server = RunError::Server;
+    let script = match sc.store {
+        StoreMode::Atomic => layout.script(),
+        _ => layout.increment_script(),
+    };
+    let sha = setup.call(&["SCRIPT", "LOAD", script]).map_err(server)?.text().unwrap_or_default();
+    let proxy = if sc.rtt.as_nanos() > 0 {
+        let upstream = super::conn::resolve(url).map_err(server)?;
+        let one_way = clock_free_rtt(sc, opts.speed) / 2;
+        Some(
+            DelayProxy::start(upstream, one_way)
+                .map_err(|e| RunError::Server(format!("cannot start the delay proxy: {e}")))?,
+        )
+    } else {
+        None
+    };
+    let via = proxy.as_ref().map(DelayProxy::addr);
+    let mut rtt = measure_rtt(url, via).map_err(server)?;
+    if let Some(p) = &proxy {
+        // The loopback, the server and the sleeps' overshoot come on top of the proxy's delay:
+        // take them off, so that the median round trip is the configured one.
+        let target = super::report::ms(clock_free_rtt(sc, opts.speed).as_nanos() as u64);
+        for _ in 0..3 {
+            let excess = rtt.p50 - target;
+            if excess.abs() < 0.02 {
+                break;
+            }
+            let one_way = p.delay().as_secs_f64() - excess / 2_000.0;
+            p.set_delay(Duration::from_secs_f64(one_way.max(0.0)));
+            rtt = measure_rtt(url, via).map_err(server)?;
+        }
+    }
+    let clock = Clock::start(opts.speed);
+    let shared = Arc::new(Shared {
+        mode: sc.store,
+        layout,
+        sha,
+        clock,
+        timeout: clock.wall(sc.timeout.as_nanos()),
+        fail_open: sc.fail == FailMode::Open,
+        count_rejected: sc.count_rejected,
+        url: url.to_string(),
+    });
+    let (reports_tx, reports) = mpsc::channel();
+    let mut nodes = Nodes { inboxes: Vec::new(), threads: Vec::new(), _proxy: proxy };
+    for i in 0..sc.nodes.max(1) as usize {
+        let conn = Conn::open(url, via, SETUP_TIMEOUT).map_err(server)?;
+        conn.set_read_timeout(None).map_err(server)?;
+        let (writer, reader) = conn.split();
+        let (tx, rx) = mpsc::channel();
+        let (inbox, u) = (tx.clone(), url.to_string());
+        std::thread::spawn(move || node::read_replies(reader, inbox, u));
+        let (shared, reports_tx) = (shared.clone(), reports_tx.clone());
+        nodes.threads.push(std::thread::spawn(move || node::run(i, shared, writer, rx, reports_tx)));
+        nodes.inboxes.push(tx);
+    }
+    drop(reports_tx);
+    let mut d = Dispatcher::new(sc, clock, opts.keep_decisions);
+    let result = d.drive(&nodes.inboxes, &reports, interrupted);
+    for inbox in nodes.inboxes.drain(..) {
+        let _ = inbox.send(Msg::Stop);
+    }
+    for t in nodes.threads.drain(..) {
+        let _ = t.join();
+    }
+    result.map(|()| (d.side(sc.store), d.decisions, rtt))
+}
+
+/// Feeds the arrivals to the nodes in real time and collects their answers.
+struct Dispatcher {
+    clock: Clock,
+    horizon: u64,
+    arrivals: std::iter::Peekable<Arrivals>,
+    lb: LoadBalancer,
+    retry: Retry,
+    retry_rng: SimRng,
+    /// Retries due: `(when, attempt)`.
+    due: BinaryHeap<Reverse<(u64, Attempt)>>,
+    reference: crate::sim::AnyLimiter,
+    next_id: u64,
+    in_flight: u64,
+    side: Side,
+    latency: Latencies,
+    lost_updates: u64,
+    keep: bool,
+    decisions: Vec<DecisionRow>,
+}
+
+impl Dispatcher {
+    fn new(sc: &Scenario, clock: Clock, keep: bool) -> Dispatcher {
+        // The same forks of the same RNG as the engine: the same arrivals and node picks.
+        let mut rng = SimRng::new(sc.seed);
+        let arrivals = Arrivals::new(sc, &mut rng).peekable();
+        let lb = LoadBalancer::new(sc, rng.fork(3));
+        Dispatcher {
+            clock,
+            horizon: sc.duration.as_nanos(),
+            arrivals,
+            lb,
+            retry: Retry::new(sc),
+            retry_rng: rng.fork(4),
+            due: BinaryHeap::new(),
+            reference: sc.limiter(),
+            next_id: 0,
+            in_flight: 0,
+            side: Side::default(),
+            latency: Latencies::default(),
+            lost_updates: 0,
+            keep,
+            decisions: Vec::new(),
+        }
+    }
+
+    /// When the next request (new or retried) is to be sent, if any is left before the horizon.
+    fn next_send(&mut self) -> Option<(u64, bool)> {
+        let arrival = self.arrivals.peek().copied().filter(|&t| t < self.horizon);
+        let retry = self.due.peek().map(|Reverse((t, _))| *t);
+        match (arrival, retry) {
+            (Some(a), Some(r)) => Some(if r <= a { (r, true) } else { (a, false) }),
+            (Some(a), None) => Some((a, false)),
+            (None, Some(r)) => Some((r, true)),
+            (None, None) => None,
+        }
+    }
+
+    fn drive(
+        &mut self,
+        inboxes: &[Sender<Msg>],
+        reports: &mpsc::Receiver<Report>,
+        interrupted: &AtomicBool,
+    ) -> Result<(), RunError> {
+        let tick = Duration::from_millis(50);
+        loop {
+            if interrupted.load(Ordering::SeqCst) {
+                return Err(RunError::Interrupted(format!("interrupted after {} requests", self.side.requests)));
+            }
+            let next = self.next_send();
+            if next.is_none() && self.in_flight == 0 {
+                return Ok(());
+            }
+            let wait =
+                next.map_or(tick, |(t, _)| self.clock.instant(t).saturating_duration_since(Instant::now()).min(tick));
+            if !wait.is_zero() {
+                match reports.recv_timeout(wait) {
+                    Ok(r) => self.on_report(r)?,
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => return Err(RunError::Server("every node stopped".into())),
+                }
+                while let Ok(r) = reports.try_recv() {
+                    self.on_report(r)?;
+                }
+                continue;
+            }
+            let (_, is_retry) = next.expect("a send is due");
+            let retry = if is_retry {
+                let Reverse((_, a)) = self.due.pop().expect("peeked");
+                a.retry
+            } else {
+                self.arrivals.next();
+                0
+            };
+            let at = self.clock.now();
+            let node = self.lb.pick();
+            let a = Attempt { id: self.next_id, at, retry, node: node as u32 };
+            self.next_id += 1;
+            self.side.requests += 1;
+            self.side.retries += u64::from(retry > 0);
+            self.side.reference_admitted += u64::from(self.reference.acquire(SimTime(at)));
+            self.in_flight += 1;
+            if inboxes[node].send(Msg::Arrive(a)).is_err() {
+                return Err(RunError::Server(format!("node {node} stopped")));
+            }
+        }
+    }
+
+    fn on_report(&mut self, r: Report) -> Result<(), RunError> {
+        match r {
+            Report::Failed(e) => Err(RunError::Server(e)),
+            Report::LostUpdate => {
+                self.lost_updates += 1;
+                Ok(())
+            }
+            Report::Decided { a, at, verdict, timed_out } => {
+                self.in_flight -= 1;
+                let latency = at.saturating_sub(a.at);
+                self.latency.record(Nanos(latency));
+                self.side.timeouts += u64::from(timed_out);
+                if verdict.allowed {
+                    self.side.admitted += 1;
+                } else {
+                    self.side.rejected += 1;
+                    let wait = self.retry.delay(a.retry, verdict.retry_after, &mut self.retry_rng);
+                    match wait {
+                        Some(w) if at + w.as_nanos() < self.horizon => {
+                            self.due.push(Reverse((at + w.as_nanos(), Attempt { retry: a.retry + 1, ..a })));
+                        }
+                        _ => self.side.gave_up += 1,
+                    }
+                }
+                if self.keep {
+                    self.decisions.push(DecisionRow {
+                        at: a.at,
+                        node: a.node,
+                        allowed: verdict.allowed,
+                        retry_after: verdict.retry_after.map(Nanos::as_nanos),
+                        latency,
+                        retry: a.retry,
+                        timed_out,
+                    });
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn side(&self, mode: StoreMode) -> Side {
+        Side {
+            over_admitted: self.side.admitted as i64 - self.side.reference_admitted as i64,
+            lost_updates: (mode == StoreMode::Race).then_some(self.lost_updates),
+            latency_ms: Percentiles::of(&self.latency),
+            ..self.side.clone()
+        }
+    }
+}

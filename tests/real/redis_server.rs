@@ -1,0 +1,68 @@
+//! [`RedisServer`]: a `redis-server` of our own on a free loopback port in a temporary directory,
+//! stopped when dropped (also when a test fails).
+
+use ratelimit_playground::redis::conn::Conn;
+use ratelimit_playground::redis::resp::Reply;
+use ratelimit_playground::redis::url::RedisUrl;
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running server.
+pub struct RedisServer {
+    child: Child,
+    port: u16,
+    dir: std::path::PathBuf,
+}
+
+impl RedisServer {
+    /// Starts one and waits until it answers `PING`.
+    pub fn start() -> RedisServer {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let dir = std::env::temp_dir().join(format!("rlp-redis-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-server is installed by scripts/bootstrap.sh --test (Debian package redis-server)");
+        let server = RedisServer { child, port, dir };
+        let start = Instant::now();
+        while Conn::open(&server.url(), None, Duration::from_secs(1)).is_err() {
+            assert!(start.elapsed() < Duration::from_secs(10), "redis-server did not start on port {port}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        server
+    }
+
+    /// `redis://127.0.0.1:PORT`.
+    pub fn url(&self) -> RedisUrl {
+        RedisUrl::parse(&format!("redis://127.0.0.1:{}", self.port)).unwrap()
+    }
+
+    /// Sends one command as the default user.
+    pub fn call(&self, args: &[&str]) -> Reply {
+        let mut c = Conn::open(&self.url(), None, Duration::from_secs(2)).unwrap();
+        c.call(args).unwrap()
+    }
+
+    /// Every key in the database.
+    pub fn keys(&self) -> Vec<String> {
+        self.call(&["KEYS", "*"]).items().iter().filter_map(Reply::text).collect()
+    }
+
+    /// Stops it now (SIGKILL), as a crash or an operator would.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.kill();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
