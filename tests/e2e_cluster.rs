@@ -131,6 +131,21 @@ async fn drive_the_cluster() {
     slide_to(&client, "nodes", NODES, 4.0, "4 nodes").await;
     slide_to(&client, "rtt", RTT_MS, 50.0, "50 milliseconds").await;
 
+    // Beside the simulated modes, what a real Redis measured at this node count (no request made).
+    let note = text(&client, "#redis-measured").await;
+    use ratelimit_playground::app::cluster::measured;
+    assert!(note.contains(&measured::caption(4)), "{note}");
+    for row in measured::rows(4) {
+        for p in [&row.race, &row.atomic, &row.edge] {
+            assert!(
+                note.contains(&p.measured) && note.contains(&format!("sim. {}", p.simulated)),
+                "{note} lacks {row:?}"
+            );
+        }
+    }
+    js(&client, "document.querySelector('#modes').scrollIntoView({ block: 'center' });").await;
+    screenshot(&client, "cluster-measured.png").await;
+
     // The atomic script: never more than one exact limiter admits.
     choose(&client, "store", "atomic").await;
     run_for(&client, 60).await;
@@ -278,6 +293,19 @@ async fn smooth_and_looks_right() {
     assert!(layout["scroll"].as_f64().unwrap() <= 375.0, "the page scrolls sideways at 375 px: {layout}");
     assert_eq!(layout["topologyFirst"], json!(true), "the cluster should come before the parameters: {layout}");
     page::full_page_screenshot(&client, "cluster-mobile.png", 375).await;
+    // At a measured node count the real-Redis table fits the phone too.
+    slide_to(&client, "nodes", NODES, 4.0, "4 nodes").await;
+    wait_until(
+        &client,
+        "document.querySelector('#redis-measured table')",
+        Duration::from_secs(3),
+        "the measured table",
+    )
+    .await;
+    let scroll = js(&client, "return document.documentElement.scrollWidth;").await;
+    assert!(scroll.as_f64().unwrap() <= 375.0, "the measured table scrolls the page sideways at 375 px: {scroll}");
+    js(&client, "document.querySelector('#redis-measured').scrollIntoView({ block: 'center' });").await;
+    screenshot(&client, "cluster-measured-mobile.png").await;
 
     // HiDPI: the layered canvases follow devicePixelRatio.
     viewport(&client, 390, 844, 2.0, true).await;
@@ -292,6 +320,8 @@ async fn smooth_and_looks_right() {
     wait_until(&client, topology_is_dark, Duration::from_secs(3), "the topology follows dark mode").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(&client, "cluster-dark.png").await;
+    js(&client, "document.querySelector('#modes').scrollIntoView({ block: 'center' });").await;
+    screenshot(&client, "cluster-measured-dark.png").await;
     cdp(&client, "Emulation.setEmulatedMedia", json!({ "features": [] })).await;
 
     // Leaving multi-node mode restores one server.

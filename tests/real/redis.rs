@@ -60,27 +60,33 @@ fn the_atomic_script_never_admits_more_than_one_exact_limiter() {
 
 /// How far the measured race may be from the simulated one: 15 % of the simulated figure.
 ///
-/// The race over-admits in proportion to how long a GET's value is stale before its SET lands:
-/// the round trip plus the node's own time between reading and writing. The delay proxy is
-/// calibrated so the median PING takes the configured 5 ms (within 20 µs); what remains is the
-/// node's processing and the sleeps' jitter, tenths of a millisecond. On this machine the measured
-/// figure came within 2 % of the simulated one at 5 ms (and 24 % above it at 1 ms, where those
-/// tenths weigh five times more, so the test uses 5 ms). 15 % leaves room for a busier CI machine.
+/// GET-then-SET over-admits in proportion to how long a GET's value is stale before its SET
+/// lands: the round trip plus the node's own time between reading and writing. The delay proxy
+/// is calibrated so the median PING takes the configured round trip (within 20 µs); what remains
+/// is the node's processing and the threads' wake-up jitter, a few tenths of a millisecond. At
+/// 20 ms that is 1–2 % of the window: `make redis-table` measured 2, 4, 8 and 16 nodes within 4 %
+/// of the simulation (within 18 % at 5 ms, and 15–75 % above it at 1 ms, where those tenths
+/// weigh twenty times more; see the README). This test's scenario measured 3–5 % above the
+/// simulation on an idle machine and 6.4 % with both cores busy with other processes; 15 % leaves
+/// room for a busier CI machine while a wrong model (the race missed, or doubled) still fails.
 const RACE_TOLERANCE: f64 = 0.15;
 
 #[test]
 fn get_then_set_over_admits_about_as_much_as_simulated() {
     let _one = serial();
     let server = RedisServer::start();
-    let v = run(&server, &format!("{CONTENDED}&store=race&duration=4"));
+    // Ten times the refill rate, 20 ms from Redis: far from both zero and admitting everything.
+    let q = "nodes=4&store=race&rtt=20&rate=200&traffic=poisson&capacity=20&refill=20&duration=5&seed=7";
+    let v = run(&server, q);
     let (m, s) = (int(&v, "measured", "over_admitted"), int(&v, "simulated", "over_admitted"));
-    assert!(s > 100, "the scenario must contend: {v}");
+    assert!(s > 100 && s < int(&v, "simulated", "requests") - 300, "the scenario must contend, not saturate: {v}");
     assert!(m > 0, "a real Redis must over-admit under contention: {v}");
     let off = (m - s).abs() as f64 / s as f64;
+    eprintln!("GET then SET over-admitted {m} on a real Redis, {s} simulated ({:.1} % apart)", off * 100.0);
     assert!(off <= RACE_TOLERANCE, "measured {m} against simulated {s}: {:.1} % apart", off * 100.0);
     assert!(int(&v, "measured", "lost_updates") > 0, "{v}");
     let rtt = v["rtt"]["measured_ms"]["p50"].as_f64().unwrap();
-    assert!((rtt - 5.0).abs() < 0.5, "the proxy's round trip is {rtt} ms, not 5");
+    assert!((rtt - 20.0).abs() < 0.5, "the proxy's round trip is {rtt} ms, not 20");
 }
 
 #[test]

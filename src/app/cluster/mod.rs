@@ -5,15 +5,17 @@
 //! lets through.
 //!
 //! The plain-Rust parts ([`presets`], [`choices`], [`readout`], [`outage`], [`modes`], [`sweep`],
-//! [`code`]) compile natively and are tested without a browser; the components need the browser.
+//! [`code`], [`measured`]) compile natively and are tested without a browser; the components need the browser.
 //! As everywhere in the app, every number comes from the engine in [`crate::sim`].
 
 pub mod choices;
 pub mod code;
+pub mod measured;
 pub mod modes;
 pub mod outage;
 pub mod presets;
 pub mod readout;
+pub mod redis_measured;
 pub mod sweep;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,10 +1,12 @@
 //! The four store modes on the current scenario, side by side: what each admits beyond one exact
 //! limiter, and the p50 / p99 decision latency it pays for it. Recomputed by fast-forward (see
-//! [`super::modes`]) whenever the scenario changes; the current mode's row is highlighted.
+//! [`super::modes`]) whenever the scenario changes; the current mode's row is highlighted. Under it,
+//! what a real Redis measured at this node count ([`super::measured`]).
 
 use leptos::prelude::*;
 
 use super::choices::short_name;
+use super::measured;
 use super::modes::{compare_modes, stretch};
 use super::readout::format_latency;
 use crate::app::playground::Playground;
@@ -20,6 +22,7 @@ pub fn ModesTable(
     let rows = Memo::new(move |_| pg.scenario.with(compare_modes));
     let current = Memo::new(move |_| pg.scenario.with(|s| s.store));
     let secs = Memo::new(move |_| pg.scenario.with(|s| stretch(s).as_secs_f64()));
+    let nodes = Memo::new(move |_| pg.scenario.with(|s| s.nodes));
     view! {
         <section class="panel modes-card" aria-labelledby="modes-title">
             <h2 id="modes-title">"What the round trip buys"</h2>
@@ -47,6 +50,43 @@ pub fn ModesTable(
                     }}
                 </tbody>
             </table>
+            <MeasuredOnRedis nodes=nodes />
         </section>
     }
+}
+
+/// What a real Redis measured at `nodes` nodes, beside the simulation: a small table, or where to
+/// find the figures when that node count was not measured.
+#[component]
+fn MeasuredOnRedis(
+    /// The node count on screen.
+    nodes: Memo<u32>,
+) -> impl IntoView {
+    let rows = Memo::new(move |_| measured::rows(nodes.get()));
+    view! {
+        <div id="redis-measured" class="redis-measured">
+            <p class="hint">{move || measured::caption(nodes.get())}</p>
+            <Show when=move || rows.with(|r| !r.is_empty())>
+                <table class="modes">
+                    <thead>
+                        <tr><th scope="col">"Round trip"</th><th scope="col">"GET, then SET"</th><th scope="col">"Atomic"</th><th scope="col">"Edge"</th></tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            rows.get()
+                                .into_iter()
+                                .map(|r| view! { <tr><th scope="row">{r.rtt}</th>{cell(r.race)}{cell(r.atomic)}{cell(r.edge)}</tr> })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+                <p class="hint">{measured::scenarios()}</p>
+            </Show>
+        </div>
+    }
+}
+
+/// One mode's figures: measured, and the simulated one under it.
+fn cell(p: measured::Pair) -> impl IntoView {
+    view! { <td>{p.measured}<span class="sim">{format!("sim. {}", p.simulated)}</span></td> }
 }

@@ -1,0 +1,34 @@
+//! The README's "Measured on a real Redis" table and the figures the multi-node view quotes come
+//! from one `make redis-table` run: they must agree row for row.
+#![cfg(not(target_arch = "wasm32"))]
+
+use ratelimit_playground::app::cluster::redis_measured::{ROWS, VERSION};
+
+#[test]
+fn the_readme_table_and_the_app_quote_the_same_measurements() {
+    let readme = include_str!("../README.md");
+    let table =
+        readme.split("<!-- redis-table:begin -->").nth(1).and_then(|r| r.split("<!-- redis-table:end -->").next());
+    let table = table.expect("README has the redis-table markers");
+    assert!(table.contains(&format!("Redis {VERSION}")));
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains(" ms |"))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len() * 3, ROWS.len(), "one README row per node count and round trip, three modes each");
+    let count = |cell: &str| cell.split_whitespace().next().unwrap().parse::<i64>().unwrap();
+    for r in ROWS {
+        let row = rows
+            .iter()
+            .find(|c| c[0] == r.nodes.to_string() && c[1] == format!("{} ms", r.rtt_ms))
+            .unwrap_or_else(|| panic!("no README row for {r:?}"));
+        let column = match r.mode {
+            "race" => 2,
+            "async" => 4,
+            "atomic" => 6,
+            other => panic!("unknown mode {other}"),
+        };
+        assert_eq!((count(row[column]), count(row[column + 1])), (r.measured, r.simulated), "{r:?}");
+    }
+}
