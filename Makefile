@@ -15,7 +15,7 @@ WASM := wasm32-unknown-unknown
 help:
 	@echo "make serve   install missing tools, then run the app at http://127.0.0.1:$(PORT)/"
 	@echo "make test    install missing tools, then every check (fmt, clippy, unit, browser, e2e)"
-	@echo "make size    release wasm/JS/CSS sizes: raw, gzip, brotli"
+	@echo "make size    release wasm/JS/CSS sizes (raw, gzip, brotli), bytes by crate; fails above scripts/size-budget"
 	@echo "make bench   engine and browser benchmarks"
 	@echo "make fuzz    a million random queries through the parser and validation"
 	@echo "make ff-wasm the engine's fast-forward (1 h at 1 000 req/s) as wasm, timed in Node's V8"
@@ -31,7 +31,7 @@ serve: bootstrap
 	@echo "ratelimit-playground: serving on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
 	trunk serve --port $(PORT)
 
-test: bootstrap-test lint dist unit wasm-test
+test: bootstrap-test lint dist size unit wasm-test
 	@echo "make test: all checks passed"
 
 lint:

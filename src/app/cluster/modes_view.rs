@@ -56,34 +56,37 @@ pub fn ModesTable(
 }
 
 /// What a real Redis measured at `nodes` nodes, beside the simulation: a small table, or where to
-/// find the figures when that node count was not measured.
+/// find the figures when that node count was not measured. Static inside: only the node count
+/// re-renders it.
 #[component]
 fn MeasuredOnRedis(
     /// The node count on screen.
     nodes: Memo<u32>,
 ) -> impl IntoView {
-    let rows = Memo::new(move |_| measured::rows(nodes.get()));
-    view! {
-        <div id="redis-measured" class="redis-measured">
-            <p class="hint">{move || measured::caption(nodes.get())}</p>
-            <Show when=move || rows.with(|r| !r.is_empty())>
-                <table class="modes">
-                    <thead>
-                        <tr><th scope="col">"Round trip"</th><th scope="col">"GET, then SET"</th><th scope="col">"Atomic"</th><th scope="col">"Edge"</th></tr>
-                    </thead>
-                    <tbody>
-                        {move || {
-                            rows.get()
-                                .into_iter()
-                                .map(|r| view! { <tr><th scope="row">{r.rtt}</th>{cell(r.race)}{cell(r.atomic)}{cell(r.edge)}</tr> })
-                                .collect_view()
-                        }}
-                    </tbody>
-                </table>
-                <p class="hint">{measured::scenarios()}</p>
-            </Show>
-        </div>
-    }
+    let table = move || {
+        let n = nodes.get();
+        let rows = measured::rows(n);
+        let caption = view! { <p class="hint">{measured::caption(n)}</p> };
+        if rows.is_empty() {
+            return caption.into_any();
+        }
+        let body: Vec<_> = rows
+            .into_iter()
+            .map(|r| view! { <tr><th scope="row">{r.rtt}</th>{cell(r.race)}{cell(r.atomic)}{cell(r.edge)}</tr> })
+            .collect();
+        view! {
+            {caption}
+            <table class="modes">
+                <thead>
+                    <tr><th scope="col">"Round trip"</th><th scope="col">"GET, then SET"</th><th scope="col">"Atomic"</th><th scope="col">"Edge"</th></tr>
+                </thead>
+                <tbody>{body}</tbody>
+            </table>
+            <p class="hint">{measured::scenarios()}</p>
+        }
+        .into_any()
+    };
+    view! { <div id="redis-measured" class="redis-measured">{table}</div> }
 }
 
 /// One mode's figures: measured, and the simulated one under it.
