@@ -129,18 +129,23 @@ fn decisions_csv_has_one_line_per_measured_request() {
     assert!(server.keys().is_empty());
 }
 
-#[test]
-fn a_server_stopped_mid_run_is_a_clear_error_and_nothing_hangs() {
-    let _one = serial();
-    let mut server = RedisServer::start();
-    let url = server.url().to_string();
+/// Starts a 30-second run of `query` against `server` and lets it go for 1.5 s.
+fn run_in_background(server: &RedisServer, query: &str) -> std::process::Child {
     let child = Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
-        .args(["redis", "--url", &url, "--query", "nodes=3&store=race&rate=100&duration=30"])
+        .args(["redis", "--url", &server.url().to_string(), "--query", query])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(1500));
+    child
+}
+
+#[test]
+fn a_server_stopped_mid_run_is_a_clear_error_and_nothing_hangs() {
+    let _one = serial();
+    let mut server = RedisServer::start();
+    let child = run_in_background(&server, "nodes=3&store=race&rate=100&duration=30");
     server.kill();
     let start = Instant::now();
     let o = child.wait_with_output().unwrap();
@@ -155,14 +160,7 @@ fn a_server_stopped_mid_run_is_a_clear_error_and_nothing_hangs() {
 fn ctrl_c_stops_the_run_and_deletes_its_key() {
     let _one = serial();
     let server = RedisServer::start();
-    let url = server.url().to_string();
-    let child = Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
-        .args(["redis", "--url", &url, "--query", "nodes=2&store=atomic&rate=100&duration=30"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    let child = run_in_background(&server, "nodes=2&store=atomic&rate=100&duration=30");
     assert!(!server.keys().is_empty(), "the run should be writing its key by now");
     // SAFETY: signalling our own child process.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
