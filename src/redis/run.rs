@@ -155,7 +155,7 @@ fn measure_rtt(url: &RedisUrl, via: Option<std::net::SocketAddr>) -> Result<Perc
 }
 
 /// The scenario's round trip in wall time at `speed`.
-fn clock_free_rtt(sc: &Scenario, speed: f64) -> Duration {
+fn wall_rtt(sc: &Scenario, speed: f64) -> Duration {
     Duration::from_nanos((sc.rtt.as_nanos() as f64 / speed) as u64)
 }
 
@@ -238,7 +238,7 @@ fn measure(
     let sha = setup.call(&["SCRIPT", "LOAD", script]).map_err(server)?.text().unwrap_or_default();
     let proxy = if sc.rtt.as_nanos() > 0 {
         let upstream = super::conn::resolve(url).map_err(server)?;
-        let one_way = clock_free_rtt(sc, opts.speed) / 2;
+        let one_way = wall_rtt(sc, opts.speed) / 2;
         Some(
             DelayProxy::start(upstream, one_way)
                 .map_err(|e| RunError::Server(format!("cannot start the delay proxy: {e}")))?,
@@ -251,7 +251,7 @@ fn measure(
     if let Some(p) = &proxy {
         // The loopback, the server and the sleeps' overshoot come on top of the proxy's delay:
         // take them off, so that the median round trip is the configured one.
-        let target = super::report::ms(clock_free_rtt(sc, opts.speed).as_nanos() as u64);
+        let target = super::report::ms(wall_rtt(sc, opts.speed).as_nanos() as u64);
         for _ in 0..3 {
             let excess = rtt.p50 - target;
             if excess.abs() < 0.02 {
@@ -262,6 +262,9 @@ fn measure(
             rtt = measure_rtt(url, via).map_err(server)?;
         }
     }
+    // Reported in scenario time, like every other figure.
+    let scaled = |ms: f64| (ms * opts.speed * 1000.0).round() / 1000.0;
+    let rtt = Percentiles { p50: scaled(rtt.p50), p99: scaled(rtt.p99) };
     let clock = Clock::start(opts.speed);
     let shared = Arc::new(Shared {
         mode: sc.store,

@@ -207,3 +207,27 @@ fn unreachable_servers_and_unusable_scenarios_are_refused_clearly() {
     let o = sim(&["redis", "--url", "http://127.0.0.1", "--query", "store=race"]);
     assert!(stderr(&o).contains("--url: 'http://127.0.0.1' does not start with redis://"), "{}", stderr(&o));
 }
+
+#[test]
+fn speed_runs_the_scenario_faster_and_reports_in_scenario_time() {
+    let _one = serial();
+    let server = RedisServer::start();
+    let start = Instant::now();
+    let o = sim(&[
+        "redis",
+        "--url",
+        &server.url().to_string(),
+        "--speed",
+        "4",
+        "--query",
+        "nodes=2&store=race&rtt=20&rate=50&duration=8",
+    ]);
+    let took = start.elapsed();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(int(&v, "measured", "requests"), 400);
+    assert!(took < Duration::from_secs(6), "8 scenario seconds at 4× took {took:?}");
+    let rtt = v["rtt"]["measured_ms"]["p50"].as_f64().unwrap();
+    assert!((rtt - 20.0).abs() < 2.0, "the round trip in scenario time is {rtt} ms, not 20");
+    assert!(server.keys().is_empty());
+}
