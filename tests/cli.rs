@@ -147,3 +147,19 @@ fn a_reader_that_stops_early_is_not_a_crash() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }
+
+#[test]
+fn export_prints_each_target_s_snippet_exactly_as_the_panel_has_it() {
+    use ratelimit_playground::production::{configs, EXPORT_NAMES};
+    let q = "algo=sliding_window&limit=90&window=60&rate=3";
+    let sc = ratelimit_playground::sim::Scenario::from_query(q).unwrap();
+    for (name, config) in EXPORT_NAMES.iter().zip(configs(&sc)) {
+        let o = sim(&["--query", q, "--export", name]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert_eq!(String::from_utf8(o.stdout).unwrap(), config.snippet, "{name}");
+    }
+    let o = sim(&["--query", q, "--export", "haproxy"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o)
+        .contains("--export: 'haproxy' is not one of nginx | envoy | governor | express | upstash | redis-lua"));
+}

@@ -4,6 +4,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 use ratelimit_playground::chart::svg;
+use ratelimit_playground::production;
 use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
 
 /// The longest span an SVG chart shows: the last ten minutes of a longer run.
@@ -15,6 +16,7 @@ use std::sync::Arc;
 
 const USAGE: &str = "\
 usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg] [--out FILE]
+       ratelimit-sim --query QUERY --export nginx|envoy|governor|express|upstash|redis-lua
        ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
                            [--trace FILE] [--format json|decisions] [--out FILE]
 
@@ -28,6 +30,8 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
   --format F      json (default: totals, latency percentiles, the series), csv (the series), or
                   svg (the app's throughput and inner-state charts, for docs without iframes)
   --out FILE      write there instead of standard output
+  --export T      print the scenario's policy as configuration for T instead of running it:
+                  exactly what the page's \"Use this in production\" tab copies
 
 `redis` runs a multi-node scenario (nodes=N, store=race|atomic|async, rtt=…) against a real Redis
 in real time — one connection per node, the round trip added by a local delay proxy — and prints
@@ -55,10 +59,11 @@ struct Args {
     trace: Option<String>,
     format: Format,
     out: Option<String>,
+    export: Option<String>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
-    let mut args = Args { query: String::new(), trace: None, format: Format::Json, out: None };
+    let mut args = Args { query: String::new(), trace: None, format: Format::Json, out: None, export: None };
     let mut query = None;
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -67,6 +72,14 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             "--query" => query = Some(value("--query")?),
             "--trace" => args.trace = Some(value("--trace")?),
             "--out" => args.out = Some(value("--out")?),
+            "--export" => {
+                let name = value("--export")?;
+                if !production::EXPORT_NAMES.contains(&name.as_str()) {
+                    let names = production::EXPORT_NAMES.join(" | ");
+                    return Err(format!("--export: '{name}' is not one of {names}"));
+                }
+                args.export = Some(name);
+            }
             "--format" => {
                 args.format = match value("--format")?.as_str() {
                     "json" => Format::Json,
@@ -131,6 +144,10 @@ fn write_out(out: Option<&str>, text: &str) -> Result<(), String> {
 
 fn run(args: Args) -> Result<(), String> {
     let sc = scenario(&args.query, args.trace.as_deref())?;
+    if let Some(name) = &args.export {
+        let config = production::export(&sc, name).expect("the name was checked");
+        return write_out(args.out.as_deref(), &config.snippet);
+    }
     let text = match args.format {
         Format::Json => report::run(&sc).map_err(|e| e.to_string())?.to_json(),
         Format::Csv => report::run(&sc).map_err(|e| e.to_string())?.to_csv(),

@@ -43,6 +43,24 @@ pub fn configs(sc: &Scenario) -> Vec<Config> {
     ]
 }
 
+/// The CLI's names for the targets (`ratelimit-sim --export NAME`), in the order of [`configs`].
+pub const EXPORT_NAMES: [&str; 6] = ["nginx", "envoy", "governor", "express", "upstash", "redis-lua"];
+
+/// The configuration for the target the CLI calls `name`: the same [`Config`] as the panel's
+/// tab, whose snippet its Copy button copies.
+///
+/// ```
+/// use ratelimit_playground::production::export;
+/// use ratelimit_playground::sim::Scenario;
+/// let sc = Scenario::from_query("capacity=10&refill=5").unwrap();
+/// assert_eq!(export(&sc, "nginx").unwrap().target, "nginx limit_req");
+/// assert!(export(&sc, "haproxy").is_none());
+/// ```
+pub fn export(sc: &Scenario, name: &str) -> Option<Config> {
+    let i = EXPORT_NAMES.iter().position(|&n| n == name)?;
+    configs(sc).into_iter().nth(i)
+}
+
 /// A duration in nanoseconds as the shortest exact decimal number of seconds ("0.4", "2").
 pub(crate) fn secs(ns: u64) -> String {
     crate::sim::decimal::format_fixed(ns, 9)

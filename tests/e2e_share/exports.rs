@@ -144,6 +144,17 @@ pub async fn csp_exports_and_production() {
     js(&client, "window.__copied = []; Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: t => { window.__copied.push(t); return Promise.resolve(); } } });").await;
     click(&client, "#production-copy").await;
     wait_until(&client, "window.__copied.length === 1 && window.__copied[0] === document.querySelector('#production-snippet').textContent", Duration::from_secs(2), "the snippet is copied").await;
+    // ... and it is byte for byte what `ratelimit-sim --export envoy` prints for the page's query.
+    let copied = js(&client, "return window.__copied[0];").await;
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
+        .args(["--query", "rate=8", "--export", "envoy"])
+        .output()
+        .expect("ratelimit-sim runs");
+    assert_eq!(
+        copied.as_str(),
+        Some(String::from_utf8_lossy(&cli.stdout).as_ref()),
+        "the CLI and the Copy button differ"
+    );
     js(&client, "document.querySelector('#production').scrollIntoView();").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let panel = client.find(Locator::Css("#production")).await.expect("the production panel");
