@@ -27,8 +27,9 @@ const FIXED_WINDOW: &str = r#"-- KEYS[1]: the client's counter   ARGV: limit, wi
 local limit, window, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local start = now - (now % window)                 -- windows aligned to multiples of window
 local s = redis.call('HMGET', KEYS[1], 'start', 'count')
-local count = 0
-if tonumber(s[1]) == start then count = tonumber(s[2]) end
+local last, count = tonumber(s[1]), 0
+if last and last > start then start = last end     -- a request that arrives late counts in the newer window
+if last == start then count = tonumber(s[2]) end
 if count + 1 > limit then
   return { 0, 0, math.ceil(start + window - now) }
 end
@@ -42,12 +43,14 @@ local start = now - (now % window)
 local s = redis.call('HMGET', KEYS[1], 'start', 'current', 'previous')
 local current, previous = tonumber(s[2]) or 0, tonumber(s[3]) or 0
 local last = tonumber(s[1])
+if last and last > start then start = last end     -- a request that arrives late counts in the newer window
 if last ~= start then
   if last == start - window then previous = current else previous = 0 end
   current = 0
 end
+local elapsed = math.max(0, now - start)
 -- previous × (1 − elapsed/window) + current + 1 ≤ limit, multiplied through by window
-if previous * (window - (now - start)) + (current + 1) * window > limit * window then
+if previous * (window - elapsed) + (current + 1) * window > limit * window then
   return { 0, 0 }
 end
 redis.call('HSET', KEYS[1], 'start', start, 'current', current + 1, 'previous', previous)
@@ -113,6 +116,9 @@ pub(super) fn config(p: &Policy) -> Config {
         "Redis runs the whole script atomically: no other command interleaves, so nodes sharing the key \
          never over-admit (the playground's atomic mode). The same steps as separate GET and SET \
          commands race (its race mode)."
+            .into(),
+        "Two nodes' requests can reach Redis out of order: a late one never moves the bucket's time or the \
+         window backwards, so it cannot free quota (ratelimit-sim redis checks this on a real server)."
             .into(),
         format!("Times are milliseconds from the caller's clock; it returns {returns}."),
     ];

@@ -7,8 +7,8 @@ use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
 /// The commands the runner sends, for the message when an ACL refuses one.
-pub const COMMANDS_USED: &str =
-    "PING, INFO, SELECT, EXISTS, DEL, HMGET, HSET, HINCRBY, PEXPIRE, MULTI, EXEC, SCRIPT LOAD, EVALSHA, EVAL";
+pub const COMMANDS_USED: &str = "PING, INFO, SELECT, EXISTS, DEL, HMGET, HSET, HINCRBY, PEXPIRE, MULTI, EXEC, \
+     SCRIPT LOAD, EVALSHA, EVAL, and inside the scripts ZADD, ZCARD, ZRANGE, ZREMRANGEBYSCORE, ZREMRANGEBYRANK";
 
 /// A connection, logged in and on the URL's database.
 pub struct Conn {
@@ -17,13 +17,19 @@ pub struct Conn {
     url: RedisUrl,
 }
 
-/// The addresses `url` names.
-pub fn resolve(url: &RedisUrl) -> Result<SocketAddr, String> {
-    (url.host.as_str(), url.port)
-        .to_socket_addrs()
-        .map_err(|e| format!("cannot resolve {url}: {e}"))?
-        .next()
-        .ok_or_else(|| format!("cannot resolve {url}: no address"))
+/// The first address of `url` that accepts a connection (`localhost` may name `::1` first while
+/// Redis listens on 127.0.0.1 only).
+pub fn resolve(url: &RedisUrl, timeout: Duration) -> Result<SocketAddr, String> {
+    let addrs: Vec<SocketAddr> =
+        (url.host.as_str(), url.port).to_socket_addrs().map_err(|e| format!("cannot resolve {url}: {e}"))?.collect();
+    let mut last = format!("cannot resolve {url}: no address");
+    for a in addrs {
+        match TcpStream::connect_timeout(&a, timeout) {
+            Ok(_) => return Ok(a),
+            Err(e) => last = format!("cannot reach Redis at {url}: {e}"),
+        }
+    }
+    Err(last)
 }
 
 /// What a refusal from the server means for the user.
@@ -46,7 +52,7 @@ impl Conn {
     pub fn open(url: &RedisUrl, via: Option<SocketAddr>, timeout: Duration) -> Result<Conn, String> {
         let addr = match via {
             Some(a) => a,
-            None => resolve(url)?,
+            None => resolve(url, timeout)?,
         };
         let unreachable = |e: std::io::Error| format!("cannot reach Redis at {url}: {e}");
         let writer = TcpStream::connect_timeout(&addr, timeout).map_err(unreachable)?;

@@ -4,7 +4,8 @@
 //! The state lives in one key, `rlp:{run-…}:limiter` (one hash tag, so one Redis Cluster slot), in
 //! the fields of the exported Lua scripts (`src/production/redis_lua.rs`): `tokens`/`ts` for a
 //! bucket, `start`/`count` for a fixed window, `start`/`current`/`previous` for the sliding
-//! counter, and a sorted set for the sliding log. Times are milliseconds with six decimals (exact
+//! counter, and for the sliding log a sorted set (atomic and async: the scripts) or a field `log`
+//! listing the timestamps (race: one value to GET and SET). Times are milliseconds with six decimals (exact
 //! nanoseconds); token counts have twelve decimals (exact fixed point). The racing mode adds a
 //! version field `v`, incremented by every SET, to count lost updates.
 
@@ -114,15 +115,16 @@ fn bad(what: &str, reply: &Reply) -> String {
 }
 
 impl Layout {
-    /// The layout of scenario `sc`'s limiter under key prefix `run` (e.g. `run-1f2e-3d4c`).
-    pub fn new(run: &str, sc: &Scenario) -> Layout {
+    /// The layout of scenario `sc`'s limiter under key prefix `run` (e.g. `run-1f2e-3d4c`); every
+    /// write sets the key to expire after `ttl_ms`, or twice the policy's window if longer.
+    pub fn new(run: &str, sc: &Scenario, ttl_ms: u64) -> Layout {
         let policy = Policy::of(sc);
         let fresh = match sc.algo {
             Algorithm::Gcra => AnyLimiter::token_bucket(TokenBucket::new(sc.capacity, sc.refill)),
             _ => sc.limiter(),
         }
         .counting_rejected(sc.count_rejected);
-        let ttl_ms = 2 * policy.window_ns.div_ceil(1_000_000) + 1_000;
+        let ttl_ms = ttl_ms.max(2 * policy.window_ns.div_ceil(1_000_000) + 1_000);
         Layout { key: format!("rlp:{{{run}}}:limiter"), policy, fresh, ttl_ms }
     }
 
@@ -296,7 +298,7 @@ mod tests {
     const ONE: i64 = crate::sim::rate::TOKEN as i64;
 
     fn layout(q: &str) -> Layout {
-        Layout::new("run-test", &Scenario::from_query(q).unwrap())
+        Layout::new("run-test", &Scenario::from_query(q).unwrap(), 60_000)
     }
 
     fn bulk(s: &str) -> Reply {

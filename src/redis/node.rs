@@ -18,7 +18,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// No reply for this long (wall time) with requests waiting ends the run with an error.
+/// No reply for this long beyond the timeout and the round trip (wall time), with requests
+/// waiting, ends the run with an error.
 pub const STALL: Duration = Duration::from_secs(5);
 
 /// One attempt of a request, as the dispatcher hands it to a node.
@@ -81,6 +82,9 @@ pub struct Shared {
     pub fail_open: bool,
     /// Rejected requests consume quota too.
     pub count_rejected: bool,
+    /// No reply for this long with requests waiting is a dead server (wall time): [`STALL`]
+    /// beyond `timeout` and the round trip. Writes that block this long fail too.
+    pub stall: Duration,
     /// For messages.
     pub url: String,
 }
@@ -177,20 +181,16 @@ impl NodeLoop {
     fn next_deadline(&self) -> Option<Instant> {
         let timeout =
             self.pending.iter().filter(|p| !p.timed_out && p.decides().is_some()).map(|p| p.sent + self.shared.timeout);
-        let stall = self.pending.front().map(|p| p.sent + STALL);
+        let stall = self.pending.front().map(|p| p.sent + self.shared.stall);
         timeout.chain(stall).min()
     }
 
-    /// Decides by the fail mode what has waited `timeout`; fails the run after [`STALL`].
+    /// Decides by the fail mode what has waited `timeout`; fails the run after `stall`.
     fn expire(&mut self) -> Result<(), String> {
         let now = Instant::now();
-        if self.pending.front().is_some_and(|p| now >= p.sent + STALL) {
-            return Err(format!(
-                "Redis at {} has not answered node {} for {} s",
-                self.shared.url,
-                self.index,
-                STALL.as_secs()
-            ));
+        if self.pending.front().is_some_and(|p| now >= p.sent + self.shared.stall) {
+            let secs = self.shared.stall.as_secs_f64();
+            return Err(format!("Redis at {} has not answered node {} for {secs:.1} s", self.shared.url, self.index));
         }
         let (timeout, fail_open) = (self.shared.timeout, self.shared.fail_open);
         let mut expired = Vec::new();
@@ -329,7 +329,8 @@ impl NodeLoop {
         self.writer
             .write_all(&resp::encode(&cmd))
             .map_err(|e| format!("lost the connection to Redis at {}: {e}", self.shared.url))?;
-        self.pending.push_back(Pending { sent: Instant::now(), ..p });
+        // Still the same request: its timeout runs from when it was first sent.
+        self.pending.push_back(p);
         Ok(())
     }
 }

@@ -118,7 +118,8 @@ pub struct Server {
 pub struct RoundTrip {
     /// The scenario's `rtt`, ms.
     pub configured_ms: f64,
-    /// `PING` through the delay proxy before the run: median and 99th percentile of 50, ms.
+    /// `PING` through the delay proxy before the run, after calibration: median and 99th
+    /// percentile, in scenario ms (wall ms × `--speed`).
     pub measured_ms: Percentiles,
 }
 

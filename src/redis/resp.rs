@@ -9,6 +9,8 @@ use std::io::{self, BufRead, Read};
 const MAX_BULK: usize = 64 << 20;
 /// Most elements accepted in one array reply.
 const MAX_ARRAY: usize = 1 << 20;
+/// Deepest nesting of arrays accepted (the runner's replies nest two deep).
+const MAX_DEPTH: usize = 8;
 
 /// One reply from the server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,7 +76,8 @@ fn bad(what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, format!("not a Redis reply: {what}"))
 }
 
-fn line(r: &mut impl BufRead) -> io::Result<String> {
+/// One line without its CRLF, as bytes.
+fn line(r: &mut impl BufRead) -> io::Result<Vec<u8>> {
     let mut buf = Vec::new();
     // A line longer than this is not a reply header.
     r.by_ref().take(64 << 10).read_until(b'\n', &mut buf)?;
@@ -85,7 +88,7 @@ fn line(r: &mut impl BufRead) -> io::Result<String> {
         return Err(bad("a line without CRLF"));
     }
     buf.truncate(buf.len() - 2);
-    Ok(String::from_utf8_lossy(&buf).into_owned())
+    Ok(buf)
 }
 
 fn length(s: &str, max: usize) -> io::Result<Option<usize>> {
@@ -105,13 +108,18 @@ fn length(s: &str, max: usize) -> io::Result<Option<usize>> {
 /// assert_eq!(read(&mut r).unwrap(), Reply::Array(Some(vec![Reply::Int(1), Reply::Bulk(None)])));
 /// ```
 pub fn read(r: &mut impl BufRead) -> io::Result<Reply> {
+    read_nested(r, 0)
+}
+
+fn read_nested(r: &mut impl BufRead, depth: usize) -> io::Result<Reply> {
     let head = line(r)?;
-    let (kind, rest) = head.split_at(head.len().min(1));
+    let Some((&kind, rest)) = head.split_first() else { return Err(bad("an empty line")) };
+    let rest = String::from_utf8_lossy(rest).into_owned();
     Ok(match kind {
-        "+" => Reply::Status(rest.to_string()),
-        "-" => Reply::Error(rest.to_string()),
-        ":" => Reply::Int(rest.parse().map_err(|_| bad("a bad integer"))?),
-        "$" => match length(rest, MAX_BULK)? {
+        b'+' => Reply::Status(rest),
+        b'-' => Reply::Error(rest),
+        b':' => Reply::Int(rest.parse().map_err(|_| bad("a bad integer"))?),
+        b'$' => match length(&rest, MAX_BULK)? {
             None => Reply::Bulk(None),
             Some(n) => {
                 let mut buf = vec![0; n + 2];
@@ -123,11 +131,12 @@ pub fn read(r: &mut impl BufRead) -> io::Result<Reply> {
                 Reply::Bulk(Some(buf))
             }
         },
-        "*" => match length(rest, MAX_ARRAY)? {
+        b'*' if depth >= MAX_DEPTH => return Err(bad("arrays nested too deep")),
+        b'*' => match length(&rest, MAX_ARRAY)? {
             None => Reply::Array(None),
-            Some(n) => Reply::Array(Some((0..n).map(|_| read(r)).collect::<io::Result<_>>()?)),
+            Some(n) => Reply::Array(Some((0..n).map(|_| read_nested(r, depth + 1)).collect::<io::Result<_>>()?)),
         },
-        _ => return Err(bad("an unknown reply type")),
+        _ => return Err(bad("an unknown reply type (is this a Redis server?)")),
     })
 }
 
@@ -151,6 +160,14 @@ mod tests {
         assert!(read(&mut r).is_err());
         let mut r = &b"*99999999\r\n"[..];
         assert!(read(&mut r).is_err());
+    }
+
+    #[test]
+    fn another_protocol_or_deep_nesting_is_an_error_not_a_panic() {
+        let mut r = &b"\xc3\xa9HTTP/1.1 400\r\n"[..];
+        assert!(read(&mut r).is_err());
+        let deep = "*1\r\n".repeat(100_000);
+        assert!(read(&mut deep.as_bytes()).is_err());
     }
 
     #[test]

@@ -73,7 +73,26 @@ pub fn check(sc: &Scenario, speed: f64) -> Result<(), RunError> {
         );
     }
     if sc.outage.is_some() {
-        return invalid("outage: a real Redis cannot be told to go down for a while; stop the server yourself to see what the nodes do".into());
+        return invalid(
+            "outage: a real Redis cannot be told to go down for a while; pause it yourself (kill -STOP, then \
+             kill -CONT within a few seconds) to see the nodes time out and fail open or closed"
+                .into(),
+        );
+    }
+    if sc.store == StoreMode::Atomic && sc.count_rejected {
+        return invalid(
+            "count_rejected: the exported Lua scripts count admitted requests only; with count_rejected=1 use \
+             store=race or store=async"
+                .into(),
+        );
+    }
+    let policy = crate::production::Policy::of(sc);
+    if policy.shape != crate::production::Shape::Bucket && !policy.window_ns.is_multiple_of(1_000_000) {
+        return invalid(format!(
+            "window: the Redis scripts take whole milliseconds and this window is {} ms; choose a whole number of \
+             milliseconds",
+            super::layout::ms(policy.window_ns)
+        ));
     }
     if !(speed.is_finite() && (0.01..=100.0).contains(&speed)) {
         return invalid(format!(
@@ -122,10 +141,16 @@ fn open_setup(url: &RedisUrl, key: &str) -> Result<(Conn, RedisUrl), String> {
             let url = RedisUrl { host: moved.host, port: moved.port, ..url.clone() };
             let mut conn = Conn::open(&url, None, SETUP_TIMEOUT)?;
             expect_absent(&mut conn, key)?;
+            conn.call(&["DEL", key])?;
             Ok((conn, url))
         }
         Reply::Error(e) => Err(super::conn::refusal(url, "EXISTS", &e)),
-        Reply::Int(0) => Ok((conn, url.clone())),
+        Reply::Int(0) => {
+            // The key is absent, so this deletes nothing: it checks, before anything is written,
+            // that the run will be allowed to delete what it writes.
+            conn.call(&["DEL", key])?;
+            Ok((conn, url.clone()))
+        }
         _ => Err(format!("the key {key} already exists on {url}; not touching it")),
     }
 }
@@ -142,11 +167,13 @@ fn server_version(conn: &mut Conn) -> String {
     info.lines().find_map(|l| l.strip_prefix("redis_version:")).unwrap_or("unknown").trim().to_string()
 }
 
-/// 50 `PING`s through `addr` (the proxy): the round trip nodes really get, in ms.
-fn measure_rtt(url: &RedisUrl, via: Option<std::net::SocketAddr>) -> Result<Percentiles, String> {
-    let mut conn = Conn::open(url, via, SETUP_TIMEOUT)?;
+/// `PING`s through `via` (the proxy) for about two seconds, 5 to 50 of them: the round trip nodes
+/// really get, in wall ms.
+fn measure_rtt(url: &RedisUrl, via: Option<std::net::SocketAddr>, rtt: Duration) -> Result<Percentiles, String> {
+    let mut conn = Conn::open(url, via, SETUP_TIMEOUT + 3 * rtt)?;
     let mut l = Latencies::default();
-    for _ in 0..50 {
+    let pings = (2.0 / rtt.as_secs_f64().max(1e-3)).clamp(5.0, 50.0) as usize;
+    for _ in 0..pings {
         let t = Instant::now();
         conn.call(&["PING"])?;
         l.record(Nanos(t.elapsed().as_nanos() as u64));
@@ -174,6 +201,7 @@ fn cleanup(url: &RedisUrl, key: &str, ttl_s: u64) -> Result<(), String> {
 
 struct Nodes {
     inboxes: Vec<Sender<Msg>>,
+    sockets: Vec<std::net::TcpStream>,
     threads: Vec<JoinHandle<()>>,
     _proxy: Option<DelayProxy>,
 }
@@ -182,7 +210,10 @@ struct Nodes {
 pub fn run(sc: &Scenario, opts: &Options, interrupted: &AtomicBool) -> Result<Outcome, RunError> {
     check(sc, opts.speed)?;
     let simulated = crate::sim::report::run(sc).map_err(|e| RunError::Invalid(e.to_string()))?;
-    let layout = Layout::new(&run_id(), sc);
+    // The key outlives the run by a minute, so no state expires mid-run (the engine's never does),
+    // and goes away by itself should the runner be unable to delete it.
+    let ttl = Clock::start(opts.speed).wall(sc.duration.as_nanos()) + Duration::from_secs(60);
+    let layout = Layout::new(&run_id(), sc, ttl.as_millis() as u64);
     let key = layout.key().to_string();
     let (mut setup, url) = open_setup(&opts.url, &key).map_err(RunError::Server)?;
     let version = server_version(&mut setup);
@@ -232,12 +263,19 @@ fn measure(
 ) -> Result<Measured, RunError> {
     let server = RunError::Server;
     let script = match sc.store {
-        StoreMode::Atomic => layout.script(),
-        _ => layout.increment_script(),
+        StoreMode::Atomic => Some(layout.script()),
+        StoreMode::Async => Some(layout.increment_script()),
+        _ => None,
     };
-    let sha = setup.call(&["SCRIPT", "LOAD", script]).map_err(server)?.text().unwrap_or_default();
+    let sha = match script {
+        Some(script) => match setup.call(&["SCRIPT", "LOAD", script]).map_err(server)?.text() {
+            Some(sha) if !sha.is_empty() => sha,
+            _ => return Err(RunError::Server(format!("Redis at {url} answered SCRIPT LOAD without a SHA1"))),
+        },
+        None => String::new(),
+    };
     let proxy = if sc.rtt.as_nanos() > 0 {
-        let upstream = super::conn::resolve(url).map_err(server)?;
+        let upstream = super::conn::resolve(url, SETUP_TIMEOUT).map_err(server)?;
         let one_way = wall_rtt(sc, opts.speed) / 2;
         Some(
             DelayProxy::start(upstream, one_way)
@@ -247,11 +285,12 @@ fn measure(
         None
     };
     let via = proxy.as_ref().map(DelayProxy::addr);
-    let mut rtt = measure_rtt(url, via).map_err(server)?;
+    let wall = wall_rtt(sc, opts.speed);
+    let mut rtt = measure_rtt(url, via, wall).map_err(server)?;
     if let Some(p) = &proxy {
         // The loopback, the server and the sleeps' overshoot come on top of the proxy's delay:
         // take them off, so that the median round trip is the configured one.
-        let target = super::report::ms(wall_rtt(sc, opts.speed).as_nanos() as u64);
+        let target = super::report::ms(wall.as_nanos() as u64);
         for _ in 0..3 {
             let excess = rtt.p50 - target;
             if excess.abs() < 0.02 {
@@ -259,7 +298,10 @@ fn measure(
             }
             let one_way = p.delay().as_secs_f64() - excess / 2_000.0;
             p.set_delay(Duration::from_secs_f64(one_way.max(0.0)));
-            rtt = measure_rtt(url, via).map_err(server)?;
+            rtt = measure_rtt(url, via, wall).map_err(server)?;
+            if interrupted.load(Ordering::SeqCst) {
+                return Err(RunError::Interrupted("interrupted while calibrating the round trip".into()));
+            }
         }
     }
     // Reported in scenario time, like every other figure.
@@ -274,14 +316,19 @@ fn measure(
         timeout: clock.wall(sc.timeout.as_nanos()),
         fail_open: sc.fail == FailMode::Open,
         count_rejected: sc.count_rejected,
+        stall: node::STALL + clock.wall(sc.timeout.as_nanos()) + wall,
         url: url.to_string(),
     });
     let (reports_tx, reports) = mpsc::channel();
-    let mut nodes = Nodes { inboxes: Vec::new(), threads: Vec::new(), _proxy: proxy };
+    let mut nodes = Nodes { inboxes: Vec::new(), sockets: Vec::new(), threads: Vec::new(), _proxy: proxy };
     for i in 0..sc.nodes.max(1) as usize {
-        let conn = Conn::open(url, via, SETUP_TIMEOUT).map_err(server)?;
+        let conn = Conn::open(url, via, SETUP_TIMEOUT + 3 * wall).map_err(server)?;
         conn.set_read_timeout(None).map_err(server)?;
         let (writer, reader) = conn.split();
+        // A server that stops reading fills the socket: a write may block no longer than the
+        // stall limit, and the runner can close the socket under a blocked node.
+        writer.set_write_timeout(Some(shared.stall)).map_err(|e| RunError::Server(e.to_string()))?;
+        nodes.sockets.push(writer.try_clone().map_err(|e| RunError::Server(e.to_string()))?);
         let (tx, rx) = mpsc::channel();
         let (inbox, u) = (tx.clone(), url.to_string());
         std::thread::spawn(move || node::read_replies(reader, inbox, u));
@@ -295,9 +342,14 @@ fn measure(
     for inbox in nodes.inboxes.drain(..) {
         let _ = inbox.send(Msg::Stop);
     }
+    // Every decision is in (or the run failed): nothing more is read or written.
+    for socket in nodes.sockets.drain(..) {
+        let _ = socket.shutdown(std::net::Shutdown::Both);
+    }
     for t in nodes.threads.drain(..) {
         let _ = t.join();
     }
+    d.decisions.sort_by_key(|r| r.at);
     result.map(|()| (d.side(sc.store), d.decisions, rtt))
 }
 

@@ -18,7 +18,7 @@ pub struct RedisUrl {
 }
 
 impl RedisUrl {
-    /// Parses a `redis://` URL.
+    /// Parses a `redis://` URL. As `redis-cli -u` reads it, a user part without `:` is a password.
     ///
     /// ```
     /// use ratelimit_playground::redis::url::RedisUrl;
@@ -42,6 +42,9 @@ impl RedisUrl {
         };
         let (host, port) = if let Some(v6) = hostport.strip_prefix('[') {
             let (h, p) = v6.split_once(']').ok_or_else(|| err("has an unclosed '['"))?;
+            if !(p.is_empty() || p.starts_with(':')) {
+                return Err(err("has something other than :port after ']'"));
+            }
             (h, p.strip_prefix(':'))
         } else {
             match hostport.rsplit_once(':') {
@@ -130,5 +133,6 @@ mod tests {
         assert!(RedisUrl::parse("redis://h:99999").unwrap_err().contains("port"));
         assert!(RedisUrl::parse("redis://h/x").unwrap_err().contains("database"));
         assert!(RedisUrl::parse("redis://").unwrap_err().contains("no host"));
+        assert!(RedisUrl::parse("redis://[::1]junk").unwrap_err().contains("after ']'"));
     }
 }

@@ -50,8 +50,9 @@ fn the_atomic_script_never_admits_more_than_one_exact_limiter() {
         // Same arrivals on both sides; the measured reference sees the measured arrival times.
         assert_eq!(int(&v, "measured", "requests"), int(&v, "simulated", "requests"), "{algo}");
         assert_eq!(int(&v, "simulated", "over_admitted"), 0, "{algo}");
-        // Two nodes' requests a few µs apart can reach Redis in the other order; the script then
-        // admits the later one first, which never admits more (at most a few fewer).
+        // Two nodes' requests a few µs apart can reach Redis in the other order. The scripts never
+        // move a bucket's time or a window backwards for the late one, so it cannot free quota:
+        // never more than the exact limiter (at most a few fewer, when a full bucket caps).
         let over = int(&v, "measured", "over_admitted");
         assert!((-3..=0).contains(&over), "{algo}: over-admitted {over}: {v}");
         assert!(v["measured"]["lost_updates"].is_null());
@@ -157,6 +158,22 @@ fn a_server_stopped_mid_run_is_a_clear_error_and_nothing_hangs() {
 }
 
 #[test]
+fn a_frozen_server_is_a_clear_error_after_the_stall_limit_not_a_hang() {
+    let _one = serial();
+    let server = RedisServer::start();
+    // No proxy (rtt=0): the nodes write straight into the frozen server's socket.
+    let child = run_in_background(&server, "nodes=2&store=race&rtt=0&rate=200&duration=30");
+    server.pause();
+    let start = Instant::now();
+    let o = child.wait_with_output().unwrap();
+    // 5 s without a reply beyond the 100 ms timeout, then up to 5 s trying to delete the key.
+    assert!(start.elapsed() < Duration::from_secs(20), "took {:?} to give up", start.elapsed());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("has not answered node") && e.contains("expires by itself within 90 s"), "{e}");
+}
+
+#[test]
 fn ctrl_c_stops_the_run_and_deletes_its_key() {
     let _one = serial();
     let server = RedisServer::start();
@@ -187,6 +204,18 @@ fn a_command_refused_by_an_acl_is_a_clear_error_with_nothing_left_behind() {
 }
 
 #[test]
+fn a_user_who_may_not_delete_is_refused_before_anything_is_written() {
+    let _one = serial();
+    let server = RedisServer::start();
+    server.call(&["ACL", "SETUSER", "nodel", "on", ">pw", "~*", "+@all", "-del"]);
+    let url = format!("redis://nodel:pw@127.0.0.1:{}", server.url().port);
+    let o = sim(&["redis", "--url", &url, "--query", "nodes=2&store=race&rate=20&duration=2"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("refused DEL") && stderr(&o).contains("NOPERM"), "{}", stderr(&o));
+    assert!(server.keys().is_empty(), "{:?}", server.keys());
+}
+
+#[test]
 fn unreachable_servers_and_unusable_scenarios_are_refused_clearly() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let o = sim(&["redis", "--url", &format!("redis://127.0.0.1:{port}"), "--query", "nodes=2&store=race"]);
@@ -196,6 +225,11 @@ fn unreachable_servers_and_unusable_scenarios_are_refused_clearly() {
         ("nodes=2&store=local", "store:"),
         ("nodes=2&store=race&outage=5-10", "outage:"),
         ("nodes=2&store=race&rate=abc", "rate"),
+        ("nodes=2&store=atomic&count_rejected=1", "count_rejected: the exported Lua scripts count admitted"),
+        (
+            "nodes=2&store=race&algo=fixed_window&capacity=10&refill=3",
+            "window: the Redis scripts take whole milliseconds",
+        ),
     ];
     for (q, names) in bad {
         let o = sim(&["redis", "--url", "redis://127.0.0.1:1", "--query", q]);
@@ -203,8 +237,10 @@ fn unreachable_servers_and_unusable_scenarios_are_refused_clearly() {
         assert!(stderr(&o).contains(names), "{q}: {}", stderr(&o));
     }
     let o = sim(&["redis", "--url", "redis://127.0.0.1:1", "--query", "store=race", "--speed", "1000"]);
+    assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--speed: 1000 is out of range"), "{}", stderr(&o));
     let o = sim(&["redis", "--url", "http://127.0.0.1", "--query", "store=race"]);
+    assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--url: 'http://127.0.0.1' does not start with redis://"), "{}", stderr(&o));
 }
 

@@ -53,8 +53,16 @@ impl RedisServer {
         self.call(&["KEYS", "*"]).items().iter().filter_map(Reply::text).collect()
     }
 
+    /// Freezes it (SIGSTOP): connections stay open and nothing is answered.
+    pub fn pause(&self) {
+        // SAFETY: signalling our own child process.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGSTOP) };
+    }
+
     /// Stops it now (SIGKILL), as a crash or an operator would.
     pub fn kill(&mut self) {
+        // SAFETY: signalling our own child process; a stopped process needs SIGCONT to die cleanly.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGCONT) };
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
