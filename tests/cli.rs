@@ -163,3 +163,42 @@ fn export_prints_each_target_s_snippet_exactly_as_the_panel_has_it() {
     assert!(stderr(&o)
         .contains("--export: 'haproxy' is not one of nginx | envoy | governor | express | upstash | redis-lua"));
 }
+
+#[test]
+fn decisions_lists_every_request_in_arrival_order_for_every_algorithm_and_store() {
+    for q in [
+        "algo=token_bucket&capacity=5&refill=2&rate=9&duration=20&retry=jitter",
+        "algo=gcra&capacity=5&refill=2&rate=9&duration=20&traffic=poisson",
+        "algo=fixed_window&limit=10&window=2&traffic=seam&duration=20",
+        "algo=sliding_window&limit=10&window=2&rate=9&duration=20",
+        "algo=sliding_log&limit=10&window=2&rate=9&duration=20",
+        "nodes=4&store=race&rtt=50&rate=100&duration=10",
+        "nodes=4&store=async&rtt=50&rate=100&duration=10&outage=2-4",
+    ] {
+        let json: serde_json::Value = serde_json::from_slice(&sim(&["--query", q]).stdout).unwrap();
+        let o = sim(&["--query", q, "--format", "decisions"]);
+        assert!(o.status.success(), "{q}: {}", stderr(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("t_ms,key,node,status,retry_after_ms"));
+        let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows.len() as u64, json["requests"].as_u64().unwrap(), "{q}: one line per request");
+        let admitted = rows.iter().filter(|r| r[3] == "200").count() as u64;
+        assert_eq!(admitted, json["admitted"].as_u64().unwrap(), "{q}");
+        let well_formed = |r: &Vec<&str>| {
+            r.len() == 5 && r[1] == "global" && matches!(r[3], "200" | "429") && (r[3] == "429" || r[4].is_empty())
+        };
+        assert!(rows.iter().all(well_formed), "{q}: {:?}", rows.iter().find(|r| !well_formed(r)));
+        // Rejections carry their Retry-After, except on a store timeout.
+        let timeouts = json["timeouts"].as_u64().unwrap();
+        assert!(rows.iter().filter(|r| r[3] == "429" && r[4].is_empty()).count() as u64 <= timeouts, "{q}");
+        let times: Vec<f64> = rows.iter().map(|r| r[0].parse().unwrap()).collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "{q}: not in arrival order");
+    }
+    // The same run as JSON: recording the decisions changes nothing.
+    let q = "algo=token_bucket&capacity=5&refill=2&rate=9&duration=20&retry=jitter";
+    assert_eq!(sim(&["--query", q]).stdout, sim(&["--query", q]).stdout);
+    let o = sim(&["--query", "rate=100000&duration=3600", "--format", "decisions"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("at most 5000000 lines"), "{}", stderr(&o));
+}

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 const USAGE: &str = "\
-usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg] [--out FILE]
+usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisions] [--out FILE]
        ratelimit-sim --query QUERY --export nginx|envoy|governor|express|upstash|redis-lua
        ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
                            [--trace FILE] [--format json|decisions] [--out FILE]
@@ -27,8 +27,9 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   (the README lists every key with its unit, range and default)
   --trace FILE    arrival times to replay, one per line in milliseconds ('-' reads stdin);
                   implies traffic=trace
-  --format F      json (default: totals, latency percentiles, the series), csv (the series), or
-                  svg (the app's throughput and inner-state charts, for docs without iframes)
+  --format F      json (default: totals, latency percentiles, the series), csv (the series),
+                  svg (the app's throughput and inner-state charts, for docs without iframes), or
+                  decisions (one CSV line per request: t_ms,key,node,status,retry_after_ms)
   --out FILE      write there instead of standard output
   --export T      print the scenario's policy as configuration for T instead of running it:
                   exactly what the page's \"Use this in production\" tab copies
@@ -52,6 +53,7 @@ enum Format {
     Json,
     Csv,
     Svg,
+    Decisions,
 }
 
 struct Args {
@@ -85,7 +87,8 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
                     "json" => Format::Json,
                     "csv" => Format::Csv,
                     "svg" => Format::Svg,
-                    other => return Err(format!("--format: '{other}' is not one of json | csv | svg")),
+                    "decisions" => Format::Decisions,
+                    other => return Err(format!("--format: '{other}' is not one of json | csv | svg | decisions")),
                 }
             }
             other => return Err(format!("unknown argument '{other}'; see --help")),
@@ -151,6 +154,7 @@ fn run(args: Args) -> Result<(), String> {
     let text = match args.format {
         Format::Json => report::run(&sc).map_err(|e| e.to_string())?.to_json(),
         Format::Csv => report::run(&sc).map_err(|e| e.to_string())?.to_csv(),
+        Format::Decisions => report::decisions_csv(&sc).map_err(|e| e.to_string())?,
         #[cfg(target_arch = "wasm32")]
         Format::Svg => return Err("--format svg: the SVG backend is only built natively".into()),
         #[cfg(not(target_arch = "wasm32"))]

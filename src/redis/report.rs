@@ -173,17 +173,19 @@ pub struct DecisionRow {
 }
 
 /// The decisions as CSV: `t_ms,key,node,status,retry_after_ms,latency_ms,retry,timed_out`, one
-/// line per request in arrival order. `key` is the one limiter key every node shares.
+/// line per request in arrival order: the columns of the simulator's `--format decisions`, then
+/// three of the measured run's own. `key` is the one Redis key every node shares.
 pub fn decisions_csv(rows: &[DecisionRow], key: &str) -> String {
     let mut out = String::from("t_ms,key,node,status,retry_after_ms,latency_ms,retry,timed_out\n");
     for r in rows {
-        let retry_after = r.retry_after.map(super::layout::ms).unwrap_or_default();
+        let ms = |ns: u64| crate::sim::decimal::format_fixed(ns, 6);
+        let retry_after = r.retry_after.map(ms).unwrap_or_default();
         out.push_str(&format!(
             "{},{key},{},{},{retry_after},{},{},{}\n",
-            super::layout::ms(r.at),
+            ms(r.at),
             r.node,
             if r.allowed { 200 } else { 429 },
-            super::layout::ms(r.latency),
+            ms(r.latency),
             r.retry,
             u8::from(r.timed_out)
         ));

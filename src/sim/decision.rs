@@ -33,6 +33,21 @@ pub struct Verdict {
     pub retry_after: Option<Nanos>,
 }
 
+/// One decision as a run's log keeps it ([`crate::sim::Simulation::record_decisions`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DecisionRecord {
+    /// When the request reached the load balancer (and its node).
+    pub arrived: super::time::SimTime,
+    /// When its node answered.
+    pub decided: super::time::SimTime,
+    /// The node that answered.
+    pub node: u32,
+    /// 0 for a new request, k for its k-th retry.
+    pub retry: u32,
+    /// The answer.
+    pub verdict: Verdict,
+}
+
 /// The answer to one request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {

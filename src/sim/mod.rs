@@ -30,7 +30,7 @@ pub mod traffic;
 mod zig_table;
 
 pub use compare::{Comparison, Disagreement};
-pub use decision::{Decision, Quota, Status, Verdict};
+pub use decision::{Decision, DecisionRecord, Quota, Status, Verdict};
 pub use engine::Simulation;
 pub use limiter::{
     AnyLimiter, FixedWindow, Gauge, Gcra, Limiter, LimiterState, SlidingLog, SlidingWindow, TokenBucket,

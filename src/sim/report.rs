@@ -91,18 +91,7 @@ pub struct Row {
 
 /// Refuses scenarios too large to finish quickly, naming what to lower.
 pub fn check_run_size(sc: &Scenario) -> Result<(), ParamError> {
-    let secs = u128::from(sc.duration.as_nanos());
-    let arrivals = match sc.traffic {
-        TrafficShape::Trace => sc.trace.as_ref().map_or(0, |t| t.len() as u128),
-        TrafficShape::Seam => {
-            let w = u128::from(sc.effective_window().as_nanos().max(1));
-            secs / w * u128::from(sc.effective_limit()) + 2 * u128::from(sc.effective_limit())
-        }
-        _ => u128::from(sc.rate.milli()) * secs / 1_000_000_000_000,
-    };
-    // Clients that give up never send a retry, whatever `retries` says.
-    let retries = if sc.retry == RetryPolicy::GiveUp { 0 } else { u128::from(sc.max_retries) };
-    let total = arrivals * (1 + retries);
+    let total = run_requests(sc);
     if total > MAX_RUN_REQUESTS {
         return Err(ParamError {
             param: "duration".into(),
@@ -120,6 +109,63 @@ pub fn check_run_size(sc: &Scenario) -> Result<(), ParamError> {
         });
     }
     Ok(())
+}
+
+/// At most how many requests (retries included) a run of `sc` for its duration can make.
+pub fn run_requests(sc: &Scenario) -> u128 {
+    let secs = u128::from(sc.duration.as_nanos());
+    let arrivals = match sc.traffic {
+        TrafficShape::Trace => sc.trace.as_ref().map_or(0, |t| t.len() as u128),
+        TrafficShape::Seam => {
+            let w = u128::from(sc.effective_window().as_nanos().max(1));
+            secs / w * u128::from(sc.effective_limit()) + 2 * u128::from(sc.effective_limit())
+        }
+        _ => u128::from(sc.rate.milli()) * secs / 1_000_000_000_000,
+    };
+    // Clients that give up never send a retry, whatever `retries` says.
+    let retries = if sc.retry == RetryPolicy::GiveUp { 0 } else { u128::from(sc.max_retries) };
+    arrivals * (1 + retries)
+}
+
+/// Most lines `--format decisions` prints: every decision is kept in memory until the run ends.
+pub const MAX_DECISION_ROWS: u128 = 5_000_000;
+
+/// Runs `sc` for its duration and lists every decision as CSV, one line per request (retries
+/// included) in arrival order: `t_ms,key,node,status,retry_after_ms`. `t_ms` is the arrival at the
+/// load balancer, `key` the limiter's key (`global`: one limiter for every client), `status` 200
+/// or 429, `retry_after_ms` the rejection's Retry-After (empty when admitted, or on a timeout).
+///
+/// ```
+/// use ratelimit_playground::sim::{report, Scenario};
+/// let csv = report::decisions_csv(&Scenario::from_query("capacity=1&refill=1&rate=2&duration=1").unwrap()).unwrap();
+/// assert_eq!(csv, "t_ms,key,node,status,retry_after_ms\n0,global,0,200,\n500,global,0,429,500\n");
+/// ```
+pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
+    let rows = run_requests(sc);
+    if rows > MAX_DECISION_ROWS {
+        return Err(ParamError {
+            param: "duration".into(),
+            message: format!(
+                "--format decisions: this run could make {rows} decisions; at most {MAX_DECISION_ROWS} lines are \
+                 printed: lower rate, duration or retries"
+            ),
+        });
+    }
+    let sim = simulate(sc, Simulation::record_decisions)?;
+    let mut log = sim.decisions().to_vec();
+    // Decisions come in the order they are made; a stable sort keeps that order among equal arrivals.
+    log.sort_by_key(|d| d.arrived);
+    let ms = |ns: u64| super::decimal::format_fixed(ns, 6);
+    let mut out = String::with_capacity(32 * log.len() + 40);
+    out.push_str("t_ms,key,node,status,retry_after_ms\n");
+    for d in &log {
+        let (status, retry) = match d.verdict {
+            v if v.allowed => (200, String::new()),
+            v => (429, v.retry_after.map(|r| ms(r.as_nanos())).unwrap_or_default()),
+        };
+        out.push_str(&format!("{},global,{},{status},{retry}\n", ms(d.arrived.as_nanos()), d.node));
+    }
+    Ok(out)
 }
 
 /// Runs a validated scenario for its duration (requests in flight at the end still complete).

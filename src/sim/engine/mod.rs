@@ -4,7 +4,7 @@
 //! randomness is the run's [`SimRng`], seeded from the scenario and forked per purpose.
 
 use crate::sim::cluster::{LoadBalancer, Node};
-use crate::sim::decision::{Decision, Quota, Verdict};
+use crate::sim::decision::{Decision, DecisionRecord, Quota, Verdict};
 use crate::sim::limiter::{AnyLimiter, Gauge, Limiter};
 use crate::sim::metrics::Metrics;
 use crate::sim::peak::WindowPeak;
@@ -51,6 +51,8 @@ pub struct Simulation {
     sample_due: u64,
     /// One node with its own limiter: it decides exactly as the reference would.
     alone: bool,
+    /// Every decision, when asked for ([`record_decisions`](Self::record_decisions)).
+    decisions: Option<Vec<DecisionRecord>>,
 }
 
 impl Simulation {
@@ -89,6 +91,7 @@ impl Simulation {
             samples: None,
             sample_due: u64::MAX,
             alone: n == 1 && sc.store == StoreMode::Local,
+            decisions: None,
             sc: sc.clone(),
         }
     }
@@ -105,6 +108,18 @@ impl Simulation {
         samples.skip_to(self.now.as_nanos());
         self.sample_due = samples.due();
         self.samples = Some(samples);
+    }
+
+    /// Keeps every decision from now on, in the order they are made ([`decisions`](Self::decisions)).
+    /// Memory grows with the run: for batch runs of bounded size. The runs are unchanged: arrivals
+    /// then take the one-event-at-a-time path, which `tests/fast_path.rs` pins to the fast one.
+    pub fn record_decisions(&mut self) {
+        self.decisions.get_or_insert_with(Vec::new);
+    }
+
+    /// The decisions kept since [`record_decisions`](Self::record_decisions), in decision order.
+    pub fn decisions(&self) -> &[DecisionRecord] {
+        self.decisions.as_deref().unwrap_or_default()
     }
 
     /// The inner-state samples, if [`sample_state`](Self::sample_state) was called.

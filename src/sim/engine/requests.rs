@@ -2,7 +2,7 @@
 //! node's mode, the decision, and the client's retry.
 
 use super::Simulation;
-use crate::sim::decision::Verdict;
+use crate::sim::decision::{DecisionRecord, Verdict};
 use crate::sim::limiter::{AnyLimiter, Limiter};
 use crate::sim::metrics::EventKind;
 use crate::sim::scenario::{FailMode, RetryPolicy, StoreMode};
@@ -71,7 +71,8 @@ impl Simulation {
                 // Retry-After costs a division; compute it only if a client will use it now.
                 let limiter = &mut self.nodes[node].limiter;
                 let allowed = limiter.acquire(at);
-                let retry_after = (!allowed && self.sc.retry != RetryPolicy::GiveUp).then(|| limiter.wait(at));
+                let wanted = self.sc.retry != RetryPolicy::GiveUp || self.decisions.is_some();
+                let retry_after = (!allowed && wanted).then(|| limiter.wait(at));
                 self.decided(a, Verdict { allowed, retry_after }, at, true);
             }
             StoreMode::Atomic | StoreMode::Race => {
@@ -169,6 +170,9 @@ impl Simulation {
             }
         }
         m.latency.record(latency);
+        if let Some(log) = &mut self.decisions {
+            log.push(DecisionRecord { arrived: a.at, decided: now, node: a.node, retry: a.retry, verdict: d });
+        }
         m.event(now, a.id, node, EventKind::Decided { allowed: d.allowed, latency, retry: a.retry > 0 });
         self.last = Some(Last { at: now, node, verdict: d, lazy: self.sc.store == StoreMode::Local });
         if !d.allowed {
