@@ -40,12 +40,12 @@ pub fn ThroughputChart(
             }
         })
     };
-    let label = "Step chart of admitted requests per second (solid line) and rejected requests per second (dashed line) over the last 60 simulated seconds, with the allowed rate as a dotted line";
+    let label = "Step chart of admitted requests per second (solid line) and rejected requests per second (dashed line) over the run so far, up to its last 60 simulated seconds, with the allowed rate as a dotted line";
     view! {
         <figure class="panel chart-card throughput-card">
             <figcaption>
                 <span class="chart-title">"Throughput"</span>
-                <span class="chart-sub">{format!("requests per simulated second, last {THROUGHPUT_SECONDS} s")}</span>
+                <span class="chart-sub">{format!("requests per simulated second, up to the last {THROUGHPUT_SECONDS} s")}</span>
             </figcaption>
             {callout}
             <PlotCanvas id="chart" label=label.to_string() redraw=redraw render=render class="plot-tall"

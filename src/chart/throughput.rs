@@ -1,7 +1,7 @@
 //! The throughput chart: admitted and rejected requests per second over the last minute of
 //! simulated time, with the rate the limiter allows in the long run as a dotted line and an
 //! optional marker (the fixed window's 2 × limit burst). The x axis is "seconds ago", so its
-//! labels never move as time passes. Generic over plotters' [`DrawingBackend`]: the web app draws
+//! labels never move as time passes; in the first minute it grows with the run, 10 s at a time. Generic over plotters' [`DrawingBackend`]: the web app draws
 //! it on a canvas and native code can draw the same chart to SVG or a bitmap.
 
 use plotters::coord::Shift;
@@ -11,6 +11,9 @@ use super::axis::nice_ceiling;
 pub use super::plot::ChartStyle;
 use super::plot::{draw_all, draw_layered, draw_line, draw_marker, Axes, Dash, Drawn, Ink, Key, Plot, Ticks};
 use crate::sim::{Metrics, SimTime};
+
+/// How the throughput chart's time axis grows at the start of a run, until it spans its window.
+pub const GROWTH: crate::sim::Nanos = crate::sim::Nanos::from_secs(10);
 
 /// Counts of one completed metrics bucket.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,13 +44,25 @@ pub struct ThroughputWindow {
 }
 
 impl ThroughputWindow {
-    /// The last `width_secs` of completed buckets at simulated time `now` (fewer at the start of a
-    /// run: the chart fills from the right). Seconds in which nothing happened have no bucket in the engine's series yet; they count
-    /// as zero (the engine has run every event up to `now`).
+    /// The last `width_secs` of completed buckets at simulated time `now`. Until that much has
+    /// run, the axis spans only the time run so far, rounded up to a whole 10 s ([`GROWTH`]), so the
+    /// data fills the chart from the start instead of a sliver at its right edge. Seconds in which
+    /// nothing happened have no bucket in the engine's series yet; they count as zero (the engine
+    /// has run every event up to `now`).
+    ///
+    /// ```
+    /// use ratelimit_playground::chart::throughput::ThroughputWindow;
+    /// use ratelimit_playground::sim::{Metrics, Nanos, SimTime};
+    /// let m = Metrics::new(Nanos::from_secs(1), 120);
+    /// let at = |s| ThroughputWindow::from_metrics(&m, SimTime::from_secs(s), 60).width_secs;
+    /// assert_eq!((at(0), at(3), at(10), at(11), at(59), at(600)), (10.0, 10.0, 10.0, 20.0, 60.0, 60.0));
+    /// ```
     pub fn from_metrics(metrics: &Metrics, now: SimTime, width_secs: u64) -> Self {
         let width = metrics.bucket_width.as_nanos().max(1);
         let completed = now.as_nanos() / width;
         let per_window = (width_secs.saturating_mul(1_000_000_000) / width).max(1);
+        let step = (GROWTH.as_nanos() / width).max(1);
+        let per_window = per_window.min(completed.div_ceil(step).max(1).saturating_mul(step));
         let first = completed.saturating_sub(per_window);
         let mut recorded = metrics.buckets().filter(|b| b.start.as_nanos() / width >= first).peekable();
         let mut buckets = Vec::with_capacity((completed - first) as usize);

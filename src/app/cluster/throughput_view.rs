@@ -29,7 +29,7 @@ pub fn ClusterThroughput(
         let axes = throughput_axes(&data, data.y_max(), false);
         layers.draw(&axes, env, |plot, style| draw_throughput_data(plot, &data, style).map_err(|e| e.to_string()))
     };
-    let label = "Step chart of the admitted requests per second of the whole cluster (solid line) and the rejected ones (dashed line) over the last 60 simulated seconds, with the rate one limiter allows as a dotted line";
+    let label = "Step chart of the admitted requests per second of the whole cluster (solid line) and the rejected ones (dashed line) over the run so far, up to its last 60 simulated seconds, with the rate one limiter allows as a dotted line";
     view! {
         <figure class="panel chart-card throughput-card cluster-throughput">
             <figcaption>
