@@ -65,6 +65,35 @@ async fn frame_times(client: &Client, secs: u64) -> Vec<f64> {
     times
 }
 
+/// Chrome's cumulative `TaskDuration` (every main-thread task: script, style, layout, paint), ms.
+async fn task_duration(client: &Client) -> f64 {
+    let m = cdp(client, "Performance.getMetrics", json!({})).await;
+    let metric = m["metrics"].as_array().and_then(|a| a.iter().find(|x| x["name"] == "TaskDuration").cloned());
+    metric.and_then(|x| x["value"].as_f64()).unwrap_or(f64::NAN) * 1000.0
+}
+
+/// Main-thread task time over `secs` of real time: per animation frame the app ran (NaN if it
+/// ran none), per second, and the frame count.
+async fn task_time(client: &Client, secs: u64) -> (f64, f64, usize) {
+    let before = task_duration(client).await;
+    js(client, "window.__frames = [];").await;
+    tokio::time::sleep(Duration::from_secs(secs)).await;
+    let after = task_duration(client).await;
+    let frames =
+        js(client, "return new Set(window.__frames.map((f) => f[0])).size;").await.as_u64().unwrap_or(0) as usize;
+    let total = after - before;
+    (if frames > 0 { total / frames as f64 } else { f64::NAN }, total / secs as f64, frames)
+}
+
+fn task_row(what: &str, (per_frame, per_sec, frames): (f64, f64, usize), target_ms: f64, target: &'static str) -> Row {
+    Row {
+        what: format!("{what} ({frames} frames)"),
+        value: format!("{per_frame:.2} ms per frame, {per_sec:.0} ms per second"),
+        target,
+        met: Some(per_frame <= target_ms),
+    }
+}
+
 fn frame_row(what: &str, times: &[f64], target_ms: f64, target: &'static str) -> Row {
     let (p50, p95, max) = (percentile(times, 50.0), percentile(times, 95.0), percentile(times, 100.0));
     Row {
@@ -113,9 +142,22 @@ async fn run(url: String) -> Vec<Row> {
         met: Some(percentile(&loads, 50.0) <= 300.0),
     });
 
-    // The default view as it opens, for 10 s.
+    // The default view as it opens, for 10 s: script time per frame, then all the main thread's
+    // work (Chrome's TaskDuration: script, style, layout, paint), and the same while paused.
     let times = frame_times(&client, 10).await;
     rows.push(frame_row("frame script time, default view", &times, 2.0, "p95 ≤ 2 ms"));
+    cdp(&client, "Performance.enable", json!({})).await;
+    let task = task_time(&client, 5).await;
+    rows.push(task_row("main-thread task time, default view", task, 2.0, "≤ 2 ms/frame (#15)"));
+    click(&client, "#play").await; // pause
+    let (_, per_sec, _) = task_time(&client, 5).await;
+    rows.push(Row {
+        what: "main-thread task time, default view paused".into(),
+        value: format!("{per_sec:.1} ms per second"),
+        target: "~0 (#15)",
+        met: Some(per_sec <= 5.0),
+    });
+    click(&client, "#play").await; // play
 
     // Busy: 1 000 requests/s at 100×, single algorithm and compare mode.
     slide(&client, "rate", 800, "1,000 requests per second").await;
@@ -135,6 +177,9 @@ async fn run(url: String) -> Vec<Row> {
     set_control(&client, "#speed", "100", "change").await;
     let times = frame_times(&client, 10).await;
     rows.push(frame_row("frame script time, 16-node cluster, same load", &times, 4.0, "p95 ≤ 4 ms"));
+    cdp(&client, "Performance.enable", json!({})).await;
+    let task = task_time(&client, 5).await;
+    rows.push(task_row("main-thread task time, 16-node cluster", task, 4.0, "≤ 4 ms/frame (#15)"));
     open(&client, &url).await;
     slide(&client, "rate", 800, "1,000 requests per second").await;
 
