@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::options::{JUMPS, SPEEDS};
 use super::playground::Playground;
-use super::units::format_number;
+use super::units::{clock_text, format_number};
 
 /// Playback controls. `held` says the loop is waiting although the user pressed Play (the tab is
 /// hidden or the charts are scrolled out of view).
@@ -23,7 +23,8 @@ pub fn Playback(
             pg.speed.set(speed);
         }
     };
-    let clock = move || format!("t = {:.2} s", pg.snapshot.with(|s| s.now.as_secs_f64()));
+    // A memo: the text node is written only when the shown text changes, not on every frame.
+    let clock = Memo::new(move |_| clock_text(pg.snapshot.with(|s| s.now.as_secs_f64()), pg.running.get()));
     let status = move || match (pg.running.get(), held.get()) {
         (true, true) => "waiting while out of view",
         (true, false) => "running",
@@ -68,7 +69,7 @@ pub fn Playback(
                     })
                     .collect::<Vec<_>>()}
                 <span class="clock" aria-live="off">
-                    <span id="clock" data-ns=move || pg.snapshot.with(|s| s.now.as_nanos())>{clock}</span>
+                    <span id="clock" data-ns=move || pg.snapshot.with(|s| s.now.as_nanos())>{move || clock.get()}</span>
                     <span class="clock-status" id="play-status">{status}</span>
                 </span>
             </div>

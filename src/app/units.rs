@@ -155,3 +155,20 @@ pub fn format_secs(secs: f64) -> String {
         format!("{} s", group_thousands(secs.round() as u64))
     }
 }
+
+/// The simulated clock as the playback bar shows it: tenths of a second while running, so its
+/// text (and the page's layout) changes at most ten times per simulated second instead of every
+/// frame; milliseconds while paused, where single steps move it by less.
+///
+/// ```
+/// use ratelimit_playground::app::units::clock_text;
+/// assert_eq!(clock_text(5.8123, true), "t = 5.8 s");
+/// assert_eq!(clock_text(5.8123, false), "t = 5.812 s");
+/// ```
+pub fn clock_text(secs: f64, running: bool) -> String {
+    if running {
+        format!("t = {secs:.1} s")
+    } else {
+        format!("t = {secs:.3} s")
+    }
+}
