@@ -25,9 +25,15 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `ratelimit-sim redis --url <server> --query <query> <extra…>`.
+fn sim_redis(server: &RedisServer, query: &str, extra: &[&str]) -> Output {
+    let url = server.url().to_string();
+    sim(&[&["redis", "--url", url.as_str(), "--query", query], extra].concat())
+}
+
 /// Runs `query` against `server`; the parsed JSON.
 fn run(server: &RedisServer, query: &str) -> Value {
-    let o = sim(&["redis", "--url", &server.url().to_string(), "--query", query]);
+    let o = sim_redis(server, query, &[]);
     assert!(o.status.success(), "{query}: {}", stderr(&o));
     assert!(server.keys().is_empty(), "{query} left keys behind: {:?}", server.keys());
     serde_json::from_slice(&o.stdout).unwrap()
@@ -111,15 +117,7 @@ fn the_edge_design_overshoots_more_with_more_nodes_and_longer_round_trips_as_sim
 fn decisions_csv_has_one_line_per_measured_request() {
     let _one = serial();
     let server = RedisServer::start();
-    let o = sim(&[
-        "redis",
-        "--url",
-        &server.url().to_string(),
-        "--query",
-        "nodes=2&store=race&rate=50&duration=1",
-        "--format",
-        "decisions",
-    ]);
+    let o = sim_redis(&server, "nodes=2&store=race&rate=50&duration=1", &["--format", "decisions"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8(o.stdout).unwrap();
     let mut lines = text.lines();
@@ -249,15 +247,7 @@ fn speed_runs_the_scenario_faster_and_reports_in_scenario_time() {
     let _one = serial();
     let server = RedisServer::start();
     let start = Instant::now();
-    let o = sim(&[
-        "redis",
-        "--url",
-        &server.url().to_string(),
-        "--speed",
-        "4",
-        "--query",
-        "nodes=2&store=race&rtt=20&rate=50&duration=8",
-    ]);
+    let o = sim_redis(&server, "nodes=2&store=race&rtt=20&rate=50&duration=8", &["--speed", "4"]);
     let took = start.elapsed();
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
