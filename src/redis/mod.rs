@@ -5,10 +5,12 @@
 //! - [`proxy`]: a loopback proxy that adds the scenario's round trip for real;
 //! - [`layout`]: the run's one key and the commands of each store mode;
 //! - [`node`]: one thread and one connection per node, deciding as the engine's nodes do;
-//! - [`run`]: the arrivals in real time, the reference limiter, cleanup; [`report`]: the output.
+//! - [`dispatch`]: the arrivals in real time and the reference limiter;
+//! - [`run`]: checks, setup, the nodes and cleanup; [`report`]: the output.
 
 pub mod clock;
 pub mod conn;
+pub mod dispatch;
 pub mod interrupt;
 pub mod layout;
 pub mod node;
