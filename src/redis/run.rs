@@ -96,12 +96,12 @@ pub fn check(sc: &Scenario, speed: f64) -> Result<(), RunError> {
         return invalid("refill: the Redis scripts divide by the refill rate; allowed: above 0".into());
     }
     crate::sim::report::check_run_size(sc).map_err(|e| RunError::Invalid(e.to_string()))?;
-    let arrivals = u128::from(sc.rate.milli()) * u128::from(sc.duration.as_nanos()) / 1_000_000_000_000;
-    let retries = if sc.retry == crate::sim::RetryPolicy::GiveUp { 0 } else { u128::from(sc.max_retries) };
-    if sc.traffic != crate::sim::TrafficShape::Trace && arrivals * (1 + retries) > MAX_REQUESTS {
+    // The engine's own estimate of the run's requests (arrivals of any shape, retries included).
+    let requests = crate::sim::report::run_requests(sc);
+    if requests > MAX_REQUESTS {
         return invalid(format!(
-            "duration: this run could send {} requests (arrivals × (1 + retries)); at most {MAX_REQUESTS} against a real server: lower rate, duration or retries",
-            arrivals * (1 + retries)
+            "duration: this run could send {requests} requests (arrivals × (1 + retries)); at most {MAX_REQUESTS} \
+             against a real server: lower rate, duration or retries"
         ));
     }
     let wall = Clock::start(speed).wall(sc.duration.as_nanos());
