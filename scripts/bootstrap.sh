@@ -5,7 +5,8 @@
 #
 #   scripts/bootstrap.sh          build tools (wasm32 target, trunk, wasm-bindgen-cli, wasm-opt)
 #   scripts/bootstrap.sh --test   the same plus Debian chromium + chromium-driver + brotli, and
-#                                 redis-server (the real-Redis tests start their own)
+#                                 redis-server and nginx-light (tests/real starts its own), and the
+#                                 npm packages tests/real drives in Node, at pinned versions
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -63,11 +64,23 @@ if [[ "${1:-}" == "--test" ]]; then
   command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
   command -v brotli >/dev/null 2>&1 || missing+=(brotli)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
   if ((${#missing[@]})); then
     say "installing ${missing[*]} from Debian"
     SUDO=""; [[ $(id -u) == 0 ]] || SUDO="sudo"
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+# 6. For the tests: the npm libraries tests/real/node/replay.mjs runs under fake timers.
+if [[ "${1:-}" == "--test" ]]; then
+  NODE_REAL="$CACHE/node-real"
+  NODE_PKGS=(express-rate-limit@8.7.4 @upstash/ratelimit@2.2.0 @sinonjs/fake-timers@15.5.0)
+  if [[ "$(cat "$NODE_REAL/.pinned" 2>/dev/null)" != "${NODE_PKGS[*]}" ]]; then
+    say "installing ${NODE_PKGS[*]} from npm into $NODE_REAL"
+    mkdir -p "$NODE_REAL"
+    npm install --silent --no-audit --no-fund --prefix "$NODE_REAL" "${NODE_PKGS[@]}"
+    echo "${NODE_PKGS[*]}" > "$NODE_REAL/.pinned"
   fi
 fi
 say "tools ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | head -1)"

@@ -1,8 +1,18 @@
 //! Checks against real software the tests start themselves: one file per product under `real/`.
-//! Each needs its server installed by `scripts/bootstrap.sh --test` (Debian's redis-server); a
-//! missing one is a failure, never a skip.
+//! Each needs what it runs installed by `scripts/bootstrap.sh --test` (Debian's redis-server and
+//! nginx-light, the npm libraries at pinned versions); a missing one is a failure, never a skip.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "real/governor.rs"]
+mod governor;
+#[path = "real/lua.rs"]
+mod lua;
+#[path = "real/model.rs"]
+mod model;
+#[path = "real/nginx.rs"]
+mod nginx;
+#[path = "real/node.rs"]
+mod node;
 #[path = "real/redis.rs"]
 mod redis;
 #[path = "real/redis_server.rs"]

@@ -84,7 +84,7 @@ pub fn by_key<T>(table: &'static [Labelled<T>], key: &str) -> Option<&'static La
 
 /// Whether `algo` is configured by limit and window (rather than capacity and refill).
 pub fn is_windowed(algo: Algorithm) -> bool {
-    matches!(algo, Algorithm::FixedWindow | Algorithm::SlidingWindow | Algorithm::SlidingLog)
+    algo.is_window(Algorithm::TokenBucket)
 }
 
 #[cfg(test)]

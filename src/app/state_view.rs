@@ -31,7 +31,7 @@ pub fn StateChart(
         layers
             .draw(&state_axes(&data), env, |plot, style| draw_state_data(plot, &data, style).map_err(|e| e.to_string()))
     };
-    let kind = Memo::new(move |_| StateKind::of(pg.algorithm()));
+    let kind = Memo::new(move |_| StateKind::of(pg.textbook()));
     let title = move || match kind.get() {
         StateKind::Tokens => "Tokens in the bucket",
         StateKind::WindowCount => "Count in the current window",

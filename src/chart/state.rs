@@ -27,13 +27,13 @@ pub enum StateKind {
 }
 
 impl StateKind {
-    /// The kind of state `algo` keeps.
+    /// The kind of state the textbook algorithm `algo` keeps (a product's: its textbook one's).
     pub fn of(algo: Algorithm) -> Self {
-        match algo {
-            Algorithm::TokenBucket | Algorithm::Gcra => StateKind::Tokens,
+        match algo.textbook(Algorithm::TokenBucket) {
             Algorithm::FixedWindow => StateKind::WindowCount,
             Algorithm::SlidingWindow => StateKind::Weighted,
             Algorithm::SlidingLog => StateKind::LogCount,
+            _ => StateKind::Tokens,
         }
     }
 }
@@ -70,7 +70,7 @@ impl StateWindow {
     /// capacity or the window's limit (empty if the simulation does not sample its state).
     pub fn of(sim: &Simulation, span_secs: f64) -> Self {
         let sc = sim.scenario();
-        let kind = StateKind::of(sc.algo);
+        let kind = StateKind::of(sc.algo.textbook(sc.product.lua));
         let bound = if kind == StateKind::Tokens { sc.capacity } else { sc.effective_limit() };
         match sim.state_samples() {
             Some(samples) => StateWindow::from_samples(samples, sim.now(), span_secs, kind, bound),

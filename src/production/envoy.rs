@@ -1,24 +1,12 @@
-//! Envoy's HTTP local rate limit filter: a token bucket refilled in steps.
+//! Envoy's HTTP local rate limit filter: a token bucket, refilled on access since Envoy 1.31.
+//! The numbers come from [`EnvoyBucket`], which `algo=envoy` runs.
 
 use super::{secs, Config, Policy, Shape};
-use crate::sim::rate::TOKEN;
-
-/// Envoy refuses fill intervals shorter than this.
-const MIN_FILL_NS: u64 = 50_000_000;
-
-/// `(tokens_per_fill, fill_interval_ns, exact)`: the fewest tokens per fill whose interval is at
-/// least 50 ms, and that interval.
-pub(super) fn fill(rate_milli: u64) -> (u64, u64, bool) {
-    let milli = u128::from(rate_milli.max(1));
-    // k / r ≥ 0.05 s  ⟺  k ≥ r / 20.
-    let k = (milli.div_ceil(20_000)).max(1);
-    let interval = (k * TOKEN + milli / 2) / milli;
-    let exact = (k * TOKEN).is_multiple_of(milli);
-    (k as u64, (interval as u64).max(MIN_FILL_NS), exact)
-}
+use crate::sim::products::envoy::EnvoyBucket;
 
 pub(super) fn config(p: &Policy) -> Config {
-    let (k, interval, exact) = fill(p.rate_milli);
+    let b = EnvoyBucket::of(p);
+    let (k, interval, exact) = (b.tokens_per_fill, b.fill_interval_ns, b.exact);
     let snippet = format!(
         "http_filters:\n\
          - name: envoy.filters.http.local_ratelimit\n\
@@ -40,20 +28,34 @@ pub(super) fn config(p: &Policy) -> Config {
     );
     let mut notes = vec![
         format!(
-            "max_tokens={} is the burst and the starting level. Envoy adds tokens_per_fill={k} every \
-             fill_interval={}s: {}/s on average, in steps rather than continuously, so right after a fill \
-             up to {k} more requests pass at once.",
+            "max_tokens={} is the burst and the starting level; tokens_per_fill={k} per fill_interval={}s is \
+             {}/s. Since Envoy 1.31 (envoy PR #35207, runtime guard \
+             envoy.reloadable_features.no_timer_based_rate_limit_token_bucket, on by default) the bucket \
+             refills continuously, computed on each request in floating point: algo=envoy.",
             p.burst,
             secs(interval),
-            p.per_sec()
+            b.fill_rate_text()
         ),
+        format!(
+            "Envoy 1.30 and older (or the guard off, until 1.34 removed it) add {k} token(s) on a timer every \
+             fill_interval: steps, so right after a fill up to {k} more pass at once (algo=envoy&envoy_bucket=timer). \
+             Envoy 1.18–1.22 could also skip fills of descriptor buckets (envoy #19474)."
+        ),
+        "fill_interval is read in whole milliseconds and must be at least 50 ms.".into(),
         "filter_enabled and filter_enforced default to 0 %: without both at 100 % the filter only counts.".into(),
         "The bucket is per Envoy process (shared by its worker threads): N Envoy replicas admit N times \
          the rate. Rejections are 429 with x-envoy-ratelimited."
             .into(),
+        "Modelled from Envoy's documentation and source; not run against Envoy (it cannot be installed \
+         where the playground is tested)."
+            .into(),
     ];
     if !exact {
-        notes.push(format!("{k} token(s) every {}s is the rate rounded to the nanosecond.", secs(interval)));
+        notes.push(format!(
+            "{k} token(s) every {}s is {}/s: the rate rounded to the millisecond Envoy reads.",
+            secs(interval),
+            b.fill_rate_text()
+        ));
     }
     if p.shape != Shape::Bucket {
         notes.push(format!(
@@ -69,14 +71,13 @@ pub(super) fn config(p: &Policy) -> Config {
 
 #[cfg(test)]
 mod tests {
-    use super::fill;
+    use super::*;
 
     #[test]
-    fn fill_uses_one_token_per_interval_until_intervals_would_drop_below_50_ms() {
-        assert_eq!(fill(5_000), (1, 200_000_000, true)); // 5/s: 1 every 0.2 s
-        assert_eq!(fill(2_500), (1, 400_000_000, true));
-        assert_eq!(fill(20_000), (1, 50_000_000, true));
-        assert_eq!(fill(1_000_000), (50, 50_000_000, true)); // 1000/s: 50 every 50 ms
-        assert_eq!(fill(3_000), (1, 333_333_333, false));
+    fn the_snippet_has_whole_millisecond_fill_intervals() {
+        let p = Policy { shape: Shape::Bucket, burst: 10, rate_milli: 3_000, limit: 10, window_ns: 1 };
+        let c = config(&p);
+        assert!(c.snippet.contains("fill_interval: 0.333s"), "{}", c.snippet);
+        assert!(c.notes.iter().any(|n| n.contains("3.003/s")), "{:?}", c.notes);
     }
 }

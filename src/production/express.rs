@@ -1,9 +1,11 @@
-//! express-rate-limit: a fixed window counter per client.
+//! express-rate-limit: a fixed window counter per client. The numbers come from
+//! [`ExpressOptions`], which `algo=express` runs.
 
 use super::{secs, Config, Policy, Shape};
+use crate::sim::products::express::ExpressOptions;
 
 pub(super) fn config(p: &Policy) -> Config {
-    let window_ms = ((p.window_ns + 500_000) / 1_000_000).max(1);
+    let window_ms = ExpressOptions::of(p).window_ms;
     let snippet = format!(
         "import {{ rateLimit }} from 'express-rate-limit'\n\n\
          app.use(rateLimit({{\n\

@@ -1,16 +1,12 @@
-//! The `governor` crate: GCRA, which decides exactly as the playground's token bucket.
+//! The `governor` crate: GCRA, which decides as the playground's token bucket but for the
+//! period's rounding. The numbers come from [`GovernorQuota`], which `algo=governor` runs.
 
 use super::{Config, Policy, Shape};
-use crate::sim::rate::TOKEN;
-
-/// `(period_ns, exact)`: the time to replenish one cell.
-pub(super) fn period(rate_milli: u64) -> (u64, bool) {
-    let milli = u128::from(rate_milli.max(1));
-    (((TOKEN + milli / 2) / milli) as u64, TOKEN.is_multiple_of(milli))
-}
+use crate::sim::products::governor::GovernorQuota;
 
 pub(super) fn config(p: &Policy) -> Config {
-    let (period, exact) = period(p.rate_milli);
+    let q = GovernorQuota::of(p);
+    let (period, exact) = (q.period_ns, q.exact);
     let snippet = format!(
         "use governor::{{Quota, RateLimiter}};\n\
          use std::num::NonZeroU32;\n\

@@ -2,18 +2,19 @@
 //! with the units and burst semantics of each spelled out — that is where translations go wrong.
 //!
 //! Every mapping is pure and exact where the target can express the policy exactly; where it
-//! cannot (nginx only takes whole requests per second or minute, Envoy refills in steps, a fixed
-//! window is not a bucket), the config says what was rounded or approximated and by how much.
+//! cannot (nginx only takes whole requests per second or minute, Envoy whole milliseconds, a
+//! fixed window is not a bucket), the config says what was rounded or approximated and by how
+//! much. The numbers in each snippet come from the product's model in [`crate::sim::products`],
+//! so `algo=nginx` (and the others) runs exactly what is exported.
 
 mod envoy;
 mod express;
 mod governor;
 mod nginx;
-mod policy;
 pub mod redis_lua;
 mod upstash;
 
-pub use policy::{Policy, Shape};
+pub use crate::sim::products::{Policy, Shape};
 
 use crate::sim::Scenario;
 
@@ -34,7 +35,7 @@ pub struct Config {
 pub fn configs(sc: &Scenario) -> Vec<Config> {
     let p = Policy::of(sc);
     vec![
-        nginx::config(&p),
+        nginx::config(&p, &sc.product),
         envoy::config(&p),
         governor::config(&p),
         express::config(&p),
@@ -64,13 +65,4 @@ pub fn export(sc: &Scenario, name: &str) -> Option<Config> {
 /// A duration in nanoseconds as the shortest exact decimal number of seconds ("0.4", "2").
 pub(crate) fn secs(ns: u64) -> String {
     crate::sim::decimal::format_fixed(ns, 9)
-}
-
-/// Greatest common divisor.
-pub(crate) fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }

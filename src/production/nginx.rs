@@ -1,44 +1,79 @@
-//! nginx `limit_req`: a leaky bucket whose `burst … nodelay` behaves as a token bucket.
+//! nginx `limit_req`: a leaky bucket whose `burst … nodelay` behaves as a token bucket. The
+//! numbers come from [`NginxConfig`], which `algo=nginx` runs.
 
 use super::{Config, Policy, Shape};
+use crate::sim::products::nginx::{NginxConfig, NginxRate};
+use crate::sim::products::ProductOptions;
 
-/// nginx takes whole requests per second (`r/s`) or per minute (`r/m`) only.
-fn rate(milli: u64) -> (String, Option<String>) {
-    if milli.is_multiple_of(1_000) {
-        return (format!("{}r/s", milli / 1_000), None);
-    }
-    if (milli * 60).is_multiple_of(1_000) {
-        return (format!("{}r/m", milli * 60 / 1_000), None);
-    }
-    let per_min = ((milli * 60 + 500) / 1_000).max(1);
-    let exact = crate::sim::decimal::format_fixed(milli * 60, 3);
-    (format!("{per_min}r/m"), Some(format!("{exact} requests/min is not a whole number: rounded to {per_min}r/m")))
+/// The note for a rate nginx cannot take exactly, if it is one.
+fn rounding(milli: u64, rate: NginxRate) -> Option<String> {
+    let exact = rate.per_minute && rate.value * 1_000 != milli * 60;
+    exact.then(|| {
+        let per_min = crate::sim::decimal::format_fixed(milli * 60, 3);
+        format!("{per_min} requests/min is not a whole number: rounded to {}", rate.to_config())
+    })
 }
 
-pub(super) fn config(p: &Policy) -> Config {
-    let (rate, rounded) = rate(p.rate_milli);
-    let burst = p.burst.saturating_sub(1);
+pub(super) fn config(p: &Policy, o: &ProductOptions) -> Config {
+    let c = NginxConfig::of(p, o);
+    let rate = c.rate.to_config();
+    let burst = c.burst;
+    let mode = match (c.nodelay, c.delay) {
+        (true, _) => " nodelay".to_string(),
+        (false, 0) => String::new(),
+        (false, d) => format!(" delay={d}"),
+    };
+    let status = if c.status == 503 { String::new() } else { format!("limit_req_status {};\n", c.status) };
     let snippet = format!(
         "# in http {{ }}: one shared-memory zone, keyed by client address\n\
          limit_req_zone $binary_remote_addr zone=api:10m rate={rate};\n\n\
          # in server {{ }} or location {{ }}\n\
-         limit_req zone=api burst={burst} nodelay;\n\
-         limit_req_status 429;\n"
+         limit_req zone=api burst={burst}{mode};\n\
+         {status}"
     );
     let mut notes = vec![
-        format!("rate={rate} is the sustained rate ({}/s); nginx accepts only whole r/s or r/m.", p.per_sec()),
         format!(
-            "burst={burst} counts requests beyond the first: with nodelay up to {} pass at once from idle, \
-             the same as a token bucket of capacity {}. Without nodelay nginx queues the burst and delays \
-             it instead of answering 429.",
-            p.burst, p.burst
+            "rate={rate} is the sustained rate ({}/s); nginx accepts only whole r/s or r/m and keeps it in \
+             whole milli-requests per second: {} here{}.",
+            p.per_sec(),
+            c.rate.milli(),
+            if c.rate.milli() * 60 != c.rate.value * 1_000 && c.rate.per_minute { ", truncated" } else { "" }
         ),
-        "nginx answers 503 by default: limit_req_status 429 makes it a 429. It sends no Retry-After header.".into(),
+        if c.nodelay {
+            format!(
+                "burst={burst} counts requests beyond the first: with nodelay up to {} pass at once from idle, \
+                 as from a token bucket of capacity {}; the next are answered {} at once.",
+                burst + 1,
+                burst + 1,
+                c.status
+            )
+        } else {
+            format!(
+                "Without nodelay nginx holds each request beyond the rate{}: the k-th waits k ÷ rate before it \
+                 is served, up to burst={burst} waiting; only beyond that is it answered {}.",
+                if c.delay > 0 { format!(" (after the first delay={} excess ones)", c.delay) } else { String::new() },
+                c.status
+            )
+        },
+        "nginx counts time in whole milliseconds, updates a client's state only when a request passes, and \
+         truncates the refill per update to whole milli-requests (algo=nginx runs this arithmetic)."
+            .into(),
+        if c.status == 503 {
+            "Without limit_req_status nginx answers 503. It sends no Retry-After header.".into()
+        } else {
+            format!(
+                "nginx answers 503 by default: limit_req_status {} changes it. It sends no Retry-After header.",
+                c.status
+            )
+        },
+        "Put it where a request is served (proxy_pass, a file): a location that answers with `return` never \
+         reaches limit_req, which runs after the rewrite phase, so every request passes."
+            .into(),
         "$binary_remote_addr limits each client address separately; key the zone on a constant \
          (e.g. $server_name) for one limit shared by everyone."
             .into(),
     ];
-    notes.extend(rounded);
+    notes.extend(rounding(p.rate_milli, c.rate));
     if p.shape != Shape::Bucket {
         notes.push(format!(
             "nginx has no window limiter: this is the bucket with the same burst ({}) and long-run rate \
@@ -53,14 +88,16 @@ pub(super) fn config(p: &Policy) -> Config {
 
 #[cfg(test)]
 mod tests {
-    use super::rate;
+    use super::*;
 
     #[test]
     fn whole_rates_per_second_or_minute_are_exact_and_others_are_rounded_per_minute() {
-        assert_eq!(rate(5_000), ("5r/s".into(), None));
-        assert_eq!(rate(2_500), ("150r/m".into(), None));
-        let (r, note) = rate(1);
-        assert_eq!(r, "1r/m");
-        assert_eq!(note.unwrap(), "0.06 requests/min is not a whole number: rounded to 1r/m");
+        let r = |m| NginxRate::for_milli(m).to_config();
+        assert_eq!(r(5_000), "5r/s");
+        assert_eq!(r(2_500), "150r/m");
+        assert_eq!(r(1), "1r/m");
+        let note = rounding(1, NginxRate::for_milli(1)).unwrap();
+        assert_eq!(note, "0.06 requests/min is not a whole number: rounded to 1r/m");
+        assert_eq!(rounding(2_500, NginxRate::for_milli(2_500)), None);
     }
 }

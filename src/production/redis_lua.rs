@@ -79,18 +79,11 @@ pub fn script(shape: Shape) -> &'static str {
     }
 }
 
-/// The policy's arguments, exactly as the exported call passes them before `<now-ms>`:
-/// capacity and refill per second for a bucket, the limit and the window in whole ms otherwise.
-pub fn policy_args(p: &Policy) -> [String; 2] {
-    match p.shape {
-        Shape::Bucket => [p.burst.to_string(), p.per_sec()],
-        _ => [p.limit.to_string(), window_ms(p).to_string()],
-    }
-}
+pub use crate::sim::products::redis_lua::policy_args;
 
 /// The window in whole milliseconds (at least 1), as the scripts take it.
 pub fn window_ms(p: &Policy) -> u64 {
-    ((p.window_ns + 500_000) / 1_000_000).max(1)
+    crate::sim::products::round_ms(p.window_ns)
 }
 
 pub(super) fn config(p: &Policy) -> Config {

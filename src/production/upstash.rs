@@ -1,31 +1,13 @@
 //! Upstash Ratelimit (`@upstash/ratelimit`): token bucket, fixed and sliding windows on Redis.
+//! The numbers come from [`UpstashLimiter`], which `algo=upstash_token|upstash_fixed|upstash_sliding` runs.
 
-use super::{gcd, secs, Config, Policy, Shape};
-
-/// `(refillRate, interval)` for a token bucket: the fewest whole tokens per whole-ms interval.
-pub(super) fn refill(rate_milli: u64) -> (u64, String) {
-    let milli = rate_milli.max(1);
-    if milli.is_multiple_of(1_000) {
-        return (milli / 1_000, "1 s".into());
-    }
-    // rate_milli / 1e6 tokens per ms = (rate_milli / g) tokens per (1e6 / g) ms.
-    let g = gcd(milli, 1_000_000);
-    (milli / g, format!("{} ms", 1_000_000 / g))
-}
-
-/// A window as an Upstash duration: whole seconds, else whole milliseconds.
-fn duration(ns: u64) -> String {
-    if ns.is_multiple_of(1_000_000_000) {
-        format!("{} s", ns / 1_000_000_000)
-    } else {
-        format!("{} ms", ((ns + 500_000) / 1_000_000).max(1))
-    }
-}
+use super::{secs, Config, Policy, Shape};
+use crate::sim::products::upstash::UpstashLimiter;
 
 pub(super) fn config(p: &Policy) -> Config {
-    let (limiter, mut notes) = match p.shape {
-        Shape::Bucket => {
-            let (tokens, interval) = refill(p.rate_milli);
+    let (limiter, mut notes) = match UpstashLimiter::of(p) {
+        UpstashLimiter::Token { refill_rate: tokens, interval_ms, .. } => {
+            let interval = UpstashLimiter::duration(interval_ms);
             (
                 format!("Ratelimit.tokenBucket({tokens}, \"{interval}\", {})", p.burst),
                 vec![format!(
@@ -36,12 +18,12 @@ pub(super) fn config(p: &Policy) -> Config {
                 )],
             )
         }
-        Shape::FixedWindow => (
-            format!("Ratelimit.fixedWindow({}, \"{}\")", p.limit, duration(p.window_ns)),
+        UpstashLimiter::Fixed { tokens, window_ms } => (
+            format!("Ratelimit.fixedWindow({tokens}, \"{}\")", UpstashLimiter::duration(window_ms)),
             vec![format!("fixedWindow: up to 2 × {} across a window boundary.", p.limit)],
         ),
-        Shape::SlidingWindow | Shape::SlidingLog => (
-            format!("Ratelimit.slidingWindow({}, \"{}\")", p.limit, duration(p.window_ns)),
+        UpstashLimiter::Sliding { tokens, window_ms } => (
+            format!("Ratelimit.slidingWindow({tokens}, \"{}\")", UpstashLimiter::duration(window_ms)),
             vec!["slidingWindow is the weighted two-window counter (the playground's sliding window counter).".into()],
         ),
     };
@@ -51,6 +33,11 @@ pub(super) fn config(p: &Policy) -> Config {
     if p.shape != Shape::Bucket && !p.window_ns.is_multiple_of(1_000_000) {
         notes.push(format!("Durations are whole milliseconds: {} s rounded.", secs(p.window_ns)));
     }
+    notes.push(
+        "Refused identifiers are cached in memory (ephemeralCache, on by default) and refused without \
+         asking Redis until reset, that millisecond included (algo=upstash_* runs this)."
+            .into(),
+    );
     notes.push(
         "limit(identifier) returns { success, reset }: reset is a Unix time in ms, so Retry-After is \
          ceil((reset − Date.now()) / 1000)."
@@ -73,16 +60,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn refill_is_whole_tokens_per_whole_milliseconds() {
-        assert_eq!(refill(5_000), (5, "1 s".into()));
-        assert_eq!(refill(2_500), (1, "400 ms".into()));
-        assert_eq!(refill(7_500), (3, "400 ms".into()));
-        assert_eq!(refill(1), (1, "1000000 ms".into()));
-    }
-
-    #[test]
-    fn windows_are_seconds_or_milliseconds() {
-        assert_eq!(duration(60_000_000_000), "60 s");
-        assert_eq!(duration(1_500_000_000), "1500 ms");
+    fn buckets_are_whole_tokens_per_whole_milliseconds_and_windows_seconds_or_milliseconds() {
+        let p = |shape, rate_milli, window_ns| Policy { shape, burst: 4, rate_milli, limit: 4, window_ns };
+        assert!(config(&p(Shape::Bucket, 2_500, 1)).snippet.contains("Ratelimit.tokenBucket(1, \"400 ms\", 4)"));
+        assert!(config(&p(Shape::Bucket, 5_000, 1)).snippet.contains("Ratelimit.tokenBucket(5, \"1 s\", 4)"));
+        assert!(config(&p(Shape::FixedWindow, 1, 60_000_000_000)).snippet.contains("fixedWindow(4, \"60 s\")"));
+        assert!(config(&p(Shape::SlidingLog, 1, 1_500_000_000)).snippet.contains("slidingWindow(4, \"1500 ms\")"));
     }
 }

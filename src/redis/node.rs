@@ -201,7 +201,7 @@ impl NodeLoop {
             }
         }
         for a in expired {
-            self.decided(a, Verdict { allowed: fail_open, retry_after: None }, true);
+            self.decided(a, Verdict::new(fail_open, None), true);
         }
         Ok(())
     }

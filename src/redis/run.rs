@@ -60,6 +60,13 @@ pub struct Outcome {
 pub fn check(sc: &Scenario, speed: f64) -> Result<(), RunError> {
     let invalid = |m: String| Err(RunError::Invalid(m));
     sc.validate().map_err(|e| RunError::Invalid(e.to_string()))?;
+    if sc.algo.is_product() {
+        return invalid(format!(
+            "algo: the redis runner runs the textbook algorithms (token_bucket, gcra, fixed_window, \
+             sliding_window, sliding_log), not the product model {}",
+            sc.to_query_full().split('&').next().unwrap_or_default()
+        ));
+    }
     if sc.store == StoreMode::Local {
         return invalid(
             "store: the redis runner needs a shared store: race, atomic or async (store=local shares nothing)".into(),

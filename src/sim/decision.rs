@@ -31,6 +31,16 @@ pub struct Verdict {
     /// For a rejection: the time until a request would be admitted (`None` when the limiter
     /// could not say, as on a store timeout).
     pub retry_after: Option<Nanos>,
+    /// For an admission: how long the limiter holds the request before serving it (nginx
+    /// without `nodelay`); zero otherwise.
+    pub delay: Nanos,
+}
+
+impl Verdict {
+    /// An answer with no delay.
+    pub const fn new(allowed: bool, retry_after: Option<Nanos>) -> Self {
+        Verdict { allowed, retry_after, delay: Nanos::ZERO }
+    }
 }
 
 /// One decision as a run's log keeps it ([`crate::sim::Simulation::record_decisions`]).

@@ -30,6 +30,8 @@ pub struct Totals {
     pub reference_admitted: u64,
     /// When the first request was rejected.
     pub first_rejection: Option<SimTime>,
+    /// Admitted requests the limiter held before serving them (nginx without `nodelay`).
+    pub delayed: u64,
 }
 
 impl Totals {

@@ -13,6 +13,7 @@ pub mod limiter;
 mod ln_table;
 pub mod metrics;
 pub mod peak;
+pub mod products;
 pub mod query;
 pub mod queue;
 pub mod quote;

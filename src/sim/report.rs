@@ -38,6 +38,9 @@ pub struct Report {
     pub gave_up: u64,
     /// Decisions made on a store timeout.
     pub timeouts: u64,
+    /// Admitted requests the limiter held before serving (nginx without `nodelay`); absent when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub delayed: u64,
     /// SETs that overwrote an update they had not read.
     pub lost_updates: u64,
     /// Admitted ÷ decided.
@@ -133,7 +136,7 @@ pub const MAX_DECISION_ROWS: u128 = 5_000_000;
 /// Runs `sc` for its duration and lists every decision as CSV, one line per request (retries
 /// included) in arrival order: `t_ms,key,node,status,retry_after_ms`. `t_ms` is the arrival at the
 /// load balancer, `key` the limiter's key (`global`: one limiter for every client), `status` 200
-/// or 429, `retry_after_ms` the rejection's Retry-After (empty when admitted, or on a timeout).
+/// or 429 (503 for `algo=nginx&nginx_status=503`), `retry_after_ms` the rejection's Retry-After (empty when admitted, or on a timeout).
 ///
 /// ```
 /// use ratelimit_playground::sim::{report, Scenario};
@@ -161,7 +164,7 @@ pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
     for d in &log {
         let (status, retry) = match d.verdict {
             v if v.allowed => (200, String::new()),
-            v => (429, v.retry_after.map(|r| ms(r.as_nanos())).unwrap_or_default()),
+            v => (sc.reject_status(), v.retry_after.map(|r| ms(r.as_nanos())).unwrap_or_default()),
         };
         out.push_str(&format!("{},global,{},{status},{retry}\n", ms(d.arrived.as_nanos()), d.node));
     }
@@ -206,6 +209,7 @@ impl Report {
             retries: t.retries,
             gave_up: t.gave_up,
             timeouts: t.timeouts,
+            delayed: t.delayed,
             lost_updates: t.lost_updates,
             pass_ratio: t.pass_ratio(),
             predicted_pass_ratio: sc.predicted_pass_ratio(),
@@ -249,4 +253,8 @@ impl Report {
         }
         out
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

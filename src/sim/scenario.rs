@@ -4,6 +4,7 @@
 //! units, ranges and defaults is in the README.
 
 use super::limiter::{AnyLimiter, FixedWindow, Gcra, SlidingLog, SlidingWindow, TokenBucket};
+use super::products::ProductOptions;
 use super::rate::{Rate, TOKEN};
 use super::time::{Nanos, SimTime};
 use super::trace::Trace;
@@ -23,6 +24,55 @@ pub enum Algorithm {
     SlidingLog,
     /// The token bucket as a single theoretical arrival time.
     Gcra,
+    /// nginx `limit_req` with the exported `rate`, `burst` and `nodelay` (or `delay=`).
+    Nginx,
+    /// Envoy's HTTP local rate limit with the exported `token_bucket`.
+    Envoy,
+    /// The `governor` crate's GCRA with the exported `Quota`.
+    Governor,
+    /// express-rate-limit 8's default MemoryStore with the exported `windowMs` and `limit`.
+    Express,
+    /// Upstash Ratelimit 2's `fixedWindow`.
+    UpstashFixed,
+    /// Upstash Ratelimit 2's `slidingWindow`.
+    UpstashSliding,
+    /// Upstash Ratelimit 2's `tokenBucket`.
+    UpstashToken,
+    /// The exported Redis Lua script (`lua=` picks which), in Lua's floating point.
+    RedisLua,
+}
+
+impl Algorithm {
+    /// Whether this is a model of a product rather than a textbook algorithm.
+    pub fn is_product(self) -> bool {
+        !matches!(
+            self,
+            Algorithm::TokenBucket
+                | Algorithm::FixedWindow
+                | Algorithm::SlidingWindow
+                | Algorithm::SlidingLog
+                | Algorithm::Gcra
+        )
+    }
+
+    /// The textbook algorithm a product implements (itself for a textbook one); `lua` is the
+    /// script the Redis Lua model runs.
+    pub fn textbook(self, lua: Algorithm) -> Algorithm {
+        match self {
+            Algorithm::Nginx | Algorithm::Envoy | Algorithm::UpstashToken => Algorithm::TokenBucket,
+            Algorithm::Governor => Algorithm::Gcra,
+            Algorithm::Express | Algorithm::UpstashFixed => Algorithm::FixedWindow,
+            Algorithm::UpstashSliding => Algorithm::SlidingWindow,
+            Algorithm::RedisLua if !lua.is_product() => lua,
+            Algorithm::RedisLua => Algorithm::TokenBucket,
+            textbook => textbook,
+        }
+    }
+
+    /// Whether the algorithm (or the product's) counts requests in windows rather than tokens.
+    pub fn is_window(self, lua: Algorithm) -> bool {
+        matches!(self.textbook(lua), Algorithm::FixedWindow | Algorithm::SlidingWindow | Algorithm::SlidingLog)
+    }
 }
 
 /// How arrivals are generated.
@@ -159,6 +209,8 @@ pub struct Scenario {
     pub bucket: Nanos,
     /// Arrival times to replay (traffic = trace); not part of the query string.
     pub trace: Option<Arc<Trace>>,
+    /// The product models' own knobs (`nodelay`, `delay`, `nginx_status`, `envoy_bucket`, `lua`).
+    pub product: ProductOptions,
 }
 
 impl Default for Scenario {
@@ -192,6 +244,7 @@ impl Default for Scenario {
             fail: FailMode::Open,
             bucket: Nanos::from_secs(1),
             trace: None,
+            product: ProductOptions::default(),
         }
     }
 }
@@ -221,16 +274,27 @@ impl Scenario {
             Algorithm::FixedWindow => AnyLimiter::fixed_window(FixedWindow::new(limit, window)),
             Algorithm::SlidingWindow => AnyLimiter::sliding_window(SlidingWindow::new(limit, window)),
             Algorithm::SlidingLog => AnyLimiter::sliding_log(SlidingLog::new(limit, window)),
+            product => AnyLimiter::product(self, product),
         };
         l.counting_rejected(self.count_rejected)
+    }
+
+    /// The HTTP status of a rejection: 429, or 503 for nginx without `limit_req_status`.
+    pub fn reject_status(&self) -> u16 {
+        if self.algo == Algorithm::Nginx {
+            self.product.nginx_status
+        } else {
+            429
+        }
     }
 
     /// The long-run rate the algorithm allows, per second: the refill rate for a token bucket
     /// or GCRA, `limit ÷ window` for the window algorithms.
     pub fn allowed_rate(&self) -> f64 {
-        match self.algo {
-            Algorithm::TokenBucket | Algorithm::Gcra => self.refill.as_per_sec(),
-            _ => self.effective_limit() as f64 / self.effective_window().as_secs_f64(),
+        if self.algo.is_window(self.product.lua) {
+            self.effective_limit() as f64 / self.effective_window().as_secs_f64()
+        } else {
+            self.refill.as_per_sec()
         }
     }
 
@@ -265,6 +329,7 @@ impl Scenario {
     /// rejects: `C / (λ − r)` seconds. `None` for other algorithms and traffic, or if it never does.
     pub fn predicted_first_rejection(&self) -> Option<f64> {
         let bucket = matches!(self.algo, Algorithm::TokenBucket | Algorithm::Gcra);
+        // (A product's rounding and clock make the formula approximate: it is for the textbook.)
         let (lambda, r) = (self.rate.as_per_sec(), self.refill.as_per_sec());
         (bucket && self.traffic == TrafficShape::Constant && lambda > r).then(|| self.capacity as f64 / (lambda - r))
     }

@@ -28,8 +28,8 @@ pub fn LimiterControls(
     let pg = playground;
     let sc = pg.scenario;
     let derived = move || sc.with(|s| s.limit.is_none() && s.window.is_none());
-    let windows_used = move || pg.compare.get() || is_windowed(pg.algorithm());
-    let bucket_used = move || pg.compare.get() || !is_windowed(pg.algorithm()) || derived();
+    let windows_used = move || pg.compare.get() || is_windowed(pg.textbook());
+    let bucket_used = move || pg.compare.get() || !is_windowed(pg.textbook()) || derived();
     let on_derive = move |ev: leptos::ev::Event| {
         if event_target_checked(&ev) {
             pg.edit(|s| (s.limit, s.window) = (None, None));

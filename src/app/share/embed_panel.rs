@@ -27,7 +27,7 @@ pub fn EmbedPanel(
     playground: Playground,
 ) -> impl IntoView {
     let pg = playground;
-    let chosen = RwSignal::new(suggested(is_windowed(pg.algorithm())));
+    let chosen = RwSignal::new(suggested(is_windowed(pg.textbook())));
     let snippet = Signal::derive(move || {
         // An embed shows one algorithm: compare mode does not fit its frame.
         let url =

@@ -29,7 +29,7 @@ struct Pending {
 impl Simulation {
     /// Whether arrivals may take [`run_local_arrivals`](Self::run_local_arrivals).
     pub(super) fn decides_locally(&self) -> bool {
-        self.sc.store == StoreMode::Local && self.decisions.is_none()
+        self.sc.store == StoreMode::Local && self.decisions.is_none() && !self.delays
     }
 
     /// Runs the next arrival, which must be the next event, at or before `limit`, with the state
@@ -85,7 +85,7 @@ impl Simulation {
             self.count_decision(node, allowed, now);
             decided += 1;
             self.metrics.event(now, id, node, EventKind::Decided { allowed, latency: Nanos::ZERO, retry: false });
-            last = Some(Last { at: now, node, verdict: Verdict { allowed, retry_after }, lazy: true });
+            last = Some(Last { at: now, node, verdict: Verdict::new(allowed, retry_after), lazy: true });
             if allowed {
                 continue;
             }

@@ -53,6 +53,8 @@ pub struct Simulation {
     alone: bool,
     /// Every decision, when asked for ([`record_decisions`](Self::record_decisions)).
     decisions: Option<Vec<DecisionRecord>>,
+    /// The limiter may hold admitted requests (nginx without `nodelay`): no fast path.
+    delays: bool,
 }
 
 impl Simulation {
@@ -92,6 +94,7 @@ impl Simulation {
             sample_due: u64::MAX,
             alone: n == 1 && sc.store == StoreMode::Local,
             decisions: None,
+            delays: sc.algo == crate::sim::Algorithm::Nginx && !sc.product.nodelay,
             sc: sc.clone(),
         }
     }

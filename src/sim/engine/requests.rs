@@ -40,9 +40,19 @@ pub(super) enum Ev {
     SetAck(Attempt, Verdict),
     Script(Attempt),
     ScriptReply(Attempt, Verdict),
-    Increment { node: usize, seq: u64, at: SimTime },
-    IncrementReply { node: usize, seq: u64, state: Box<AnyLimiter> },
+    Increment {
+        node: usize,
+        seq: u64,
+        at: SimTime,
+    },
+    IncrementReply {
+        node: usize,
+        seq: u64,
+        state: Box<AnyLimiter>,
+    },
     Timeout(Attempt),
+    /// An admitted request the limiter holds until now (nginx without `nodelay`).
+    Delayed(Attempt, Verdict),
 }
 
 impl Simulation {
@@ -73,7 +83,18 @@ impl Simulation {
                 let allowed = limiter.acquire(at);
                 let wanted = self.sc.retry != RetryPolicy::GiveUp || self.decisions.is_some();
                 let retry_after = (!allowed && wanted).then(|| limiter.wait(at));
-                self.decided(a, Verdict { allowed, retry_after }, at, true);
+                let delay = if allowed { limiter.admitted_delay() } else { Nanos::ZERO };
+                let v = Verdict { allowed, retry_after, delay };
+                if delay == Nanos::ZERO {
+                    self.decided(a, v, at, true);
+                } else {
+                    // nginx without nodelay: admitted now, served `delay` later.
+                    if let Some(b) = self.metrics.series.at(at) {
+                        b.requests += 1;
+                        b.retries += u64::from(retry > 0);
+                    }
+                    self.push(at + delay, Ev::Delayed(a, v));
+                }
             }
             StoreMode::Atomic | StoreMode::Race => {
                 if self.answered(at) {
@@ -104,7 +125,7 @@ impl Simulation {
                 self.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
                 self.push(now + self.down, Ev::ScriptReply(a, d));
             }
-            Ev::ScriptReply(a, d) | Ev::SetAck(a, d) => self.decided(a, d, now, false),
+            Ev::ScriptReply(a, d) | Ev::SetAck(a, d) | Ev::Delayed(a, d) => self.decided(a, d, now, false),
             Ev::Get(a) => {
                 let snap = self.store.get();
                 self.metrics.event(now, a.id, a.node as usize, EventKind::Get { version: snap.version });
@@ -137,7 +158,7 @@ impl Simulation {
             Ev::Timeout(a) => {
                 self.metrics.totals.timeouts += 1;
                 self.metrics.event(now, a.id, a.node as usize, EventKind::TimedOut);
-                let v = Verdict { allowed: self.sc.fail == FailMode::Open, retry_after: None };
+                let v = Verdict::new(self.sc.fail == FailMode::Open, None);
                 self.decided(a, v, now, false);
             }
         }
@@ -170,6 +191,7 @@ impl Simulation {
             }
         }
         m.latency.record(latency);
+        m.totals.delayed += u64::from(d.delay > Nanos::ZERO);
         if let Some(log) = &mut self.decisions {
             log.push(DecisionRecord { arrived: a.at, decided: now, node: a.node, retry: a.retry, verdict: d });
         }

@@ -17,6 +17,10 @@ pub use state::LimiterState;
 pub use token_bucket::TokenBucket;
 
 use super::decision::{Decision, Quota, Status, Verdict};
+use super::products::{
+    envoy::Envoy, express::Express, governor::Governor, nginx::Nginx, redis_lua::RedisLua, upstash::Upstash,
+};
+use super::scenario::{Algorithm, Scenario};
 use super::time::SimTime;
 
 /// A rate-limiting algorithm's state machine.
@@ -45,6 +49,12 @@ pub trait Limiter {
         self.status(now).wait
     }
 
+    /// How long the request just admitted is held before it is served: nginx without `nodelay`
+    /// delays rather than refuses. Zero for every other limiter.
+    fn admitted_delay(&self) -> super::time::Nanos {
+        super::time::Nanos::ZERO
+    }
+
     /// Decides one request: [`acquire`](Limiter::acquire), then the full [`Decision`].
     fn decide(&mut self, now: SimTime) -> Decision {
         let allowed = self.acquire(now);
@@ -55,7 +65,8 @@ pub trait Limiter {
     #[inline]
     fn check(&mut self, now: SimTime) -> Verdict {
         let allowed = self.acquire(now);
-        Verdict { allowed, retry_after: (!allowed).then(|| self.wait(now)) }
+        let delay = if allowed { self.admitted_delay() } else { super::time::Nanos::ZERO };
+        Verdict { allowed, retry_after: (!allowed).then(|| self.wait(now)), delay }
     }
 }
 
@@ -84,6 +95,12 @@ enum Kind {
     SlidingWindow(SlidingWindow),
     SlidingLog(SlidingLog),
     Gcra(Gcra),
+    Nginx(Nginx),
+    Envoy(Envoy),
+    Governor(Governor),
+    Express(Express),
+    Upstash(Upstash),
+    RedisLua(RedisLua),
 }
 
 macro_rules! dispatch {
@@ -94,6 +111,12 @@ macro_rules! dispatch {
             Kind::SlidingWindow($l) => $e,
             Kind::SlidingLog($l) => $e,
             Kind::Gcra($l) => $e,
+            Kind::Nginx($l) => $e,
+            Kind::Envoy($l) => $e,
+            Kind::Governor($l) => $e,
+            Kind::Express($l) => $e,
+            Kind::Upstash($l) => $e,
+            Kind::RedisLua($l) => $e,
         }
     };
 }
@@ -120,19 +143,53 @@ impl AnyLimiter {
         Self::of(Kind::Gcra(l))
     }
 
+    /// The model of `product` running the configuration the production panel exports for the
+    /// scenario's policy (see [`crate::sim::products`]).
+    pub fn product(sc: &Scenario, product: Algorithm) -> Self {
+        use crate::sim::products::{envoy, express, governor, nginx, redis_lua, upstash, Policy};
+        let p = Policy::of(sc);
+        let o = &sc.product;
+        Self::of(match product {
+            Algorithm::Nginx => Kind::Nginx(nginx::Nginx::new(&nginx::NginxConfig::of(&p, o))),
+            Algorithm::Envoy => Kind::Envoy(envoy::Envoy::new(&envoy::EnvoyBucket::of(&p), o.envoy_timer)),
+            Algorithm::Governor => Kind::Governor(governor::Governor::new(&governor::GovernorQuota::of(&p))),
+            Algorithm::Express => Kind::Express(express::Express::new(&express::ExpressOptions::of(&p))),
+            Algorithm::UpstashFixed | Algorithm::UpstashSliding | Algorithm::UpstashToken => {
+                Kind::Upstash(upstash::Upstash::new(&upstash::UpstashLimiter::of(&p)))
+            }
+            Algorithm::RedisLua => Kind::RedisLua(redis_lua::RedisLua::new(redis_lua::LuaArgs::of(&p))),
+            textbook => return sc_textbook(sc, textbook),
+        })
+    }
+
     fn of(kind: Kind) -> Self {
         AnyLimiter { kind, count_rejected: false }
     }
 
-    /// The changing part of the state (not the policy), to keep elsewhere.
-    pub fn state(&self) -> LimiterState {
-        dispatch!(&self.kind, l => l.state())
+    /// The changing part of the state (not the policy), to keep elsewhere; `None` for a product
+    /// model, whose state only the engine keeps.
+    pub fn state(&self) -> Option<LimiterState> {
+        Some(match &self.kind {
+            Kind::TokenBucket(l) => l.state(),
+            Kind::FixedWindow(l) => l.state(),
+            Kind::SlidingWindow(l) => l.state(),
+            Kind::SlidingLog(l) => l.state(),
+            Kind::Gcra(l) => l.state(),
+            _ => return None,
+        })
     }
 
     /// Puts back a state taken from a limiter of the same algorithm; false (and unchanged) for
-    /// another algorithm's state.
+    /// another algorithm's state or a product model.
     pub fn restore(&mut self, s: &LimiterState) -> bool {
-        dispatch!(&mut self.kind, l => l.restore(s))
+        match &mut self.kind {
+            Kind::TokenBucket(l) => l.restore(s),
+            Kind::FixedWindow(l) => l.restore(s),
+            Kind::SlidingWindow(l) => l.restore(s),
+            Kind::SlidingLog(l) => l.restore(s),
+            Kind::Gcra(l) => l.restore(s),
+            _ => false,
+        }
     }
 
     /// Makes rejected requests consume quota too (as an `INCR`-first Redis limiter does).
@@ -166,6 +223,17 @@ impl Limiter for AnyLimiter {
     fn quota(&self) -> Quota {
         dispatch!(&self.kind, l => l.quota())
     }
+    fn admitted_delay(&self) -> super::time::Nanos {
+        match &self.kind {
+            Kind::Nginx(l) => l.admitted_delay(),
+            _ => super::time::Nanos::ZERO,
+        }
+    }
+}
+
+/// A textbook algorithm's limiter for `sc` (what [`Scenario::limiter`] builds).
+fn sc_textbook(sc: &Scenario, algo: Algorithm) -> AnyLimiter {
+    Scenario { algo, ..sc.clone() }.limiter()
 }
 
 /// `ceil(a / b)` for a positive divisor, saturating into `u64` nanoseconds.

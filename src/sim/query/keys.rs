@@ -180,6 +180,15 @@ pub(super) const NUMS: &[Num] = &[
         set: |s, v| s.backoff_cap = Nanos(v),
     },
     Num {
+        key: "delay",
+        unit: "requests",
+        digits: 0,
+        min: 0,
+        max: 1_000_000,
+        get: |s| Some(s.product.delay),
+        set: |s, v| s.product.delay = v,
+    },
+    Num {
         key: "bucket",
         unit: "s",
         digits: S,
@@ -195,7 +204,15 @@ macro_rules! names {
     ($($name:literal => $value:expr),+ $(,)?) => { &[$(($name, $value)),+] };
 }
 pub(super) const ALGOS: &[(&str, Algorithm)] = names!("token_bucket" => Algorithm::TokenBucket, "fixed_window" => Algorithm::FixedWindow,
-    "sliding_window" => Algorithm::SlidingWindow, "sliding_log" => Algorithm::SlidingLog, "gcra" => Algorithm::Gcra);
+    "sliding_window" => Algorithm::SlidingWindow, "sliding_log" => Algorithm::SlidingLog, "gcra" => Algorithm::Gcra,
+    "nginx" => Algorithm::Nginx, "envoy" => Algorithm::Envoy, "governor" => Algorithm::Governor, "express" => Algorithm::Express,
+    "upstash_fixed" => Algorithm::UpstashFixed, "upstash_sliding" => Algorithm::UpstashSliding,
+    "upstash_token" => Algorithm::UpstashToken, "redis_lua" => Algorithm::RedisLua);
+/// The scripts `lua=` picks for `algo=redis_lua`: the four textbook shapes.
+pub(super) const LUA_SCRIPTS: &[(&str, Algorithm)] = names!("token_bucket" => Algorithm::TokenBucket, "fixed_window" => Algorithm::FixedWindow,
+    "sliding_window" => Algorithm::SlidingWindow, "sliding_log" => Algorithm::SlidingLog);
+pub(super) const NGINX_STATUS: &[(&str, u16)] = names!("429" => 429, "503" => 503);
+pub(super) const ENVOY_BUCKETS: &[(&str, bool)] = names!("atomic" => false, "timer" => true);
 pub(super) const TRAFFIC: &[(&str, TrafficShape)] = names!("constant" => TrafficShape::Constant, "poisson" => TrafficShape::Poisson,
     "bursts" => TrafficShape::Bursts, "seam" => TrafficShape::Seam, "clients" => TrafficShape::Clients, "trace" => TrafficShape::Trace);
 pub(super) const STORES: &[(&str, StoreMode)] = names!("local" => StoreMode::Local, "race" => StoreMode::Race, "atomic" => StoreMode::Atomic, "async" => StoreMode::Async);
@@ -233,6 +250,11 @@ pub const KEYS: &[&str] = &[
     "backoff_base",
     "backoff_cap",
     "bucket",
+    "nodelay",
+    "delay",
+    "nginx_status",
+    "envoy_bucket",
+    "lua",
 ];
 
 pub(super) fn name_of<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> &'static str {

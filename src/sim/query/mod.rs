@@ -9,7 +9,10 @@ mod keys;
 use super::decimal::{format_fixed, parse_fixed};
 use super::scenario::{Outage, Scenario, TrafficShape};
 use super::time::SimTime;
-use keys::{choose, clip, err, name_of, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, SEC, STORES, TRAFFIC};
+use keys::{
+    choose, clip, err, name_of, ALGOS, BALANCERS, BOOLS, ENVOY_BUCKETS, FAILS, LUA_SCRIPTS, NGINX_STATUS, NUMS,
+    RETRIES, S, SEC, STORES, TRAFFIC,
+};
 use std::fmt;
 
 pub use keys::KEYS;
@@ -113,6 +116,10 @@ fn parse(query: &str, mode: Mode) -> Result<(Scenario, Vec<ParamError>), ParamEr
             "fail" => choose(&key, FAILS, &value).map(|v| sc.fail = v),
             "count_rejected" => choose(&key, BOOLS, &value).map(|v| sc.count_rejected = v),
             "outage" => parse_outage(&value).map(|o| sc.outage = o),
+            "nodelay" => choose(&key, BOOLS, &value).map(|v| sc.product.nodelay = v),
+            "nginx_status" => choose(&key, NGINX_STATUS, &value).map(|v| sc.product.nginx_status = v),
+            "envoy_bucket" => choose(&key, ENVOY_BUCKETS, &value).map(|v| sc.product.envoy_timer = v),
+            "lua" => choose(&key, LUA_SCRIPTS, &value).map(|v| sc.product.lua = v),
             _ => Err(err(&key, format!("is not a known parameter; known: {}", KEYS.join(", ")))),
         };
         if let Err(mut e) = result {
@@ -219,7 +226,7 @@ impl Scenario {
             }
         };
         put("algo", name_of(ALGOS, self.algo).into(), name_of(ALGOS, d.algo).into());
-        for num in NUMS {
+        for num in NUMS.iter().filter(|n| n.key != "delay") {
             let shown = |s: &Scenario| (num.get)(s).map(|v| format_fixed(v, num.digits));
             if let Some(v) = shown(self) {
                 put(num.key, v, shown(&d).unwrap_or_default());
@@ -235,6 +242,23 @@ impl Scenario {
             .outage
             .map_or("none".to_string(), |o| format!("{}-{}", format_fixed(o.start.0, S), format_fixed(o.end.0, S)));
         put("outage", outage, "none".into());
+        // The product knobs: in the full form only for a product model (they change nothing else).
+        let product = all && self.algo.is_product();
+        let mut put = |k: &str, v: String, default: String| {
+            if product || v != default {
+                out.push(format!("{k}={v}"));
+            }
+        };
+        let (o, od) = (&self.product, &d.product);
+        put("nodelay", u8::from(o.nodelay).to_string(), u8::from(od.nodelay).to_string());
+        put("delay", o.delay.to_string(), od.delay.to_string());
+        put("nginx_status", o.nginx_status.to_string(), od.nginx_status.to_string());
+        put(
+            "envoy_bucket",
+            name_of(ENVOY_BUCKETS, o.envoy_timer).into(),
+            name_of(ENVOY_BUCKETS, od.envoy_timer).into(),
+        );
+        put("lua", name_of(LUA_SCRIPTS, o.lua).into(), name_of(LUA_SCRIPTS, od.lua).into());
         out
     }
 }

@@ -1,6 +1,6 @@
 //! [`Policy`]: what a scenario's limiter allows, in the terms every target is configured in.
 
-use crate::sim::{Algorithm, Scenario};
+use crate::sim::scenario::{Algorithm, Scenario};
 
 /// The kind of limiter the policy is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +13,28 @@ pub enum Shape {
     SlidingWindow,
     /// An exact log of the last window.
     SlidingLog,
+}
+
+impl Shape {
+    /// The shape of a textbook algorithm.
+    pub fn of(algo: Algorithm) -> Shape {
+        match algo {
+            Algorithm::FixedWindow => Shape::FixedWindow,
+            Algorithm::SlidingWindow => Shape::SlidingWindow,
+            Algorithm::SlidingLog => Shape::SlidingLog,
+            _ => Shape::Bucket,
+        }
+    }
+
+    /// The textbook algorithm of this shape (GCRA's shape is the token bucket's).
+    pub fn algorithm(self) -> Algorithm {
+        match self {
+            Shape::Bucket => Algorithm::TokenBucket,
+            Shape::FixedWindow => Algorithm::FixedWindow,
+            Shape::SlidingWindow => Algorithm::SlidingWindow,
+            Shape::SlidingLog => Algorithm::SlidingLog,
+        }
+    }
 }
 
 /// A limiter policy: burst and sustained rate, and the window form of the same quota.
@@ -34,12 +56,7 @@ impl Policy {
     /// The policy of the scenario's algorithm.
     pub fn of(sc: &Scenario) -> Self {
         let (limit, window_ns) = (sc.effective_limit(), sc.effective_window().as_nanos());
-        let shape = match sc.algo {
-            Algorithm::TokenBucket | Algorithm::Gcra => Shape::Bucket,
-            Algorithm::FixedWindow => Shape::FixedWindow,
-            Algorithm::SlidingWindow => Shape::SlidingWindow,
-            Algorithm::SlidingLog => Shape::SlidingLog,
-        };
+        let shape = Shape::of(sc.algo.textbook(sc.product.lua));
         match shape {
             Shape::Bucket => Policy {
                 shape,

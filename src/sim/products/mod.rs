@@ -1,0 +1,230 @@
+//! The limiters people actually run, modelled as those products compute: nginx `limit_req`,
+//! Envoy's local rate limit, the `governor` crate, express-rate-limit's MemoryStore, Upstash
+//! Ratelimit's three scripts and the Lua scripts the production panel exports.
+//!
+//! Each model takes the product's own parameters in the product's own units — derived from the
+//! scenario's [`Policy`] by the same functions the production panel's exports print — and
+//! implements [`crate::sim::Limiter`], so the engine runs it like any textbook algorithm. The
+//! file of each product names the source it was read from; `tests/real/` checks the models
+//! decision by decision against the real software.
+
+pub mod envoy;
+pub mod express;
+pub mod governor;
+pub mod nginx;
+mod policy;
+pub mod redis_lua;
+pub mod upstash;
+
+pub use policy::{Policy, Shape};
+
+use super::scenario::Algorithm;
+
+/// The products' own knobs, beyond the policy keys every algorithm shares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ProductOptions {
+    /// nginx: `nodelay` (the export's default): the burst is answered at once instead of delayed.
+    pub nodelay: bool,
+    /// nginx: `delay=N` without `nodelay`: the first N requests beyond the rate pass undelayed.
+    pub delay: u64,
+    /// nginx: `limit_req_status`, the status of a rejection: 429 as exported, 503 nginx's default.
+    pub nginx_status: u16,
+    /// Envoy: the timer-driven bucket of Envoy ≤ 1.31 instead of today's refill on access.
+    pub envoy_timer: bool,
+    /// Redis Lua: which exported script runs (one of the four textbook shapes).
+    pub lua: Algorithm,
+}
+
+impl Default for ProductOptions {
+    fn default() -> Self {
+        ProductOptions { nodelay: true, delay: 0, nginx_status: 429, envoy_timer: false, lua: Algorithm::TokenBucket }
+    }
+}
+
+/// Every product model, in the production panel's order.
+pub const PRODUCTS: [Algorithm; 8] = [
+    Algorithm::Nginx,
+    Algorithm::Envoy,
+    Algorithm::Governor,
+    Algorithm::Express,
+    Algorithm::UpstashFixed,
+    Algorithm::UpstashSliding,
+    Algorithm::UpstashToken,
+    Algorithm::RedisLua,
+];
+
+/// Whole milliseconds of `ns`, rounded to the nearest and at least 1: how the exports write a
+/// window (`windowMs`, an Upstash duration, the Lua scripts' window argument).
+pub fn round_ms(ns: u64) -> u64 {
+    (ns.saturating_add(500_000) / 1_000_000).max(1)
+}
+
+/// Greatest common divisor.
+pub(crate) fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The production tab a product belongs to, as the CLI's `--export` names it.
+pub fn export_name(product: Algorithm) -> Option<&'static str> {
+    Some(match product {
+        Algorithm::Nginx => "nginx",
+        Algorithm::Envoy => "envoy",
+        Algorithm::Governor => "governor",
+        Algorithm::Express => "express",
+        Algorithm::UpstashFixed | Algorithm::UpstashSliding | Algorithm::UpstashToken => "upstash",
+        Algorithm::RedisLua => "redis-lua",
+        _ => return None,
+    })
+}
+
+/// The product model that runs what the production tab `export` (a CLI `--export` name)
+/// exports for `sc`'s policy: the Upstash tab's limiter and the Lua tab's script follow the
+/// policy's shape.
+pub fn model_of_export(sc: &super::Scenario, export: &str) -> Option<Algorithm> {
+    let shape = Policy::of(sc).shape;
+    Some(match export {
+        "nginx" => Algorithm::Nginx,
+        "envoy" => Algorithm::Envoy,
+        "governor" => Algorithm::Governor,
+        "express" => Algorithm::Express,
+        "upstash" => match shape {
+            Shape::Bucket => Algorithm::UpstashToken,
+            Shape::FixedWindow => Algorithm::UpstashFixed,
+            Shape::SlidingWindow | Shape::SlidingLog => Algorithm::UpstashSliding,
+        },
+        "redis-lua" => Algorithm::RedisLua,
+        _ => return None,
+    })
+}
+
+/// "Run this config": `sc` switched to the model of the production tab `export`, with the
+/// policy keys set so the model runs exactly the configuration that tab exports for `sc` (the
+/// export of the result equals the export of `sc`). `None` for an unknown tab.
+pub fn run_config(sc: &super::Scenario, export: &str) -> Option<super::Scenario> {
+    let product = model_of_export(sc, export)?;
+    let p = Policy::of(sc);
+    let mut out = sc.clone();
+    out.algo = product;
+    out.product.lua = p.shape.algorithm();
+    if !out.algo.is_window(out.product.lua) {
+        out.capacity = p.burst;
+        out.refill = super::Rate::from_milli(p.rate_milli);
+    } else {
+        out.limit = Some(p.limit);
+        out.window = Some(super::Nanos(p.window_ns));
+    }
+    Some(out)
+}
+
+/// A product model and its textbook algorithm on the same arrivals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideBySide {
+    /// The product model, e.g. nginx.
+    pub product: Algorithm,
+    /// Its textbook algorithm, e.g. the token bucket.
+    pub textbook: Algorithm,
+    /// Admitted by the product's model over the run.
+    pub product_admitted: u64,
+    /// Admitted by the textbook algorithm.
+    pub textbook_admitted: u64,
+    /// Admitted requests the product held before serving (nginx without `nodelay`).
+    pub delayed: u64,
+    /// The difference in one sentence, with the reason where the configuration gives one.
+    pub statement: String,
+}
+
+/// Runs `sc` (a product model) and its textbook algorithm with the same policy on the same
+/// arrivals for the scenario's duration, and states the difference in numbers.
+pub fn side_by_side(sc: &super::Scenario) -> Result<SideBySide, super::ParamError> {
+    let textbook = sc.algo.textbook(sc.product.lua);
+    let theirs = super::report::run(sc)?;
+    let ours = super::report::run(&super::Scenario { algo: textbook, ..sc.clone() })?;
+    let (a, b) = (theirs.admitted, ours.admitted);
+    let name = product_name(sc.algo);
+    let span = super::decimal::format_fixed(sc.duration.as_nanos(), 9);
+    let diff = match a.cmp(&b) {
+        std::cmp::Ordering::Equal => {
+            format!("{name} admits the same {a} as the textbook {} in these {span} s", label(textbook))
+        }
+        std::cmp::Ordering::Less => format!("{name} admits {} fewer in these {span} s: {a} against {b}", b - a),
+        std::cmp::Ordering::Greater => format!("{name} admits {} more in these {span} s: {a} against {b}", a - b),
+    };
+    let why = reason(sc);
+    let delayed = theirs.delayed;
+    let mut statement = if a != b && !why.is_empty() { format!("{diff}: {why}.") } else { format!("{diff}.") };
+    if delayed > 0 {
+        let p99 = super::decimal::format_fixed(theirs.latency_ns.p99 / 1_000, 3);
+        statement.push_str(&format!(" It delays {delayed} of them instead of refusing (p99 added latency {p99} ms)."));
+    }
+    Ok(SideBySide { product: sc.algo, textbook, product_admitted: a, textbook_admitted: b, delayed, statement })
+}
+
+/// The product's name in prose.
+pub fn product_name(product: Algorithm) -> &'static str {
+    match product {
+        Algorithm::Nginx => "nginx",
+        Algorithm::Envoy => "Envoy",
+        Algorithm::Governor => "governor",
+        Algorithm::Express => "express-rate-limit",
+        Algorithm::UpstashFixed | Algorithm::UpstashSliding | Algorithm::UpstashToken => "Upstash",
+        Algorithm::RedisLua => "The Lua script",
+        _ => "The textbook algorithm",
+    }
+}
+
+fn label(algo: Algorithm) -> &'static str {
+    match algo {
+        Algorithm::TokenBucket => "token bucket",
+        Algorithm::Gcra => "GCRA",
+        Algorithm::FixedWindow => "fixed window",
+        Algorithm::SlidingWindow => "sliding window counter",
+        Algorithm::SlidingLog => "sliding log",
+        _ => "algorithm",
+    }
+}
+
+/// Why the product decides differently, from its configuration: the roundings and clocks its
+/// model applies to this scenario.
+fn reason(sc: &super::Scenario) -> String {
+    let p = Policy::of(sc);
+    match sc.algo {
+        Algorithm::Nginx => {
+            let c = nginx::NginxConfig::of(&p, &sc.product);
+            if c.rate.milli() != p.rate_milli {
+                format!(
+                    "its {} rate truncates to {} milli-requests/s (the policy is {})",
+                    c.rate.to_config(),
+                    c.rate.milli(),
+                    p.rate_milli
+                )
+            } else {
+                "it counts whole milliseconds and truncates each refill to whole milli-requests".into()
+            }
+        }
+        Algorithm::Envoy if sc.product.envoy_timer => {
+            "Envoy's timer adds tokens in steps, once per fill_interval".into()
+        }
+        Algorithm::Envoy => {
+            let b = envoy::EnvoyBucket::of(&p);
+            if b.exact {
+                "it refills in floating-point seconds".into()
+            } else {
+                format!("its whole-millisecond fill_interval makes the rate {}/s", b.fill_rate_text())
+            }
+        }
+        Algorithm::Governor => "its period is 1 ÷ rate rounded to the nanosecond".into(),
+        Algorithm::Express => "its windows start at the client's first request and count refused requests too".into(),
+        Algorithm::UpstashFixed | Algorithm::UpstashSliding => {
+            "its ephemeral cache refuses in memory until the window's end, that millisecond included".into()
+        }
+        Algorithm::UpstashToken => {
+            "it refills whole intervals only, and its cache refuses until the next refill, inclusive".into()
+        }
+        Algorithm::RedisLua => "it counts in floating-point milliseconds".into(),
+        _ => String::new(),
+    }
+}

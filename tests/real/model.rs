@@ -1,0 +1,45 @@
+//! What the engine decides for a scenario, request by request: the side every real-software
+//! check compares against.
+
+use ratelimit_playground::sim::{report, Nanos, Scenario, SimTime, Simulation};
+
+/// One request as the model decided it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decided {
+    /// When it arrived.
+    pub at: SimTime,
+    /// Admitted.
+    pub allowed: bool,
+    /// For an admission, how long the limiter held it.
+    pub delay: Nanos,
+}
+
+/// Runs `query` for its duration and returns every decision in arrival order.
+pub fn decisions(query: &str) -> Vec<Decided> {
+    let sc = Scenario::from_query(query).unwrap_or_else(|e| panic!("{query}: {e}"));
+    let sim = report::simulate(&sc, Simulation::record_decisions).unwrap();
+    let mut log = sim.decisions().to_vec();
+    log.sort_by_key(|d| d.arrived);
+    log.iter().map(|d| Decided { at: d.arrived, allowed: d.verdict.allowed, delay: d.verdict.delay }).collect()
+}
+
+/// The model's decisions for requests at exactly `times` (ns from the start), one key.
+pub fn replay(query: &str, times: &[u64]) -> Vec<Decided> {
+    use ratelimit_playground::sim::Limiter;
+    let sc = Scenario::from_query(query).unwrap_or_else(|e| panic!("{query}: {e}"));
+    let mut limiter = sc.limiter();
+    times
+        .iter()
+        .map(|&t| {
+            let v = limiter.check(SimTime(t));
+            Decided { at: SimTime(t), allowed: v.allowed, delay: v.delay }
+        })
+        .collect()
+}
+
+/// How many of `a` and `b` decide alike, and the indices where they differ.
+pub fn agreement(a: &[bool], b: &[bool]) -> (usize, Vec<usize>) {
+    assert_eq!(a.len(), b.len(), "both sides decided every request");
+    let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+    (a.len() - differ.len(), differ)
+}
