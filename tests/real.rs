@@ -17,3 +17,10 @@ mod node;
 mod redis;
 #[path = "real/redis_server.rs"]
 mod redis_server;
+
+/// Held by every test that runs a real server: nginx's real-time replay is timed to a tenth of a
+/// millisecond, so it must not share the two cores with another test's server and load.
+pub fn exclusive() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}

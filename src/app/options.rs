@@ -37,6 +37,18 @@ pub const VIEWS: [Labelled<View>; 6] = [
     item(View::Compare, "compare", "Compare all"),
 ];
 
+/// The product models, in the production panel's order.
+pub const PRODUCT_VIEWS: [Labelled<View>; 8] = [
+    item(View::Single(Algorithm::Nginx), "nginx", "nginx limit_req"),
+    item(View::Single(Algorithm::Envoy), "envoy", "Envoy local rate limit"),
+    item(View::Single(Algorithm::Governor), "governor", "governor (Rust)"),
+    item(View::Single(Algorithm::Express), "express", "express-rate-limit"),
+    item(View::Single(Algorithm::UpstashFixed), "upstash_fixed", "Upstash fixedWindow"),
+    item(View::Single(Algorithm::UpstashSliding), "upstash_sliding", "Upstash slidingWindow"),
+    item(View::Single(Algorithm::UpstashToken), "upstash_token", "Upstash tokenBucket"),
+    item(View::Single(Algorithm::RedisLua), "redis_lua", "The exported Redis Lua script"),
+];
+
 /// Arrival processes.
 pub const TRAFFIC: [Labelled<TrafficShape>; 6] = [
     item(TrafficShape::Constant, "constant", "Constant"),
@@ -69,7 +81,7 @@ pub const JUMPS: [(u64, &str); 3] = [(10, "+10 s"), (60, "+1 min"), (600, "+10 m
 /// assert_eq!(algorithm_label(Algorithm::SlidingWindow), "Sliding window counter");
 /// ```
 pub fn algorithm_label(algo: Algorithm) -> &'static str {
-    VIEWS.iter().find(|v| v.value == View::Single(algo)).map_or("", |v| v.label)
+    VIEWS.iter().chain(PRODUCT_VIEWS.iter()).find(|v| v.value == View::Single(algo)).map_or("", |v| v.label)
 }
 
 /// The entry of `table` whose value is `value`.

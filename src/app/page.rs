@@ -59,6 +59,7 @@ pub fn App() -> impl IntoView {
                 "Five rate-limiting algorithms, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
             </p>
             <AlgoPicker playground=pg />
+            <super::controls::ProductControls playground=pg />
             <ModeSwitch playground=pg />
             <ShareBar playground=pg />
             <LinkNotice notices=link.notices />

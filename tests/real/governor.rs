@@ -17,6 +17,7 @@ type Direct = RateLimiter<NotKeyed, InMemoryState, FakeRelativeClock, NoOpMiddle
 
 #[test]
 fn governor_decides_as_the_model_with_its_fake_clock() {
+    let _alone = super::exclusive();
     let mut total = 0;
     for policy in ["capacity=10&refill=5", "capacity=1&refill=3", "capacity=25&refill=7.777", "capacity=3&refill=0.3"] {
         for traffic in [

@@ -1,6 +1,6 @@
 //! Real nginx (Debian's, 1.22) with the exported `limit_req` config inside a minimal server, on
 //! a free loopback port: traces replayed in real time, every request stamped with nginx's own
-//! clock (CLOCK_MONOTONIC, read right after the request is written), and those stamps replayed
+//! clock (CLOCK_MONOTONIC, read around the write of the request), and those stamps replayed
 //! through `algo=nginx`. Per trace: admitted totals within 1, at least 99 % of decisions alike,
 //! and every disagreement listed with its distance to the nearest millisecond boundary.
 
@@ -32,7 +32,7 @@ impl Nginx {
         let conf = format!(
             "daemon on;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log warn;\n\
              events {{ worker_connections 1024; }}\n\
-             http {{\n  access_log off;\n  client_body_temp_path {d}/tmp;\n  proxy_temp_path {d}/tmp;\n\
+             http {{\n  access_log off;\n  keepalive_requests 1000000;\n  client_body_temp_path {d}/tmp;\n  proxy_temp_path {d}/tmp;\n\
                fastcgi_temp_path {d}/tmp;\n  uwsgi_temp_path {d}/tmp;\n  scgi_temp_path {d}/tmp;\n  {http}\n\
                server {{\n    listen 127.0.0.1:{port};\n    location / {{\n      root {d}/html;\n      {location}\n    }}\n  }}\n}}\n",
             d = dir.display()
@@ -89,7 +89,7 @@ fn monotonic_ns() -> u64 {
 /// One request as sent and answered.
 #[derive(Clone, Copy, Debug)]
 struct Sent {
-    /// CLOCK_MONOTONIC right after the request was written, ns.
+    /// CLOCK_MONOTONIC in the middle of writing the request, ns.
     stamp: u64,
     /// The status nginx answered.
     status: u16,
@@ -119,7 +119,9 @@ fn read_response(r: &mut BufReader<TcpStream>) -> u16 {
 }
 
 /// Sends a request at each offset of `plan` (ns from now) over `conns` keep-alive connections,
-/// and returns what was sent, in plan order.
+/// and returns what was sent, in plan order. One connection sends each request after the last
+/// answer, so nginx sees them in the order they were stamped; a request due earlier goes late,
+/// and its stamp says when.
 fn send(port: u16, plan: &[u64], conns: usize) -> Vec<Sent> {
     let start = Instant::now() + Duration::from_millis(100);
     let plan = Arc::new(plan.to_vec());
@@ -139,8 +141,11 @@ fn send(port: u16, plan: &[u64], conns: usize) -> Vec<Sent> {
                     if let Some(wait) = due.checked_duration_since(Instant::now()) {
                         std::thread::sleep(wait);
                     }
+                    // nginx reads its clock once the request is in: on the other core that can be
+                    // before write() has returned here. The middle of the write is the estimate.
+                    let before = monotonic_ns();
                     writer.write_all(request).unwrap();
-                    let stamp = monotonic_ns();
+                    let stamp = before + (monotonic_ns() - before) / 2;
                     let status = read_response(&mut reader);
                     tx.send((i, Sent { stamp, status, took: monotonic_ns() - stamp })).unwrap();
                 }
@@ -187,11 +192,18 @@ fn run(query: &str, conns: usize) -> Outcome {
     assert!(statuses.iter().all(|&s| s == 200 || s == sc.reject_status()), "{query}: statuses {statuses:?}");
     let allowed: Vec<bool> = ours.iter().map(|d| d.allowed).collect();
     let (alike, differ) = model::agreement(&allowed, &real);
-    // Delays: a request the model holds for d is answered no sooner than d (less a millisecond).
+    // Delays: a request the model holds for d is answered no sooner than d, less a millisecond
+    // and one request's worth of excess (two requests sent within microseconds on two
+    // connections can reach nginx in the other order).
+    let one = 1_000_000_000 / sc.refill.milli().max(1) * 1_000;
     for (k, d) in ours.iter().enumerate() {
         if d.allowed && real[k] && d.delay.as_nanos() > 2_000_000 {
             let took = sent[order[k]].took;
-            assert!(took + 2_000_000 >= d.delay.as_nanos(), "{query}: request {k} held {took} ns, model {:?}", d.delay);
+            assert!(
+                took + one + 1_000_000 >= d.delay.as_nanos(),
+                "{query}: request {k} held {took} ns, model {:?}",
+                d.delay
+            );
         }
     }
     let boundary = |t: u64| {
@@ -221,19 +233,21 @@ fn run(query: &str, conns: usize) -> Outcome {
 
 #[test]
 fn real_nginx_decides_as_the_model_on_five_traces_in_real_time() {
+    let _alone = super::exclusive();
     let traces = [
-        ("steady overload", "capacity=10&refill=50&traffic=constant&rate=197&duration=10.2", 4),
-        ("poisson", "capacity=20&refill=100&traffic=poisson&rate=200&duration=10&seed=9", 4),
-        ("bursts", "capacity=15&refill=40&traffic=bursts&rate=500&burst_on=0.5&burst_off=0.5&duration=8", 8),
-        ("seam", "algo=fixed_window&limit=100&window=1&traffic=seam&duration=20", 8),
-        ("r/m rate", "capacity=5&refill=1.5&traffic=constant&rate=197&duration=10.2", 4),
+        ("steady overload", "capacity=10&refill=50&traffic=constant&rate=183&duration=11", 1),
+        ("poisson", "capacity=20&refill=100&traffic=poisson&rate=200&duration=10&seed=9", 1),
+        ("bursts", "capacity=15&refill=40&traffic=bursts&rate=443&burst_on=0.5&burst_off=0.5&duration=9.1", 1),
+        ("seam", "algo=fixed_window&limit=100&window=1&traffic=seam&duration=20", 1),
+        ("r/m rate", "capacity=5&refill=1.5&traffic=constant&rate=183&duration=11", 1),
         ("without nodelay", "capacity=10&refill=50&nodelay=0&traffic=poisson&rate=60&duration=40&seed=4", 64),
     ];
     let mut failures = Vec::new();
     for (name, query, conns) in traces {
-        // (Constant arrivals at a rate whose spacing is not a whole number of milliseconds: at
-        // 200/s every admission would fall on the same phase of nginx's millisecond, and a
-        // phase within the ~0.1 ms from our stamp to nginx's clock read would flip them all.)
+        // (Constant arrivals at rates whose spacing moves the phase within nginx's millisecond
+        // by a large fraction each request: at 200/s every admission falls on the same phase,
+        // and at 197/s or 497/s the phase drifts so slowly that long stretches sit within the
+        // ~0.1 ms between our stamp and nginx's clock read, flipping many decisions.)
         let query = format!("algo=nginx&{}", query.replace("algo=fixed_window&", ""));
         let o = run(&query, conns);
         let share = o.alike as f64 / o.requests as f64;
@@ -254,6 +268,7 @@ fn real_nginx_decides_as_the_model_on_five_traces_in_real_time() {
 
 #[test]
 fn a_location_that_answers_with_return_never_reaches_limit_req() {
+    let _alone = super::exclusive();
     // The rewrite phase (return) runs before the preaccess phase (limit_req): all 50 pass.
     let server = Nginx::start(
         "limit_req_zone $binary_remote_addr zone=api:1m rate=1r/m;",

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 /// A running server.
 pub struct RedisServer {
+    _exclusive: std::sync::MutexGuard<'static, ()>,
     child: Child,
     port: u16,
     dir: std::path::PathBuf,
@@ -18,6 +19,7 @@ pub struct RedisServer {
 impl RedisServer {
     /// Starts one and waits until it answers `PING`.
     pub fn start() -> RedisServer {
+        let exclusive = super::exclusive();
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let dir = std::env::temp_dir().join(format!("rlp-redis-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -28,7 +30,7 @@ impl RedisServer {
             .stdout(Stdio::null())
             .spawn()
             .expect("redis-server is installed by scripts/bootstrap.sh --test (Debian package redis-server)");
-        let server = RedisServer { child, port, dir };
+        let server = RedisServer { _exclusive: exclusive, child, port, dir };
         let start = Instant::now();
         while Conn::open(&server.url(), None, Duration::from_secs(1)).is_err() {
             assert!(start.elapsed() < Duration::from_secs(10), "redis-server did not start on port {port}");

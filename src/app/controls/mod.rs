@@ -3,6 +3,7 @@
 
 mod clients;
 pub(crate) mod limiter;
+mod product;
 mod trace;
 pub(crate) mod traffic;
 
@@ -12,6 +13,7 @@ use super::cluster::ClusterControls;
 use super::playground::Playground;
 use clients::ClientControls;
 use limiter::LimiterControls;
+pub use product::ProductControls;
 use traffic::TrafficControls;
 
 /// All parameter groups, and the engine's message when a value was refused.

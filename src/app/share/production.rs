@@ -9,7 +9,11 @@ use wasm_bindgen::JsCast;
 
 use super::clipboard::CopyButton;
 use crate::app::playground::Playground;
-use crate::production::{configs, Policy};
+use crate::production::{configs, Policy, EXPORT_NAMES};
+use crate::sim::products::{model_of_export, product_name, run_config, side_by_side};
+
+/// Most requests the side-by-side simulates on each change (two runs of this many).
+const SIDE_BY_SIDE_MAX: u128 = 2_000_000;
 
 /// Element id of the tab of target `i`.
 fn tab_id(i: usize) -> String {
@@ -81,6 +85,32 @@ pub fn ProductionPanel(
     let notes = move || {
         current.with(|c| c.iter().flat_map(|c| c.notes.iter()).map(|n| view! { <li>{n.clone()}</li> }).collect_view())
     };
+    let run = move |_| {
+        let tab = EXPORT_NAMES[chosen.get_untracked().min(EXPORT_NAMES.len() - 1)];
+        if let Some(next) = pg.scenario.with_untracked(|s| run_config(s, tab)) {
+            pg.compare.set(false);
+            pg.edit(|s| *s = next);
+        }
+    };
+    let model = move || {
+        let tab = EXPORT_NAMES[chosen.get().min(EXPORT_NAMES.len() - 1)];
+        pg.scenario.with(|s| model_of_export(s, tab)).map_or("", product_name)
+    };
+    let running = move || {
+        let tab = EXPORT_NAMES[chosen.get().min(EXPORT_NAMES.len() - 1)];
+        pg.scenario.with(|s| s.algo.is_product() && model_of_export(s, tab) == Some(s.algo))
+    };
+    let side = Memo::new(move |_| {
+        pg.scenario.with(|s| {
+            if !s.algo.is_product() {
+                None
+            } else if crate::sim::report::run_requests(s) > SIDE_BY_SIDE_MAX {
+                Some("This run is too long to simulate twice on every change: shorten the duration for the side-by-side.".to_string())
+            } else {
+                side_by_side(s).ok().map(|x| x.statement)
+            }
+        })
+    });
     view! {
         <section class="panel production" id="production" aria-labelledby="production-title">
             <h2 id="production-title">"Use this in production"</h2>
@@ -93,6 +123,14 @@ pub fn ProductionPanel(
                 </div>
                 <pre class="snippet" id="production-snippet" node_ref=code tabindex="0"><code>{move || snippet.get()}</code></pre>
                 <ul class="notes" id="production-notes">{notes}</ul>
+                <div class="run-config">
+                    <button type="button" id="production-run" on:click=run disabled=running>
+                        {move || if running() { "Running this config".to_string() } else { format!("Run this config ({} model)", model()) }}
+                    </button>
+                    <Show when=move || side.with(Option::is_some)>
+                        <p class="side" id="production-side" aria-live="polite">{move || side.get().unwrap_or_default()}</p>
+                    </Show>
+                </div>
             </div>
         </section>
     }
