@@ -10,6 +10,7 @@ use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
 use crate::sim::products::{round_ms, Policy, Shape};
 use crate::sim::time::{Nanos, SimTime};
+use std::collections::VecDeque;
 
 /// The exported call's arguments before `now`, as the numbers `tonumber` reads from them.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,8 +67,8 @@ enum Key {
     Fixed(f64, f64),
     /// `start`, `current`, `previous`.
     Sliding(f64, f64, f64),
-    /// The sorted set's scores, oldest first.
-    Log(Vec<f64>),
+    /// The sorted set's scores, lowest first.
+    Log(VecDeque<f64>),
 }
 
 /// One client's key under the exported script.
@@ -77,8 +78,13 @@ pub struct RedisLua {
     key: Key,
 }
 
-/// A script's answer: allowed, and the Retry-After in ms it returns (0 if none).
-type Reply = (bool, f64);
+/// What a script answers at `now` before writing anything: whether it admits, its Retry-After
+/// in ms (0 if it gives none), and the whole requests it would admit back to back.
+struct Answer {
+    allowed: bool,
+    retry_ms: f64,
+    room: u64,
+}
 
 impl RedisLua {
     /// A client whose key does not exist yet.
@@ -86,112 +92,154 @@ impl RedisLua {
         RedisLua { args, key: Key::Missing }
     }
 
-    /// Runs the script for a request at `now`, returning its answer and the key it leaves.
-    fn run(&self, now: SimTime) -> (Reply, Key) {
-        let now = lua_number(&now_arg(now));
-        let LuaArgs { shape, a, b } = self.args;
-        match shape {
-            Shape::Bucket => self.token_bucket(a, b, now),
-            Shape::FixedWindow => self.fixed_window(a, b, now),
-            Shape::SlidingWindow => self.sliding_window(a, b, now),
-            Shape::SlidingLog => self.sliding_log(a, b, now),
-        }
-    }
-
-    fn token_bucket(&self, capacity: f64, refill: f64, now: f64) -> (Reply, Key) {
-        let per_ms = refill / 1000.0;
-        let (mut tokens, ts) = match self.key {
+    /// The bucket script's refill: `(tokens, ts)` at `now`.
+    fn bucket_at(&self, now: f64) -> (f64, f64) {
+        let (capacity, per_ms) = (self.args.a, self.args.b / 1000.0);
+        let (tokens, ts) = match self.key {
             Key::Bucket(tokens, ts) => (tokens, ts),
             _ => (capacity, now),
         };
-        tokens = capacity.min(tokens + (now - ts).max(0.0) * per_ms);
-        let reply = if tokens >= 1.0 {
-            tokens -= 1.0;
-            (true, 0.0)
-        } else {
-            (false, ((1.0 - tokens) / per_ms).ceil())
-        };
-        (reply, Key::Bucket(tokens, ts.max(now)))
+        (capacity.min(tokens + (now - ts).max(0.0) * per_ms), ts)
     }
 
-    fn fixed_window(&self, limit: f64, window: f64, now: f64) -> (Reply, Key) {
-        let mut start = now - lua_mod(now, window);
-        let (last, stored) = match self.key {
-            Key::Fixed(last, count) => (Some(last), count),
-            _ => (None, 0.0),
-        };
-        let mut count = 0.0;
-        if let Some(last) = last.filter(|&l| l > start) {
-            start = last;
-        }
-        if last == Some(start) {
-            count = stored;
-        }
-        if count + 1.0 > limit {
-            return ((false, (start + window - now).ceil()), self.key.clone());
-        }
-        ((true, 0.0), Key::Fixed(start, count + 1.0))
+    /// The window scripts' `start` at `now` and the stored window it resumes, if the same one.
+    fn window_at(&self, now: f64, last: Option<f64>) -> f64 {
+        let start = now - lua_mod(now, self.args.b);
+        last.filter(|&l| l > start).unwrap_or(start) // a late request counts in the newer window
     }
 
-    fn sliding_window(&self, limit: f64, window: f64, now: f64) -> (Reply, Key) {
-        let mut start = now - lua_mod(now, window);
+    /// The sliding window script's `(start, current, previous)` at `now`.
+    fn sliding_at(&self, now: f64) -> (f64, f64, f64) {
+        let window = self.args.b;
         let (last, mut current, mut previous) = match self.key {
             Key::Sliding(last, current, previous) => (Some(last), current, previous),
             _ => (None, 0.0, 0.0),
         };
-        if let Some(last) = last.filter(|&l| l > start) {
-            start = last;
-        }
+        let start = self.window_at(now, last);
         if last != Some(start) {
             previous = if last == Some(start - window) { current } else { 0.0 };
             current = 0.0;
         }
-        let elapsed = (now - start).max(0.0);
-        if previous * (window - elapsed) + (current + 1.0) * window > limit * window {
-            return ((false, 0.0), self.key.clone());
-        }
-        ((true, 0.0), Key::Sliding(start, current + 1.0, previous))
+        (start, current, previous)
     }
 
-    fn sliding_log(&self, limit: f64, window: f64, now: f64) -> (Reply, Key) {
-        let mut log = match &self.key {
-            Key::Log(log) => log.clone(),
-            _ => Vec::new(),
-        };
-        let cutoff = now - window;
-        log.retain(|&score| score > cutoff); // ZREMRANGEBYSCORE -inf (now − window), inclusive
-        if log.len() as f64 >= limit {
-            let retry = log.first().map_or(0.0, |&oldest| oldest + window - now);
-            return ((false, retry), Key::Log(log));
+    /// The log entries still in the window at `now` (ZREMRANGEBYSCORE −inf (now − window)).
+    fn log_kept(&self, now: f64) -> usize {
+        match &self.key {
+            Key::Log(log) => log.len() - log.partition_point(|&score| score <= now - self.args.b),
+            _ => 0,
         }
-        // ZADD keeps the set ordered by score; a late request's score goes in its place.
-        let at = log.partition_point(|&s| s <= now);
-        log.insert(at, now);
-        ((true, 0.0), Key::Log(log))
     }
 
-    /// The first instant at or after `now` at which the script would admit, searched on the
-    /// millisecond grid its replies use; exact enough for Retry-After and charts.
+    /// The script's answer at `now`, computed as it does but written nowhere.
+    fn answer(&self, now: f64) -> Answer {
+        let LuaArgs { shape, a: limit, b: window } = self.args;
+        let whole = |x: f64| x.max(0.0).floor() as u64;
+        match shape {
+            Shape::Bucket => {
+                let (tokens, _) = self.bucket_at(now);
+                let retry = if tokens >= 1.0 { 0.0 } else { ((1.0 - tokens) / (self.args.b / 1000.0)).ceil() };
+                Answer { allowed: tokens >= 1.0, retry_ms: retry, room: whole(tokens) }
+            }
+            Shape::FixedWindow => {
+                let (last, stored) = match self.key {
+                    Key::Fixed(last, count) => (Some(last), count),
+                    _ => (None, 0.0),
+                };
+                let start = self.window_at(now, last);
+                let count = if last == Some(start) { stored } else { 0.0 };
+                let allowed = count + 1.0 <= limit;
+                let retry = if allowed { 0.0 } else { (start + window - now).ceil() };
+                Answer { allowed, retry_ms: retry, room: whole(limit - count) }
+            }
+            Shape::SlidingWindow => {
+                let (start, current, previous) = self.sliding_at(now);
+                let elapsed = (now - start).max(0.0);
+                // previous × (1 − elapsed/window) + current + 1 ≤ limit, multiplied through by window
+                let used = previous * (window - elapsed);
+                let allowed = used + (current + 1.0) * window <= limit * window;
+                Answer { allowed, retry_ms: 0.0, room: whole((limit * window - used) / window - current) }
+            }
+            Shape::SlidingLog => {
+                let kept = self.log_kept(now);
+                let allowed = (kept as f64) < limit;
+                let retry = match &self.key {
+                    Key::Log(log) if !allowed => log[log.len() - kept] + window - now,
+                    _ => 0.0,
+                };
+                Answer { allowed, retry_ms: retry, room: whole(limit - kept as f64) }
+            }
+        }
+    }
+
+    /// Runs the script for a request at `now`: its answer, and the key as it leaves it.
+    fn run(&mut self, now: f64) -> bool {
+        let allowed = self.answer(now).allowed;
+        match self.args.shape {
+            Shape::Bucket => {
+                let (tokens, ts) = self.bucket_at(now);
+                self.key = Key::Bucket(if allowed { tokens - 1.0 } else { tokens }, ts.max(now));
+            }
+            Shape::FixedWindow if allowed => {
+                let last = match self.key {
+                    Key::Fixed(last, _) => Some(last),
+                    _ => None,
+                };
+                let start = self.window_at(now, last);
+                let count = match self.key {
+                    Key::Fixed(l, c) if l == start => c,
+                    _ => 0.0,
+                };
+                self.key = Key::Fixed(start, count + 1.0);
+            }
+            Shape::SlidingWindow if allowed => {
+                let (start, current, previous) = self.sliding_at(now);
+                self.key = Key::Sliding(start, current + 1.0, previous);
+            }
+            Shape::SlidingLog => {
+                let cutoff = now - self.args.b;
+                let Key::Log(log) = &mut self.key else {
+                    self.key = Key::Log(VecDeque::new());
+                    return self.run(now);
+                };
+                while log.front().is_some_and(|&score| score <= cutoff) {
+                    log.pop_front();
+                }
+                if allowed {
+                    // ZADD keeps the set ordered by score; a late request's score goes in its place.
+                    if log.back().is_none_or(|&last| last <= now) {
+                        log.push_back(now);
+                    } else {
+                        log.insert(log.partition_point(|&s| s <= now), now);
+                    }
+                }
+            }
+            _ => {} // a refused window request writes nothing
+        }
+        allowed
+    }
+
+    /// The first instant at or after `now` at which the script would admit: its own
+    /// Retry-After where it gives one, else (the sliding window) the first such millisecond.
     fn wait_from(&self, now: SimTime) -> Nanos {
-        let ((allowed, retry_ms), _) = self.run(now);
-        if allowed {
+        let a = self.answer(lua_number(&now_arg(now)));
+        if a.allowed {
             return Nanos::ZERO;
         }
-        if retry_ms > 0.0 {
-            return Nanos::from_secs_f64(retry_ms / 1000.0);
+        if a.retry_ms > 0.0 {
+            return Nanos::from_secs_f64(a.retry_ms / 1000.0);
         }
-        // The sliding window says only "no": step forward until it says yes (≤ one window).
-        let step = Nanos::from_millis(1).as_nanos();
-        let window = (self.args.b.max(1.0) as u64).saturating_mul(2);
-        (1..=window).map(|k| Nanos(k * step)).find(|&d| self.run(now + d).0 .0).unwrap_or(Nanos::from_millis(window))
+        let from = now.as_nanos().div_ceil(1_000_000);
+        let to = from + (self.args.b.max(1.0) as u64).saturating_mul(2);
+        let admits = |ms: u64| self.answer(ms as f64).allowed;
+        let at = super::first_ms(from, to, admits).unwrap_or(to);
+        Nanos((at * 1_000_000).saturating_sub(now.as_nanos()))
     }
 }
 
 impl Limiter for RedisLua {
     fn acquire(&mut self, now: SimTime) -> bool {
-        let ((allowed, _), key) = self.run(now);
-        self.key = key;
-        allowed
+        self.run(lua_number(&now_arg(now)))
     }
 
     fn consume(&mut self, now: SimTime) {
@@ -200,33 +248,27 @@ impl Limiter for RedisLua {
     }
 
     fn status(&self, now: SimTime) -> Status {
-        let mut probe = self.clone();
-        let mut remaining = 0;
-        let cap = self.quota().limit;
-        while remaining < cap && probe.acquire(now) {
-            remaining += 1;
-        }
+        let remaining = self.answer(lua_number(&now_arg(now))).room;
         let wait = if remaining > 0 { Nanos::ZERO } else { self.wait_from(now) };
         // The scripts keep no "full again" time: at most one window (the bucket: capacity ÷ refill).
-        let reset = if remaining == cap { Nanos::ZERO } else { self.quota().window };
+        let reset = if remaining >= self.quota().limit { Nanos::ZERO } else { self.quota().window };
         Status { remaining, reset, wait }
     }
 
     fn gauge(&self, now: SimTime) -> Gauge {
         let now_ms = lua_number(&now_arg(now));
         match &self.key {
-            Key::Missing => {
-                Gauge { level: if self.args.shape == Shape::Bucket { self.args.a } else { 0.0 }, ..Gauge::default() }
-            }
-            Key::Bucket(tokens, ts) => {
-                let level = self.args.a.min(tokens + (now_ms - ts).max(0.0) * self.args.b / 1000.0);
-                Gauge { level, ..Gauge::default() }
-            }
+            Key::Missing if self.args.shape == Shape::Bucket => Gauge { level: self.args.a, ..Gauge::default() },
+            Key::Missing => Gauge::default(),
+            Key::Bucket(..) => Gauge { level: self.bucket_at(now_ms).0, ..Gauge::default() },
             Key::Fixed(_, count) => Gauge { level: *count, current: *count as u64, previous: 0 },
             Key::Sliding(_, current, previous) => {
                 Gauge { level: current + previous, current: *current as u64, previous: *previous as u64 }
             }
-            Key::Log(log) => Gauge { level: log.len() as f64, current: log.len() as u64, previous: 0 },
+            Key::Log(_) => {
+                let kept = self.log_kept(now_ms) as u64;
+                Gauge { level: kept as f64, current: kept, previous: 0 }
+            }
         }
     }
 
@@ -282,6 +324,26 @@ mod tests {
         // At 1.5 s half of the previous window's 2 still count: 1 + 1 ≤ 2 admits once.
         assert!(l.acquire(at_ms(1_500)));
         assert!(!l.acquire(at_ms(1_500)));
+    }
+
+    #[test]
+    fn the_wait_of_a_day_long_sliding_window_script_lands_on_its_first_admitting_millisecond() {
+        let mut l = lua(Shape::SlidingWindow, 10.0, 86_400_000.0);
+        assert_eq!((0..11).filter(|_| l.acquire(at_ms(5))).count(), 10);
+        let wait = l.status(at_ms(5)).wait;
+        let at = SimTime(at_ms(5).as_nanos() + wait.as_nanos());
+        assert!(!l.clone().acquire(SimTime(at.as_nanos() - 1_000_000)), "one ms earlier is refused");
+        assert!(l.acquire(at), "{wait:?}");
+    }
+
+    #[test]
+    fn a_refused_log_request_still_drops_what_left_the_window() {
+        let mut l = lua(Shape::SlidingLog, 1.0, 10.0);
+        assert!(l.acquire(at_ms(0)));
+        assert!(!l.acquire(at_ms(5)));
+        assert_eq!(l.status(at_ms(5)).wait, Nanos::from_millis(5));
+        assert!(l.acquire(at_ms(10)));
+        assert_eq!(l.gauge(at_ms(10)).current, 1);
     }
 
     #[test]

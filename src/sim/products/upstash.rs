@@ -84,6 +84,13 @@ impl UpstashLimiter {
     }
 }
 
+/// The sliding window script's share of the previous window at `now` ms:
+/// `math.floor((1 - (now % window) / window) * previous)`, in `double`s as Lua computes it.
+fn weighted(now: u64, window_ms: u64, previous: u64) -> u64 {
+    let in_current = (now % window_ms) as f64 / window_ms as f64;
+    ((1.0 - in_current) * previous as f64).floor() as u64
+}
+
 /// What Redis holds for one identifier.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Stored {
@@ -175,8 +182,7 @@ impl Upstash {
                 let bucket = now / window_ms;
                 let current = self.count(bucket);
                 let previous = bucket.checked_sub(1).map_or(0, |b| self.count(b));
-                let in_current = (now % window_ms) as f64 / window_ms as f64;
-                let weighted = ((1.0 - in_current) * previous as f64).floor() as u64;
+                let weighted = weighted(now, window_ms, previous);
                 let success = weighted + current < tokens;
                 if success && record {
                     self.set_count(bucket, current + 1);
@@ -203,6 +209,19 @@ impl Upstash {
         (success, reset)
     }
 
+    /// Requests `limit()` would admit back to back at `now` ms, the cache not blocking.
+    fn room(&self, now: u64) -> u64 {
+        match self.limiter {
+            UpstashLimiter::Fixed { tokens, window_ms } => tokens.saturating_sub(self.count(now / window_ms)),
+            UpstashLimiter::Sliding { tokens, window_ms } => {
+                let bucket = now / window_ms;
+                let previous = bucket.checked_sub(1).map_or(0, |b| self.count(b));
+                tokens.saturating_sub(weighted(now, window_ms, previous) + self.count(bucket))
+            }
+            UpstashLimiter::Token { .. } => self.refilled(now).1,
+        }
+    }
+
     fn window(&self) -> u64 {
         match self.limiter {
             UpstashLimiter::Fixed { window_ms, .. } | UpstashLimiter::Sliding { window_ms, .. } => window_ms,
@@ -221,22 +240,17 @@ impl Limiter for Upstash {
     }
 
     fn status(&self, now: SimTime) -> Status {
-        let mut probe = self.clone();
-        let cap = self.quota().limit;
-        let mut remaining = 0;
-        while remaining < cap && probe.acquire(now) {
-            remaining += 1;
-        }
         let ms = now.as_nanos() / NS_PER_MS;
-        let (_, reset) = self.clone().limit(ms, false);
+        let mut probe = self.clone();
+        let (admits, reset) = probe.limit(ms, false);
+        let remaining = if !admits { 0 } else { self.room(ms) };
         let until_reset = Nanos(((reset + 1) * NS_PER_MS).saturating_sub(now.as_nanos()));
         let wait = if remaining > 0 {
             Nanos::ZERO
         } else {
-            // The first millisecond, from here to two windows on, at which limit() succeeds.
-            let w = self.window().saturating_mul(2).max(1);
-            (ms..=ms + w)
-                .find(|&t| self.clone().limit(t, false).0)
+            // The first millisecond, up to two windows on, at which limit() would succeed.
+            let to = ms + self.window().saturating_mul(2).max(1) + 1;
+            super::first_ms(ms, to, |t| probe.clone().limit(t, false).0)
                 .map_or(until_reset, |t| Nanos((t * NS_PER_MS).saturating_sub(now.as_nanos())))
         };
         Status { remaining, reset: until_reset, wait }
@@ -253,8 +267,7 @@ impl Limiter for Upstash {
             UpstashLimiter::Sliding { window_ms, .. } => {
                 let bucket = ms / window_ms;
                 let (c, p) = (self.count(bucket), bucket.checked_sub(1).map_or(0, |b| self.count(b)));
-                let weighted = ((1.0 - (ms % window_ms) as f64 / window_ms as f64) * p as f64).floor();
-                Gauge { level: weighted + c as f64, current: c, previous: p }
+                Gauge { level: (weighted(ms, window_ms, p) + c) as f64, current: c, previous: p }
             }
         }
     }
@@ -317,6 +330,16 @@ mod tests {
         assert!(!u.acquire(at_ms(2_400)));
         assert!(!u.acquire(at_ms(2_500)), "the ephemeral cache blocks the reset millisecond too");
         assert!(u.acquire(at_ms(2_501)));
+    }
+
+    #[test]
+    fn the_wait_of_a_day_long_sliding_window_lands_on_its_first_admitting_millisecond() {
+        let mut u = Upstash::new(&UpstashLimiter::Sliding { tokens: 10, window_ms: 86_400_000 });
+        assert_eq!((0..11).filter(|_| u.acquire(at_ms(5))).count(), 10);
+        let wait = u.status(at_ms(5)).wait;
+        let at = SimTime(at_ms(5).as_nanos() + wait.as_nanos());
+        assert!(!u.clone().acquire(SimTime(at.as_nanos() - NS_PER_MS)), "one ms earlier is refused");
+        assert!(u.acquire(at), "{wait:?}");
     }
 
     #[test]
