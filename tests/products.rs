@@ -71,3 +71,15 @@ fn nginx_rejections_are_503_without_limit_req_status() {
     assert!(csv.contains(",503,"), "{csv}");
     assert!(!export(&sc, "nginx").unwrap().snippet.contains("limit_req_status"));
 }
+
+#[test]
+fn count_rejected_leaves_the_products_own_counting_alone() {
+    // express-rate-limit counts refused hits itself: count_rejected must not count them twice.
+    for product in PRODUCTS {
+        let q = |extra: &str| {
+            let sc = Scenario::from_query(&format!("limit=5&window=1&rate=20&duration=10{extra}")).unwrap();
+            ratelimit_playground::sim::run(&Scenario { algo: product, ..sc }).unwrap().admitted
+        };
+        assert_eq!(q("&count_rejected=1"), q(""), "{product:?}");
+    }
+}

@@ -274,9 +274,11 @@ impl Scenario {
             Algorithm::FixedWindow => AnyLimiter::fixed_window(FixedWindow::new(limit, window)),
             Algorithm::SlidingWindow => AnyLimiter::sliding_window(SlidingWindow::new(limit, window)),
             Algorithm::SlidingLog => AnyLimiter::sliding_log(SlidingLog::new(limit, window)),
-            product => AnyLimiter::product(self, product),
+            _ => AnyLimiter::product(self),
         };
-        l.counting_rejected(self.count_rejected)
+        // A product counts what it counts (express-rate-limit and Upstash's fixed window count
+        // refused requests already): `count_rejected` is the textbook algorithms' knob.
+        l.counting_rejected(self.count_rejected && !self.algo.is_product())
     }
 
     /// The HTTP status of a rejection: 429, or 503 for nginx without `limit_req_status`.

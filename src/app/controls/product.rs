@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::app::options::{View, PRODUCT_VIEWS};
 use crate::app::playground::Playground;
+use crate::sim::products::LUA_SCRIPTS;
 use crate::sim::Algorithm;
 
 /// A `<select>` of the product models (none chosen while a textbook algorithm runs), and the
@@ -56,23 +57,15 @@ pub fn ProductControls(
                 <select id="lua-script" prop:value=move || lua_key(sc.with(|s| s.product.lua))
                     on:change=move |ev| {
                         let key = event_target_value(&ev);
-                        pg.edit(|s| s.product.lua = LUA.iter().find(|(k, _)| *k == key).map_or(Algorithm::TokenBucket, |&(_, a)| a));
+                        pg.edit(|s| s.product.lua = LUA_SCRIPTS.iter().find(|(k, _)| *k == key).map_or(Algorithm::TokenBucket, |&(_, a)| a));
                     }>
-                    {LUA.iter().map(|(k, a)| view! { <option value=*k>{crate::app::options::algorithm_label(*a)}</option> }).collect_view()}
+                    {LUA_SCRIPTS.iter().map(|(k, a)| view! { <option value=*k>{crate::app::options::algorithm_label(*a)}</option> }).collect_view()}
                 </select>
             </Show>
         </div>
     }
 }
 
-/// The scripts `lua=` picks.
-const LUA: [(&str, Algorithm); 4] = [
-    ("token_bucket", Algorithm::TokenBucket),
-    ("fixed_window", Algorithm::FixedWindow),
-    ("sliding_window", Algorithm::SlidingWindow),
-    ("sliding_log", Algorithm::SlidingLog),
-];
-
 fn lua_key(a: Algorithm) -> &'static str {
-    LUA.iter().find(|(_, x)| *x == a).map_or("token_bucket", |(k, _)| k)
+    LUA_SCRIPTS.iter().find(|(_, x)| *x == a).map_or("token_bucket", |(k, _)| k)
 }

@@ -13,7 +13,7 @@ use crate::production::{configs, Policy, EXPORT_NAMES};
 use crate::sim::products::{model_of_export, product_name, run_config, side_by_side};
 
 /// Most requests the side-by-side simulates on each change (two runs of this many).
-const SIDE_BY_SIDE_MAX: u128 = 2_000_000;
+const SIDE_BY_SIDE_MAX: u128 = 500_000;
 
 /// Element id of the tab of target `i`.
 fn tab_id(i: usize) -> String {
@@ -85,6 +85,8 @@ pub fn ProductionPanel(
     let notes = move || {
         current.with(|c| c.iter().flat_map(|c| c.notes.iter()).map(|n| view! { <li>{n.clone()}</li> }).collect_view())
     };
+    // The CLI's name of the chosen tab (`configs` and `EXPORT_NAMES` share their order).
+    let tab = move || EXPORT_NAMES[chosen.get().min(EXPORT_NAMES.len() - 1)];
     let run = move |_| {
         let tab = EXPORT_NAMES[chosen.get_untracked().min(EXPORT_NAMES.len() - 1)];
         if let Some(next) = pg.scenario.with_untracked(|s| run_config(s, tab)) {
@@ -92,14 +94,8 @@ pub fn ProductionPanel(
             pg.edit(|s| *s = next);
         }
     };
-    let model = move || {
-        let tab = EXPORT_NAMES[chosen.get().min(EXPORT_NAMES.len() - 1)];
-        pg.scenario.with(|s| model_of_export(s, tab)).map_or("", product_name)
-    };
-    let running = move || {
-        let tab = EXPORT_NAMES[chosen.get().min(EXPORT_NAMES.len() - 1)];
-        pg.scenario.with(|s| s.algo.is_product() && model_of_export(s, tab) == Some(s.algo))
-    };
+    let model = move || pg.scenario.with(|s| model_of_export(s, tab())).map_or("", product_name);
+    let running = move || pg.scenario.with(|s| s.algo.is_product() && model_of_export(s, tab()) == Some(s.algo));
     let side = Memo::new(move |_| {
         pg.scenario.with(|s| {
             if !s.algo.is_product() {

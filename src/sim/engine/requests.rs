@@ -70,10 +70,7 @@ impl Simulation {
         // Local and edge nodes decide at arrival: `decided` counts the arrival in the same bucket.
         let decides_now = matches!(self.sc.store, StoreMode::Local | StoreMode::Async);
         if !decides_now {
-            if let Some(b) = self.metrics.series.at(at) {
-                b.requests += 1;
-                b.retries += u64::from(retry > 0);
-            }
+            self.count_arrival(at, retry);
         }
         self.metrics.event(at, a.id, node, EventKind::Arrived { retry: retry > 0 });
         match self.sc.store {
@@ -89,10 +86,7 @@ impl Simulation {
                     self.decided(a, v, at, true);
                 } else {
                     // nginx without nodelay: admitted now, served `delay` later.
-                    if let Some(b) = self.metrics.series.at(at) {
-                        b.requests += 1;
-                        b.retries += u64::from(retry > 0);
-                    }
+                    self.count_arrival(at, retry);
                     self.push(at + delay, Ev::Delayed(a, v));
                 }
             }
@@ -161,6 +155,14 @@ impl Simulation {
                 let v = Verdict::new(self.sc.fail == FailMode::Open, None);
                 self.decided(a, v, now, false);
             }
+        }
+    }
+
+    /// Counts an arrival at `at` in its series bucket, for a request answered later.
+    fn count_arrival(&mut self, at: SimTime, retry: u32) {
+        if let Some(b) = self.metrics.series.at(at) {
+            b.requests += 1;
+            b.retries += u64::from(retry > 0);
         }
     }
 

@@ -143,13 +143,14 @@ impl AnyLimiter {
         Self::of(Kind::Gcra(l))
     }
 
-    /// The model of `product` running the configuration the production panel exports for the
-    /// scenario's policy (see [`crate::sim::products`]).
-    pub fn product(sc: &Scenario, product: Algorithm) -> Self {
+    /// The model of the scenario's product running the configuration the production panel
+    /// exports for its policy (see [`crate::sim::products`]). [`Scenario::limiter`] builds the
+    /// textbook algorithms; this is its product half.
+    pub(crate) fn product(sc: &Scenario) -> Self {
         use crate::sim::products::{envoy, express, governor, nginx, redis_lua, upstash, Policy};
         let p = Policy::of(sc);
         let o = &sc.product;
-        Self::of(match product {
+        Self::of(match sc.algo {
             Algorithm::Nginx => Kind::Nginx(nginx::Nginx::new(&nginx::NginxConfig::of(&p, o))),
             Algorithm::Envoy => Kind::Envoy(envoy::Envoy::new(&envoy::EnvoyBucket::of(&p), o.envoy_timer)),
             Algorithm::Governor => Kind::Governor(governor::Governor::new(&governor::GovernorQuota::of(&p))),
@@ -158,7 +159,7 @@ impl AnyLimiter {
                 Kind::Upstash(upstash::Upstash::new(&upstash::UpstashLimiter::of(&p)))
             }
             Algorithm::RedisLua => Kind::RedisLua(redis_lua::RedisLua::new(redis_lua::LuaArgs::of(&p))),
-            textbook => return sc_textbook(sc, textbook),
+            textbook => unreachable!("{textbook:?} is built by Scenario::limiter"),
         })
     }
 
@@ -229,11 +230,6 @@ impl Limiter for AnyLimiter {
             _ => super::time::Nanos::ZERO,
         }
     }
-}
-
-/// A textbook algorithm's limiter for `sc` (what [`Scenario::limiter`] builds).
-fn sc_textbook(sc: &Scenario, algo: Algorithm) -> AnyLimiter {
-    Scenario { algo, ..sc.clone() }.limiter()
 }
 
 /// `ceil(a / b)` for a positive divisor, saturating into `u64` nanoseconds.

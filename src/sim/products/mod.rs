@@ -41,6 +41,14 @@ impl Default for ProductOptions {
     }
 }
 
+/// The scripts `lua=` picks for `algo=redis_lua`: the four textbook shapes, by query name.
+pub const LUA_SCRIPTS: [(&str, Algorithm); 4] = [
+    ("token_bucket", Algorithm::TokenBucket),
+    ("fixed_window", Algorithm::FixedWindow),
+    ("sliding_window", Algorithm::SlidingWindow),
+    ("sliding_log", Algorithm::SlidingLog),
+];
+
 /// Every product model, in the production panel's order.
 pub const PRODUCTS: [Algorithm; 8] = [
     Algorithm::Nginx,

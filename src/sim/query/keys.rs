@@ -208,9 +208,7 @@ pub(super) const ALGOS: &[(&str, Algorithm)] = names!("token_bucket" => Algorith
     "nginx" => Algorithm::Nginx, "envoy" => Algorithm::Envoy, "governor" => Algorithm::Governor, "express" => Algorithm::Express,
     "upstash_fixed" => Algorithm::UpstashFixed, "upstash_sliding" => Algorithm::UpstashSliding,
     "upstash_token" => Algorithm::UpstashToken, "redis_lua" => Algorithm::RedisLua);
-/// The scripts `lua=` picks for `algo=redis_lua`: the four textbook shapes.
-pub(super) const LUA_SCRIPTS: &[(&str, Algorithm)] = names!("token_bucket" => Algorithm::TokenBucket, "fixed_window" => Algorithm::FixedWindow,
-    "sliding_window" => Algorithm::SlidingWindow, "sliding_log" => Algorithm::SlidingLog);
+pub(super) const LUA_SCRIPTS: &[(&str, Algorithm)] = &crate::sim::products::LUA_SCRIPTS;
 pub(super) const NGINX_STATUS: &[(&str, u16)] = names!("429" => 429, "503" => 503);
 pub(super) const ENVOY_BUCKETS: &[(&str, bool)] = names!("atomic" => false, "timer" => true);
 pub(super) const TRAFFIC: &[(&str, TrafficShape)] = names!("constant" => TrafficShape::Constant, "poisson" => TrafficShape::Poisson,
