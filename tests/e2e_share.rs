@@ -7,10 +7,12 @@
 //!   current link (and falls back to selecting it), bad parameters get a notice naming each;
 //! - `e2e_share/exports.rs`: the CSP is the shipped one and nothing violates it, the PNG, CSV
 //!   and JSON exports, the production panel;
+//! - `e2e_share/products.rs`: Run this config, the side-by-side (the CLI's numbers), the product
+//!   picker and each product's knobs;
 //! - `e2e_share/embeds.rs`: the Embed button's snippet, the embed layout, and a host page with two
 //!   sandboxed frames that run independently, report their height and pause out of view.
 //!
-//! Screenshots go to `target/screenshots/` (share-notice.png, production.png, embed.png).
+//! Screenshots go to `target/screenshots/` (share-notice.png, production.png, embed.png, production-run.png, product-*.png).
 //! Needs `trunk build --release --public-url ./` first (or `E2E_DIST=folder`) and
 //! /usr/bin/chromium + /usr/bin/chromedriver.
 
@@ -28,6 +30,8 @@ mod links;
 #[allow(dead_code)] // shared with e2e.rs, which uses every helper
 #[path = "e2e/page.rs"]
 mod page;
+#[path = "e2e_share/products.rs"]
+mod products;
 #[path = "e2e/server.rs"]
 mod server;
 
@@ -89,6 +93,11 @@ fn bad_parameters_get_a_notice_naming_each() {
 #[test]
 fn under_the_shipped_csp_exports_and_the_production_panel_work() {
     one_browser_at_a_time(exports::csp_exports_and_production());
+}
+
+#[test]
+fn run_this_config_and_the_product_picker_run_the_real_limiters_models() {
+    one_browser_at_a_time(products::run_config_and_product_picker());
 }
 
 #[test]

@@ -83,3 +83,24 @@ fn count_rejected_leaves_the_products_own_counting_alone() {
         assert_eq!(q("&count_rejected=1"), q(""), "{product:?}");
     }
 }
+
+#[test]
+fn compare_mode_runs_the_chosen_product_beside_the_five_algorithms() {
+    use ratelimit_playground::sim::compare::{algorithms, Comparison, ALGORITHMS};
+    let sc = Scenario::from_query("algo=express&limit=5&window=1&rate=20").unwrap();
+    assert_eq!(algorithms(&sc).len(), 6);
+    let mut c = Comparison::new(&sc, 60);
+    c.step_until(ratelimit_playground::sim::SimTime::from_nanos(10_000_000_000 - 1)); // a 10 s run stops before 10 s
+    let express = &c.sims()[5];
+    assert_eq!(express.scenario().algo, Algorithm::Express);
+    assert_eq!(
+        express.metrics().totals.admitted,
+        ratelimit_playground::sim::run(&Scenario {
+            duration: ratelimit_playground::sim::Nanos::from_secs(10),
+            ..sc.clone()
+        })
+        .unwrap()
+        .admitted
+    );
+    assert_eq!(algorithms(&Scenario::default()), ALGORITHMS.to_vec());
+}

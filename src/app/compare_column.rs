@@ -4,32 +4,43 @@
 use leptos::prelude::*;
 
 use super::chart_data::{self, MINI_SECONDS};
-use super::options::{algorithm_label, entry, VIEWS};
+use super::options::{algorithm_label, entry, PRODUCT_VIEWS, VIEWS};
 use super::playground::Playground;
 use super::plot_canvas::PlotCanvas;
 use super::snapshot::Column;
 use super::units::{format_percent, group_thousands};
 use crate::chart::canvas::Layers;
 use crate::chart::throughput::{draw_throughput_data, throughput_axes};
-use crate::sim::compare::ALGORITHMS;
+use crate::sim::Algorithm;
 
-use super::options::{is_windowed, View};
+use super::options::View;
 
-/// Element ids of the small multiples' data canvases, in [`ALGORITHMS`] order.
-const CANVAS_IDS: [&str; 5] =
-    ["mini-token_bucket", "mini-gcra", "mini-fixed_window", "mini-sliding_window", "mini-sliding_log"];
+/// Element id of a small multiple's data canvas: `mini-` and the algorithm's query name, or
+/// `mini-product` for the product model's.
+fn canvas_id(algo: Algorithm) -> &'static str {
+    match algo {
+        Algorithm::TokenBucket => "mini-token_bucket",
+        Algorithm::Gcra => "mini-gcra",
+        Algorithm::FixedWindow => "mini-fixed_window",
+        Algorithm::SlidingWindow => "mini-sliding_window",
+        Algorithm::SlidingLog => "mini-sliding_log",
+        _ => "mini-product",
+    }
+}
 
 /// The column of the `index`-th algorithm.
 #[component]
 pub fn CompareColumn(
     /// The page state to read from.
     playground: Playground,
-    /// Which algorithm, as an index into [`ALGORITHMS`].
+    /// Its place among the compared simulations ([`crate::sim::compare::algorithms`]).
     index: usize,
+    /// The algorithm (or product model) of that simulation.
+    algo: Algorithm,
 ) -> impl IntoView {
     let pg = playground;
-    let algo = ALGORITHMS[index];
-    let key = entry(&VIEWS, View::Single(algo)).map_or("", |e| e.key);
+    let key =
+        entry(&VIEWS, View::Single(algo)).or_else(|| entry(&PRODUCT_VIEWS, View::Single(algo))).map_or("", |e| e.key);
     let col = Memo::new(move |_| pg.snapshot.with(|s| s.columns.get(index).cloned().unwrap_or_default()));
     let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ s.completed_buckets));
     let render = move |layers: &mut Layers, env: u64| {
@@ -58,14 +69,14 @@ pub fn CompareColumn(
         <article class="panel compare-column" data-algo=key data-requests=move || col.with(|c| c.totals.requests)
             data-peak=move || col.with(|c| c.peak.0) data-limit=move || col.with(|c| c.limit)>
             <h3>{algorithm_label(algo)}</h3>
-            <PlotCanvas id=CANVAS_IDS[index] label=label redraw=redraw render=render class="plot-mini" />
+            <PlotCanvas id=canvas_id(algo) label=label redraw=redraw render=render class="plot-mini" />
             <dl class="mini-counters">
                 <div><dt>"Requests"</dt><dd>{n(|c| c.totals.requests)}</dd></div>
                 <div class="admitted"><dt>"Admitted"</dt><dd>{n(|c| c.totals.admitted)}</dd></div>
                 <div class="rejected"><dt>"Rejected"</dt><dd>{n(|c| c.totals.rejected)}</dd></div>
                 <div><dt>"Pass ratio"</dt><dd>{ratio}</dd></div>
                 <div class="steady"><dt>"steady state"</dt><dd>{steady}</dd></div>
-                {is_windowed(algo).then(|| view! {
+                {pg.scenario.with_untracked(|s| algo.is_window(s.product.lua)).then(|| view! {
                     <div class="peak" class:alert=move || col.with(Column::over_limit)>
                         <dt title="Most requests admitted in any interval one window long">"Window peak"</dt>
                         <dd>{move || col.with(|c| if c.over_limit() {

@@ -1,4 +1,5 @@
-//! Compare mode: the five algorithms on the same arrivals as small multiples, and how many
+//! Compare mode: the five algorithms (and a product model, when one is chosen) on the same
+//! arrivals as small multiples, and how many
 //! requests the sliding window counter admitted against the exact sliding log.
 
 use leptos::prelude::*;
@@ -6,7 +7,7 @@ use leptos::prelude::*;
 use super::compare_column::CompareColumn;
 use super::playground::Playground;
 use super::units::{format_percent, group_thousands};
-use crate::sim::compare::ALGORITHMS;
+use crate::sim::compare::algorithms;
 use crate::sim::Disagreement;
 
 /// The grid of small multiples and the counter-versus-log line.
@@ -21,7 +22,14 @@ pub fn CompareView(
         <section class="compare" aria-labelledby="compare-title">
             <h2 id="compare-title" class="visually-hidden">"All five algorithms on the same arrivals"</h2>
             <div class="compare-grid">
-                {(0..ALGORITHMS.len()).map(|index| view! { <CompareColumn playground=pg index=index /> }).collect_view()}
+                {move || {
+                    pg.scenario
+                        .with(algorithms)
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, algo)| view! { <CompareColumn playground=pg index=index algo=algo /> })
+                        .collect_view()
+                }}
             </div>
             <p class="panel disagreement" id="disagreement" data-counter=move || d.get().counter_admitted data-log=move || d.get().log_admitted>
                 <strong class="big">{move || d.with(headline)}</strong>

@@ -56,7 +56,7 @@ pub fn App() -> impl IntoView {
         <header class="site-header">
             <h1>"Rate limiter playground"</h1>
             <p class="lede">
-                "Five rate-limiting algorithms, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
+                "Five rate-limiting algorithms, and the limiters people run, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
             </p>
             <AlgoPicker playground=pg />
             <super::controls::ProductControls playground=pg />

@@ -1,5 +1,6 @@
 //! The last response: the status line and the rate-limit headers of the most recent decision,
-//! exactly as the engine formats them (IETF `RateLimit-Policy` / `RateLimit`, and `Retry-After`).
+//! exactly as the engine formats them (IETF `RateLimit-Policy` / `RateLimit`, and `Retry-After`),
+//! or as the product model that runs sends them (nginx: none).
 
 use leptos::prelude::*;
 
@@ -13,11 +14,13 @@ pub fn LastResponse(
 ) -> impl IntoView {
     let pg = playground;
     let last = Memo::new(move |_| pg.snapshot.with(|s| s.last.clone()));
-    let status = move || match last.with(|l| l.as_ref().map(|l| l.allowed)) {
-        Some(true) => "HTTP/1.1 200 OK",
-        Some(false) => "HTTP/1.1 429 Too Many Requests",
+    let status = move || match last.with(|l| l.as_ref().map(|l| l.status)) {
+        Some(200) => "HTTP/1.1 200 OK",
+        Some(503) => "HTTP/1.1 503 Service Temporarily Unavailable",
+        Some(_) => "HTTP/1.1 429 Too Many Requests",
         None => "no request yet",
     };
+    let bare = move || last.with(|l| l.as_ref().is_some_and(|l| l.headers.is_empty()));
     let lines = move || {
         last.with(|l| l.as_ref().map(|l| l.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>()))
             .unwrap_or_default()
@@ -32,7 +35,11 @@ pub fn LastResponse(
                 </code>
             </pre>
             <p class="hint">
-                "RateLimit-Policy: the quota q per window w (s). RateLimit: r requests remaining, t seconds until the quota is fully restored."
+                {move || if bare() {
+                    "No rate-limit headers: this limiter sends none (and no Retry-After)."
+                } else {
+                    "RateLimit-Policy: the quota q per window w (s). RateLimit: r requests remaining, t seconds until the quota is fully restored."
+                }}
             </p>
         </section>
     }

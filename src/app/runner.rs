@@ -120,7 +120,10 @@ impl Runner {
         let first = sims.first();
         let single = matches!(self.engine, Engine::Single(_));
         let last = first.filter(|_| single).and_then(|sim| {
-            sim.last_decision().map(|d| LastResponse { allowed: d.allowed, headers: d.headers(sim.quota()) })
+            sim.last_decision().map(|d| {
+                let (status, headers) = crate::sim::products::response(sim.scenario(), &d, sim.quota());
+                LastResponse { allowed: d.allowed, status, headers }
+            })
         });
         let width = first.map_or(1, |s| s.metrics().bucket_width.as_nanos().max(1));
         let sampled_to = first

@@ -3,9 +3,8 @@
 
 use crate::sim::{Algorithm, Disagreement, SimTime, Simulation, Totals};
 
-use super::options::is_windowed;
-
-/// One algorithm's numbers: the single view has one column, compare mode five.
+/// One algorithm's numbers: the single view has one column, compare mode five (six with a
+/// product).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Column {
     /// The algorithm.
@@ -20,6 +19,8 @@ pub struct Column {
     pub peak: (u64, SimTime),
     /// The window algorithms' limit (for "peak = 2 × limit").
     pub limit: u64,
+    /// Whether it counts in windows (a product: its textbook algorithm does).
+    pub windowed: bool,
 }
 
 impl Column {
@@ -33,22 +34,26 @@ impl Column {
             predicted_first: sc.predicted_first_rejection(),
             peak: sim.peak_in_window(),
             limit: sc.effective_limit(),
+            windowed: sc.algo.is_window(sc.product.lua),
         }
     }
 
     /// Whether the peak went over the limit in some window-length interval (window algorithms
     /// only: a bucket may legitimately admit its burst and its refill within one such interval).
     pub fn over_limit(&self) -> bool {
-        is_windowed(self.algo) && self.peak.0 > self.limit
+        self.windowed && self.peak.0 > self.limit
     }
 }
 
 /// The most recent response: its status and headers.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LastResponse {
-    /// 200 (true) or 429 (false).
+    /// 200 (true) or refused (false).
     pub allowed: bool,
-    /// `RateLimit-Policy`, `RateLimit` and, on a 429, `Retry-After`.
+    /// The HTTP status: 200, 429, or 503 (nginx without `limit_req_status`).
+    pub status: u16,
+    /// The headers the limiter sets: `RateLimit-Policy`, `RateLimit` and, on a 429,
+    /// `Retry-After` ([`crate::sim::products::response`] says which a product sets).
     pub headers: Vec<(&'static str, String)>,
 }
 

@@ -5,7 +5,6 @@
 
 use leptos::prelude::*;
 
-use super::options::is_windowed;
 use super::playground::Playground;
 use super::snapshot::Column;
 use super::units::{format_percent, format_secs, group_thousands};
@@ -76,7 +75,7 @@ pub fn Stats(
                         {move || col.with(|c| format!("{} retries · {} gave up", group_thousands(c.totals.retries), group_thousands(c.totals.gave_up)))}
                     </li>
                 </Show>
-                <Show when=move || col.with(|c| is_windowed(c.algo))>
+                <Show when=move || col.with(|c| c.windowed)>
                     <li id="peak" class:alert=move || col.with(Column::over_limit)>
                         {move || col.with(peak)}
                     </li>

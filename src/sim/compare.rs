@@ -42,17 +42,27 @@ impl Disagreement {
     }
 }
 
+/// What compare mode runs for `sc`: the five algorithms, and the product model last when `sc`'s
+/// algorithm is one.
+pub fn algorithms(sc: &Scenario) -> Vec<Algorithm> {
+    let mut all = ALGORITHMS.to_vec();
+    if sc.algo.is_product() {
+        all.push(sc.algo);
+    }
+    all
+}
+
 /// One simulation per algorithm on the same scenario (same seed, so the same new arrivals).
 pub struct Comparison {
     sims: Vec<Simulation>,
 }
 
 impl Comparison {
-    /// All five algorithms on `sc` (its `algo` is ignored), each keeping `history` buckets.
+    /// The [`algorithms`] of `sc` on `sc`, each keeping `history` buckets.
     pub fn new(sc: &Scenario, history: usize) -> Self {
-        let sims = ALGORITHMS
-            .iter()
-            .map(|&algo| Simulation::with_history(&Scenario { algo, ..sc.clone() }, history))
+        let sims = algorithms(sc)
+            .into_iter()
+            .map(|algo| Simulation::with_history(&Scenario { algo, ..sc.clone() }, history))
             .collect();
         Comparison { sims }
     }
@@ -72,7 +82,7 @@ impl Comparison {
         Some(next)
     }
 
-    /// The simulations, in [`ALGORITHMS`] order.
+    /// The simulations, in [`algorithms`] order.
     pub fn sims(&self) -> &[Simulation] {
         &self.sims
     }

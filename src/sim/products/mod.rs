@@ -165,10 +165,25 @@ pub fn side_by_side(sc: &super::Scenario) -> Result<SideBySide, super::ParamErro
     let delayed = theirs.delayed;
     let mut statement = if a != b && !why.is_empty() { format!("{diff}: {why}.") } else { format!("{diff}.") };
     if delayed > 0 {
-        let p99 = super::decimal::format_fixed(theirs.latency_ns.p99 / 1_000, 3);
-        statement.push_str(&format!(" It delays {delayed} of them instead of refusing (p99 added latency {p99} ms)."));
+        let p99 = duration_text(theirs.latency_ns.p99);
+        statement.push_str(&format!(" It delays {delayed} of them instead of refusing (p99 added latency {p99})."));
     }
     Ok(SideBySide { product: sc.algo, textbook, product_admitted: a, textbook_admitted: b, delayed, statement })
+}
+
+/// A latency for prose: milliseconds to the microsecond below a second, else seconds to the ms.
+///
+/// ```
+/// # use ratelimit_playground::sim::products::duration_text;
+/// assert_eq!(duration_text(2_500_000), "2.5 ms");
+/// assert_eq!(duration_text(249_500_000_000), "249.5 s");
+/// ```
+pub fn duration_text(ns: u64) -> String {
+    if ns < 1_000_000_000 {
+        format!("{} ms", super::decimal::format_fixed(ns / 1_000, 3))
+    } else {
+        format!("{} s", super::decimal::format_fixed(ns / 1_000_000, 3))
+    }
 }
 
 /// The product's name in prose.
@@ -254,4 +269,31 @@ pub(crate) fn first_ms(from: u64, to: u64, admits: impl Fn(u64) -> bool) -> Opti
         }
     }
     Some(lo)
+}
+
+/// The answer a request gets on the wire under `sc`'s algorithm: the status and the headers the
+/// product sets itself. nginx `limit_req` sets none (and answers 503 without
+/// `limit_req_status`); Envoy's local rate limit marks a 429 with `x-envoy-ratelimited`; the
+/// libraries (governor, Upstash, a Lua script) leave headers to your code, shown here as the
+/// playground's IETF `RateLimit` headers, as for the textbook algorithms.
+///
+/// ```
+/// use ratelimit_playground::sim::{products::response, Decision, Nanos, Quota, Scenario};
+/// let no = Decision { allowed: false, remaining: 0, reset: Nanos::from_secs(1), retry_after: Some(Nanos::from_secs(1)) };
+/// let q = Quota { limit: 5, window: Nanos::from_secs(1) };
+/// let nginx = Scenario::from_query("algo=nginx&nginx_status=503").unwrap();
+/// assert_eq!(response(&nginx, &no, q), (503, vec![]));
+/// let envoy = Scenario::from_query("algo=envoy").unwrap();
+/// assert_eq!(response(&envoy, &no, q), (429, vec![("x-envoy-ratelimited", "true".to_string())]));
+/// assert_eq!(response(&Scenario::default(), &no, q).1.len(), 3);
+/// ```
+pub fn response(sc: &super::Scenario, d: &super::Decision, quota: super::Quota) -> (u16, Vec<(&'static str, String)>) {
+    let status = if d.allowed { 200 } else { sc.reject_status() };
+    let headers = match sc.algo {
+        Algorithm::Nginx => Vec::new(),
+        Algorithm::Envoy if d.allowed => Vec::new(),
+        Algorithm::Envoy => vec![("x-envoy-ratelimited", "true".to_string())],
+        _ => d.headers(quota),
+    };
+    (status, headers)
 }

@@ -1,0 +1,155 @@
+//! The product models in the page: "Run this config" switches to the tab's model with exactly
+//! the exported numbers and states the difference from the textbook algorithm (the same numbers
+//! as the CLI); the product picker and each product's knobs change the run and the URL.
+
+use std::time::Duration;
+
+use fantoccini::Locator;
+use serde_json::{json, Value};
+
+use super::page::{cdp, click, js, screenshot, set_control, text, viewport, wait_until};
+use super::{assert_clean, open, save_png, start};
+
+/// What `ratelimit-sim --query Q` admits.
+fn cli_admitted(query: &str) -> u64 {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
+        .args(["--query", query])
+        .output()
+        .expect("ratelimit-sim runs");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    report["admitted"].as_u64().expect("admitted")
+}
+
+pub async fn run_config_and_product_picker() {
+    let (server, browser, client) = start().await;
+    open(&client, &format!("{}?capacity=5&refill=0.017&rate=1&duration=600", server.url)).await;
+
+    // Run this config on the nginx tab: the model of exactly the exported snippet.
+    let snippet = text(&client, "#production-snippet").await;
+    assert!(snippet.contains("rate=1r/m;") && snippet.contains("burst=4 nodelay;"), "{snippet}");
+    assert_eq!(text(&client, "#production-run").await, "Run this config (nginx model)");
+    click(&client, "#production-run").await;
+    wait_until(&client, "location.search.includes('algo=nginx')", Duration::from_secs(3), "the URL says algo=nginx")
+        .await;
+    assert_eq!(js(&client, "return document.querySelector('#algo-product').value;").await, json!("nginx"));
+    assert_eq!(text(&client, "#production-snippet").await, snippet, "the model runs the config that was shown");
+    assert_eq!(js(&client, "return document.querySelector('#production-run').disabled;").await, json!(true));
+    assert_eq!(text(&client, "#production-run").await, "Running this config");
+
+    // The side-by-side: the numbers the CLI gives for both algorithms on the same arrivals.
+    let side = "document.querySelector('#production-side')?.textContent.includes('fewer')";
+    wait_until(&client, side, Duration::from_secs(5), "the side-by-side sentence").await;
+    let sentence = text(&client, "#production-side").await;
+    let nginx = cli_admitted("algo=nginx&capacity=5&refill=0.017&rate=1&duration=600");
+    let bucket = cli_admitted("capacity=5&refill=0.017&rate=1&duration=600");
+    assert!(nginx < bucket, "{nginx} vs {bucket}");
+    assert!(sentence.contains(&format!("{nginx} against {bucket}")), "{sentence}");
+    assert!(sentence.contains("truncates to 16 milli-requests/s"), "{sentence}");
+
+    // nodelay off: the snippet drops it, nginx delays instead of refusing, the URL keeps it.
+    js(&client, "document.querySelector('#nginx-nodelay').click();").await;
+    wait_until(&client, "location.search.includes('nodelay=0')", Duration::from_secs(3), "nodelay=0 in the URL").await;
+    let snippet = text(&client, "#production-snippet").await;
+    assert!(snippet.contains("burst=4;") && !snippet.contains("nodelay"), "{snippet}");
+    let delays = "document.querySelector('#production-side').textContent.includes('delays')";
+    wait_until(&client, delays, Duration::from_secs(5), "the side-by-side counts the delayed requests").await;
+
+    js(&client, "document.querySelector('#production').scrollIntoView();").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let panel = client.find(Locator::Css("#production")).await.expect("the production panel");
+    save_png("production-run.png", &panel.screenshot().await.expect("screenshot the panel"));
+
+    // The last response is what nginx sends: without limit_req_status a 503, and no headers.
+    js(&client, "document.querySelector('#nginx-nodelay').click(); document.querySelector('#nginx-503').click();")
+        .await;
+    wait_until(
+        &client,
+        "location.search.includes('nginx_status=503') && !location.search.includes('nodelay=0')",
+        Duration::from_secs(3),
+        "nodelay back on, 503",
+    )
+    .await;
+    click(&client, "#jump-600").await;
+    let refused = "document.querySelector('#headers .status-line').textContent === 'HTTP/1.1 503 Service Temporarily Unavailable'";
+    for _ in 0..20 {
+        if js(&client, &format!("return {refused};")).await == json!(true) {
+            break;
+        }
+        click(&client, "#step").await;
+    }
+    wait_until(&client, refused, Duration::from_secs(3), "a 503 from nginx").await;
+    assert_eq!(js(&client, "return document.querySelectorAll('#headers .header-line').length;").await, json!(0));
+    assert!(text(&client, ".response .hint").await.contains("sends none"));
+
+    // Compare mode: the five algorithms and nginx, on the same arrivals.
+    click(&client, "#algo-compare").await;
+    wait_until(
+        &client,
+        "document.querySelectorAll('.compare-column').length === 6",
+        Duration::from_secs(3),
+        "six columns",
+    )
+    .await;
+    assert_eq!(
+        js(&client, "return document.querySelectorAll('.compare-column')[5].dataset.algo;").await,
+        json!("nginx")
+    );
+    assert_eq!(js(&client, "return !!document.querySelector('#mini-product');").await, json!(true));
+    click(&client, "#jump-60").await;
+    js(&client, "document.querySelector('.compare-grid').scrollIntoView();").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(&client, "product-compare.png").await;
+
+    // The picker: the Lua script model shaped by its script; its knob only for it.
+    set_control(&client, "#algo-product", "redis_lua", "change").await;
+    wait_until(&client, "!!document.querySelector('#lua-script')", Duration::from_secs(3), "the script choice").await;
+    assert_eq!(js(&client, "return !!document.querySelector('#nginx-nodelay');").await, json!(false));
+    set_control(&client, "#lua-script", "sliding_window", "change").await;
+    wait_until(&client, "location.search.includes('lua=sliding_window')", Duration::from_secs(3), "lua= in the URL")
+        .await;
+    let sub = "document.querySelector('#state-chart').closest('figure').querySelector('.chart-sub').textContent";
+    wait_until(
+        &client,
+        &format!("{sub} === 'Weighted estimate and its two counters'"),
+        Duration::from_secs(3),
+        "a sliding-window state chart",
+    )
+    .await;
+
+    // Back to a textbook algorithm: the picker shows no product.
+    set_control(&client, "#algo-product", "envoy", "change").await;
+    wait_until(&client, "!!document.querySelector('#envoy-timer')", Duration::from_secs(3), "Envoy's timer knob").await;
+    js(&client, "window.scrollTo(0, 0);").await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    screenshot(&client, "product-desktop.png").await;
+
+    viewport(&client, 375, 812, 1.0, true).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let scroll = js(&client, "return document.documentElement.scrollWidth;").await;
+    assert!(scroll.as_f64().unwrap_or(999.0) <= 375.0, "the page scrolls sideways at 375 px: {scroll}");
+    screenshot(&client, "product-mobile.png").await;
+    js(&client, "document.querySelector('#production').scrollIntoView();").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(&client, "product-mobile-panel.png").await;
+
+    viewport(&client, 1280, 800, 1.0, false).await;
+    let dark = json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] });
+    cdp(&client, "Emulation.setEmulatedMedia", dark).await;
+    js(&client, "window.scrollTo(0, 0);").await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    screenshot(&client, "product-dark.png").await;
+
+    click(&client, "#algo-token_bucket").await;
+    wait_until(
+        &client,
+        "document.querySelector('#algo-product').value === ''",
+        Duration::from_secs(3),
+        "no product chosen",
+    )
+    .await;
+    assert_eq!(js(&client, "return !!document.querySelector('#production-side');").await, json!(false));
+
+    assert_clean(&client, "the product models").await;
+    client.close().await.expect("close the session");
+    drop(browser);
+}
