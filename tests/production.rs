@@ -72,10 +72,12 @@ fn governor_uses_the_exact_period_and_the_capacity_as_burst() {
     let c = target(&all, "governor (Rust)");
     has_line(c, "let quota = Quota::with_period(Duration::from_nanos(200000000))");
     has_line(c, ".allow_burst(NonZeroU32::new(10).expect(\"the burst is not zero\"));");
+    noted(c, "decides exactly as this token bucket");
     let thirds = for_query("capacity=10&refill=3");
     let c = target(&thirds, "governor (Rust)");
     has_line(c, "let quota = Quota::with_period(Duration::from_nanos(333333333))");
     noted(c, "rounded to the nanosecond");
+    noted(c, "not exactly the policy's rate");
 }
 
 #[test]

@@ -25,11 +25,18 @@ pub(super) fn config(p: &Policy) -> Config {
         rate = p.per_sec(),
         burst = p.burst,
     );
+    let b = p.burst;
     let mut notes = vec![
         format!(
-            "governor implements GCRA: with allow_burst({}) and one cell per {period} ns it decides exactly \
-             as this token bucket (capacity {}, starting full).",
-            p.burst, p.burst
+            "governor implements GCRA: with allow_burst({b}) and one cell per {period} ns it decides {}; \
+             algo=governor runs governor's arithmetic.",
+            if exact {
+                format!("exactly as this token bucket (capacity {b}, starting full)")
+            } else {
+                format!(
+                    "as a token bucket of capacity {b} refilled once per {period} ns, not exactly the policy's rate"
+                )
+            },
         ),
         "Quota::per_second and per_minute take whole numbers only; with_period expresses any rate.".into(),
         "The limiter lives in one process: N processes admit N times the rate.".into(),
