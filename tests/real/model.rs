@@ -43,3 +43,28 @@ pub fn agreement(a: &[bool], b: &[bool]) -> (usize, Vec<usize>) {
     let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
     (a.len() - differ.len(), differ)
 }
+
+/// The model's decision for each request at `times`, each taken on the history the real
+/// product had: where a decision differs, the model is brought to the real one (a refusal
+/// undone, an admission recorded) before the next request. One flipped near-tie then counts
+/// once, instead of shifting every decision after it by a request.
+pub fn replay_following(query: &str, times: &[u64], real: &[bool]) -> Vec<Decided> {
+    use ratelimit_playground::sim::Limiter;
+    let sc = Scenario::from_query(query).unwrap_or_else(|e| panic!("{query}: {e}"));
+    let mut limiter = sc.limiter();
+    times
+        .iter()
+        .zip(real)
+        .map(|(&t, &theirs)| {
+            let before = limiter.clone();
+            let v = limiter.check(SimTime(t));
+            if v.allowed != theirs {
+                limiter = before;
+                if theirs {
+                    limiter.consume(SimTime(t));
+                }
+            }
+            Decided { at: SimTime(t), allowed: v.allowed, delay: v.delay }
+        })
+        .collect()
+}
