@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::app::options::{View, PRODUCT_VIEWS};
 use crate::app::playground::Playground;
-use crate::sim::products::LUA_SCRIPTS;
+use crate::sim::products::{ProductOptions, LUA_SCRIPTS};
 use crate::sim::Algorithm;
 
 /// A `<select>` of the product models (none chosen while a textbook algorithm runs), and the
@@ -34,23 +34,14 @@ pub fn ProductControls(
                 {PRODUCT_VIEWS.iter().map(|p| view! { <option value=p.key>{p.label}</option> }).collect_view()}
             </select>
             <Show when=is(Algorithm::Nginx)>
-                <label class="check">
-                    <input type="checkbox" id="nginx-nodelay" prop:checked=move || sc.with(|s| s.product.nodelay)
-                        on:change=move |ev| pg.edit(|s| s.product.nodelay = event_target_checked(&ev)) />
-                    "nodelay (without it, nginx delays the burst)"
-                </label>
-                <label class="check">
-                    <input type="checkbox" id="nginx-503" prop:checked=move || sc.with(|s| s.product.nginx_status == 503)
-                        on:change=move |ev| pg.edit(|s| s.product.nginx_status = if event_target_checked(&ev) { 503 } else { 429 }) />
-                    "no limit_req_status (503)"
-                </label>
+                <Knob playground=pg id="nginx-nodelay" label="nodelay (without it, nginx delays the burst)"
+                    get=|o| o.nodelay set=|o, on| o.nodelay = on />
+                <Knob playground=pg id="nginx-503" label="no limit_req_status (503)"
+                    get=|o| o.nginx_status == 503 set=|o, on| o.nginx_status = if on { 503 } else { 429 } />
             </Show>
             <Show when=is(Algorithm::Envoy)>
-                <label class="check">
-                    <input type="checkbox" id="envoy-timer" prop:checked=move || sc.with(|s| s.product.envoy_timer)
-                        on:change=move |ev| pg.edit(|s| s.product.envoy_timer = event_target_checked(&ev)) />
-                    "Envoy ≤ 1.30: refill on a timer"
-                </label>
+                <Knob playground=pg id="envoy-timer" label="Envoy ≤ 1.30: refill on a timer"
+                    get=|o| o.envoy_timer set=|o, on| o.envoy_timer = on />
             </Show>
             <Show when=is(Algorithm::RedisLua)>
                 <label for="lua-script">"Script"</label>
@@ -63,6 +54,30 @@ pub fn ProductControls(
                 </select>
             </Show>
         </div>
+    }
+}
+
+/// One product knob as a checkbox.
+#[component]
+fn Knob(
+    /// The page state.
+    playground: Playground,
+    /// The checkbox's element id.
+    id: &'static str,
+    /// What it says.
+    label: &'static str,
+    /// Whether it is on.
+    get: fn(&ProductOptions) -> bool,
+    /// Turns it on or off.
+    set: fn(&mut ProductOptions, bool),
+) -> impl IntoView {
+    let pg = playground;
+    view! {
+        <label class="check">
+            <input type="checkbox" id=id prop:checked=move || pg.scenario.with(|s| get(&s.product))
+                on:change=move |ev| pg.edit(|s| set(&mut s.product, event_target_checked(&ev))) />
+            {label}
+        </label>
     }
 }
 
