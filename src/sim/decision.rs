@@ -31,15 +31,27 @@ pub struct Verdict {
     /// For a rejection: the time until a request would be admitted (`None` when the limiter
     /// could not say, as on a store timeout).
     pub retry_after: Option<Nanos>,
-    /// For an admission: how long the limiter holds the request before serving it (nginx
-    /// without `nodelay`); zero otherwise.
-    pub delay: Nanos,
+    /// For an admission: how long, in whole milliseconds, the limiter holds the request before
+    /// serving it (nginx without `nodelay`, which counts in ms); zero otherwise. Kept in 32 bits
+    /// so a verdict stays 24 bytes: the engine's events carry one through its queue.
+    pub delay_ms: u32,
 }
 
 impl Verdict {
     /// An answer with no delay.
     pub const fn new(allowed: bool, retry_after: Option<Nanos>) -> Self {
-        Verdict { allowed, retry_after, delay: Nanos::ZERO }
+        Verdict { allowed, retry_after, delay_ms: 0 }
+    }
+
+    /// An answer held `delay` before it is served (whole ms, saturating).
+    pub fn held(allowed: bool, retry_after: Option<Nanos>, delay: Nanos) -> Self {
+        let delay_ms = u32::try_from(delay.as_nanos() / 1_000_000).unwrap_or(u32::MAX);
+        Verdict { allowed, retry_after, delay_ms }
+    }
+
+    /// How long the limiter holds the request before serving it.
+    pub const fn delay(&self) -> Nanos {
+        Nanos::from_millis(self.delay_ms as u64)
     }
 }
 
@@ -107,5 +119,13 @@ impl Decision {
             h.push(("Retry-After", wait.ceil_secs().max(1).to_string()));
         }
         h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_verdict_stays_24_bytes_with_its_delay() {
+        assert_eq!(std::mem::size_of::<super::Verdict>(), 24);
     }
 }

@@ -20,7 +20,7 @@ pub fn decisions(query: &str) -> Vec<Decided> {
     let sim = report::simulate(&sc, Simulation::record_decisions).unwrap();
     let mut log = sim.decisions().to_vec();
     log.sort_by_key(|d| d.arrived);
-    log.iter().map(|d| Decided { at: d.arrived, allowed: d.verdict.allowed, delay: d.verdict.delay }).collect()
+    log.iter().map(|d| Decided { at: d.arrived, allowed: d.verdict.allowed, delay: d.verdict.delay() }).collect()
 }
 
 /// The model's decisions for requests at exactly `times` (ns from the start), one key.
@@ -32,7 +32,7 @@ pub fn replay(query: &str, times: &[u64]) -> Vec<Decided> {
         .iter()
         .map(|&t| {
             let v = limiter.check(SimTime(t));
-            Decided { at: SimTime(t), allowed: v.allowed, delay: v.delay }
+            Decided { at: SimTime(t), allowed: v.allowed, delay: v.delay() }
         })
         .collect()
 }
@@ -64,7 +64,7 @@ pub fn replay_following(query: &str, times: &[u64], real: &[bool]) -> Vec<Decide
                     limiter.consume(SimTime(t));
                 }
             }
-            Decided { at: SimTime(t), allowed: v.allowed, delay: v.delay }
+            Decided { at: SimTime(t), allowed: v.allowed, delay: v.delay() }
         })
         .collect()
 }

@@ -81,7 +81,7 @@ impl Simulation {
                 let wanted = self.sc.retry != RetryPolicy::GiveUp || self.decisions.is_some();
                 let retry_after = (!allowed && wanted).then(|| limiter.wait(at));
                 let delay = if allowed { limiter.admitted_delay() } else { Nanos::ZERO };
-                let v = Verdict { allowed, retry_after, delay };
+                let v = Verdict::held(allowed, retry_after, delay);
                 if delay == Nanos::ZERO {
                     self.decided(a, v, at, true);
                 } else {
@@ -193,7 +193,7 @@ impl Simulation {
             }
         }
         m.latency.record(latency);
-        m.totals.delayed += u64::from(d.delay > Nanos::ZERO);
+        m.totals.delayed += u64::from(d.delay_ms > 0);
         if let Some(log) = &mut self.decisions {
             log.push(DecisionRecord { arrived: a.at, decided: now, node: a.node, retry: a.retry, verdict: d });
         }
