@@ -18,8 +18,9 @@ mod redis;
 #[path = "real/redis_server.rs"]
 mod redis_server;
 
-/// Held by every test that runs a real server: nginx's real-time replay is timed to a tenth of a
-/// millisecond, so it must not share the two cores with another test's server and load.
+/// Held by every test here (through `RedisServer` or by hand): nginx's real-time replay is timed
+/// to a tenth of a millisecond, so it must not share the two cores with another test's server,
+/// Node or CLI runs. A test added here takes it too.
 pub fn exclusive() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())

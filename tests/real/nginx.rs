@@ -1,6 +1,6 @@
 //! Real nginx (Debian's, 1.22) with the exported `limit_req` config inside a minimal server, on
 //! a free loopback port: traces replayed in real time, every request stamped with nginx's own
-//! clock (CLOCK_MONOTONIC, read around the write of the request, plus the measured lag of
+//! clock (CLOCK_MONOTONIC, read just before the request is written, plus the measured lag of
 //! nginx's clock read behind it), and those stamps replayed through `algo=nginx`. Per trace:
 //! admitted totals within 1 (the model running free on the stamps), at least 99 % of decisions
 //! alike (each on nginx's history: a flipped near-tie counts once, not for every decision it
@@ -119,7 +119,7 @@ fn clock_lag(sent: &[Sent], offset: i128) -> i64 {
 /// One request as sent and answered.
 #[derive(Clone, Copy, Debug)]
 struct Sent {
-    /// CLOCK_MONOTONIC in the middle of writing the request, ns.
+    /// CLOCK_MONOTONIC just before the request was written, ns.
     stamp: u64,
     /// The status nginx answered.
     status: u16,
@@ -178,11 +178,11 @@ fn send(port: u16, plan: &[u64], conns: usize) -> Vec<Sent> {
                     if let Some(wait) = due.checked_duration_since(Instant::now()) {
                         std::thread::sleep(wait);
                     }
-                    // nginx reads its clock once the request is in: on the other core that can be
-                    // before write() has returned here. The middle of the write is the estimate.
-                    let before = monotonic_ns();
+                    // Stamped just before the write: nginx reads its clock once the request is in,
+                    // on the other core maybe before write() returns here, and a preemption as it
+                    // returns would skew a later stamp by far more. The measured lag covers the rest.
+                    let stamp = monotonic_ns();
                     writer.write_all(request).unwrap();
-                    let stamp = before + (monotonic_ns() - before) / 2;
                     let (status, msec) = read_response(&mut reader);
                     tx.send((i, Sent { stamp, status, msec, took: monotonic_ns() - stamp })).unwrap();
                 }

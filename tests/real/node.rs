@@ -86,6 +86,8 @@ const TRAFFIC: [&str; 4] = [
 
 #[test]
 fn express_rate_limit_8_decides_as_the_model() {
+    // No server, but seconds of Node on the cores: not beside nginx's real-time replay.
+    let _alone = super::exclusive();
     let mut n = 0;
     for traffic in TRAFFIC {
         for policy in ["limit=5&window=1", "capacity=10&refill=5", "limit=7&window=2.5"] {

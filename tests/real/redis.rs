@@ -221,6 +221,7 @@ fn a_user_who_may_not_delete_is_refused_before_anything_is_written() {
 
 #[test]
 fn unreachable_servers_and_unusable_scenarios_are_refused_clearly() {
+    let _alone = super::exclusive();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let o = sim(&["redis", "--url", &format!("redis://127.0.0.1:{port}"), "--query", "nodes=2&store=race"]);
     assert_eq!(o.status.code(), Some(1));

@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 
 /// A running server.
 pub struct RedisServer {
-    _exclusive: std::sync::MutexGuard<'static, ()>,
     child: Child,
     port: u16,
     dir: std::path::PathBuf,
+    /// Declared last, so dropped last: the lock is released once the server is gone.
+    _exclusive: std::sync::MutexGuard<'static, ()>,
 }
 
 impl RedisServer {
