@@ -10,7 +10,10 @@
 //! - `e2e_share/products.rs`: Run this config, the side-by-side (the CLI's numbers), the product
 //!   picker and each product's knobs;
 //! - `e2e_share/embeds.rs`: the Embed button's snippet, the embed layout, and a host page with two
-//!   sandboxed frames that run independently, report their height and pause out of view.
+//!   sandboxed frames that run independently, report their height and pause out of view;
+//! - `e2e_share/embed_cards.rs`: an embed of every card draws; `t=` lands on the CLI's counts at
+//!   that moment, `autoplay=0` stays paused, the caption is text, the theme is applied; the
+//!   builder's previews load exactly its snippet, whose still the CLI draws.
 //!
 //! Screenshots go to `target/screenshots/` (share-notice.png, production.png, embed.png, production-run.png, product-*.png).
 //! Needs `trunk build --release --public-url ./` first (or `E2E_DIST=folder`) and
@@ -18,6 +21,8 @@
 
 #[path = "e2e/browser.rs"]
 mod browser;
+#[path = "e2e_share/embed_cards.rs"]
+mod embed_cards;
 #[path = "e2e_share/embeds.rs"]
 mod embeds;
 #[path = "e2e_share/exports.rs"]
@@ -73,6 +78,16 @@ pub(crate) async fn assert_clean(client: &Client, what: &str) {
     assert!(severe.is_empty(), "{what}: severe browser log entries: {severe:?}");
 }
 
+/// Runs `ratelimit-sim` with `args` and returns what it printed (it must succeed).
+pub(crate) fn cli(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
+        .args(args)
+        .output()
+        .expect("ratelimit-sim runs");
+    assert!(out.status.success(), "ratelimit-sim {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
 /// Saves PNG bytes (an element's screenshot) as `target/screenshots/NAME`.
 pub(crate) fn save_png(name: &str, png: &[u8]) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
@@ -103,4 +118,9 @@ fn run_this_config_and_the_product_picker_run_the_real_limiters_models() {
 #[test]
 fn two_sandboxed_embeds_on_one_host_page_run_independently() {
     one_browser_at_a_time(embeds::snippet_layout_and_two_frames());
+}
+
+#[test]
+fn an_embed_shows_any_card_at_any_moment_and_the_builder_previews_its_snippet() {
+    one_browser_at_a_time(embed_cards::cards_moment_caption_theme_and_builder());
 }

@@ -22,11 +22,11 @@ mod choice;
 #[cfg(target_arch = "wasm32")]
 mod compare_column;
 #[cfg(target_arch = "wasm32")]
-mod compare_view;
+pub(crate) mod compare_view;
 #[cfg(target_arch = "wasm32")]
 mod controls;
 #[cfg(target_arch = "wasm32")]
-mod convergence_view;
+pub(crate) mod convergence_view;
 #[cfg(target_arch = "wasm32")]
 pub mod crash;
 #[cfg(target_arch = "wasm32")]
@@ -48,19 +48,19 @@ mod plot_canvas;
 #[cfg(target_arch = "wasm32")]
 pub mod raf;
 #[cfg(target_arch = "wasm32")]
-mod response;
+pub(crate) mod response;
 #[cfg(target_arch = "wasm32")]
 mod single_view;
 #[cfg(target_arch = "wasm32")]
 mod slider;
 #[cfg(target_arch = "wasm32")]
-mod state_view;
+pub(crate) mod state_view;
 #[cfg(target_arch = "wasm32")]
-mod stats;
+pub(crate) mod stats;
 #[cfg(target_arch = "wasm32")]
-mod strip_view;
+pub(crate) mod strip_view;
 #[cfg(target_arch = "wasm32")]
-mod throughput_view;
+pub(crate) mod throughput_view;
 #[cfg(target_arch = "wasm32")]
 pub mod visibility;
 

@@ -139,7 +139,12 @@ impl Playground {
 
     /// Fast-forward: computes `secs` of simulated time at once.
     pub fn jump(&self, secs: u64) {
-        self.change(|r| r.jump(Nanos::from_secs(secs)));
+        self.jump_by(Nanos::from_secs(secs));
+    }
+
+    /// Fast-forwards by `by` of simulated time at once.
+    pub fn jump_by(&self, by: Nanos) {
+        self.change(|r| r.jump(by));
         self.clock.update_value(FixedStep::reset);
     }
 

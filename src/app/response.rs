@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use super::playground::Playground;
+use super::snapshot::status_line;
 
 /// The most recent response as an HTTP header block.
 #[component]
@@ -14,12 +15,7 @@ pub fn LastResponse(
 ) -> impl IntoView {
     let pg = playground;
     let last = Memo::new(move |_| pg.snapshot.with(|s| s.last.clone()));
-    let status = move || match last.with(|l| l.as_ref().map(|l| l.status)) {
-        Some(200) => "HTTP/1.1 200 OK",
-        Some(503) => "HTTP/1.1 503 Service Temporarily Unavailable",
-        Some(_) => "HTTP/1.1 429 Too Many Requests",
-        None => "no request yet",
-    };
+    let status = move || status_line(last.with(|l| l.as_ref().map(|l| l.status)));
     let bare = move || last.with(|l| l.as_ref().is_some_and(|l| l.headers.is_empty()));
     let lines = move || {
         last.with(|l| l.as_ref().map(|l| l.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>()))

@@ -57,6 +57,16 @@ pub struct LastResponse {
     pub headers: Vec<(&'static str, String)>,
 }
 
+/// The status line of a response with `status` (none yet: says so).
+pub fn status_line(status: Option<u16>) -> &'static str {
+    match status {
+        Some(200) => "HTTP/1.1 200 OK",
+        Some(503) => "HTTP/1.1 503 Service Temporarily Unavailable",
+        Some(_) => "HTTP/1.1 429 Too Many Requests",
+        None => "no request yet",
+    }
+}
+
 /// What the view shows of the engine, refreshed after every change of simulated time.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Snapshot {

@@ -2,6 +2,10 @@
 //!
 //! A thin shell over the engine: the same scenario query the web app puts in its URL.
 
+use ratelimit_playground::app::share::cards::{parse_cards, Card};
+use ratelimit_playground::app::share::link::MAX_MOMENT_SECS;
+#[cfg(not(target_arch = "wasm32"))]
+use ratelimit_playground::app::share::still::still_svg;
 #[cfg(not(target_arch = "wasm32"))]
 use ratelimit_playground::chart::svg;
 use ratelimit_playground::production;
@@ -16,6 +20,7 @@ use std::sync::Arc;
 
 const USAGE: &str = "\
 usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisions] [--out FILE]
+       ratelimit-sim --query QUERY --format svg --show CARDS [--at SECONDS] [--out FILE]
        ratelimit-sim --query QUERY --export nginx|envoy|governor|express|upstash|redis-lua
        ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
                            [--trace FILE] [--format json|decisions] [--out FILE]
@@ -31,6 +36,12 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   svg (the app's throughput and inner-state charts, for docs without iframes), or
                   decisions (one CSV line per request: t_ms,key,node,status,retry_after_ms)
   --out FILE      write there instead of standard output
+  --show CARDS    with --format svg: an embed's still instead — exactly the cards an embed with
+                  show=CARDS draws (throughput,state,steady,strip,response,stats,compare, and
+                  multi-node topology,swimlane,code,nodes,rtt,sweep,outage), 600 px wide, by the
+                  same drawing code, at the moment --at
+  --at SECONDS    the moment of the still, like an embed's t= (0 to 600; default: the end of the
+                  scenario's duration, at most 600)
   --export T      print the scenario's policy as configuration for T instead of running it:
                   exactly what the page's \"Use this in production\" tab copies
 
@@ -62,10 +73,15 @@ struct Args {
     format: Format,
     out: Option<String>,
     export: Option<String>,
+    /// `--show`: the cards of an embed's still.
+    show: Option<Vec<Card>>,
+    /// `--at`: the still's moment.
+    at: Option<Nanos>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
-    let mut args = Args { query: String::new(), trace: None, format: Format::Json, out: None, export: None };
+    let mut args =
+        Args { query: String::new(), trace: None, format: Format::Json, out: None, export: None, show: None, at: None };
     let mut query = None;
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -91,8 +107,33 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
                     other => return Err(format!("--format: '{other}' is not one of json | csv | svg | decisions")),
                 }
             }
+            "--show" => {
+                let (cards, error) = parse_cards(&value("--show")?);
+                if let Some(e) = error {
+                    return Err(format!("--show: {}", e.trim_end_matches("; ignored")));
+                }
+                if cards.is_empty() {
+                    return Err("--show: name at least one card".into());
+                }
+                args.show = Some(cards);
+            }
+            "--at" => {
+                let text = value("--at")?;
+                match text.parse::<f64>() {
+                    Ok(t) if t.is_finite() && (0.0..=MAX_MOMENT_SECS as f64).contains(&t) => {
+                        args.at = Some(Nanos((t * 1000.0).round() as u64 * 1_000_000));
+                    }
+                    _ => return Err(format!("--at: '{text}' is not a time in seconds from 0 to {MAX_MOMENT_SECS}")),
+                }
+            }
             other => return Err(format!("unknown argument '{other}'; see --help")),
         }
+    }
+    if (args.show.is_some() || args.at.is_some()) && args.format != Format::Svg {
+        return Err("--show and --at draw an embed's still: use them with --format svg".into());
+    }
+    if args.at.is_some() && args.show.is_none() {
+        return Err("--at is the moment of an embed's still: give the cards with --show".into());
     }
     args.query = query.ok_or("--query is required (use --query '' for all defaults)")?;
     Ok(Some(args))
@@ -157,6 +198,11 @@ fn run(args: Args) -> Result<(), String> {
         Format::Decisions => report::decisions_csv(&sc).map_err(|e| e.to_string())?,
         #[cfg(target_arch = "wasm32")]
         Format::Svg => return Err("--format svg: the SVG backend is only built natively".into()),
+        #[cfg(not(target_arch = "wasm32"))]
+        Format::Svg if args.show.is_some() => {
+            let at = args.at.unwrap_or(sc.duration.min(Nanos::from_secs(MAX_MOMENT_SECS)));
+            still_svg(&sc, args.show.as_deref().unwrap_or_default(), at)?
+        }
         #[cfg(not(target_arch = "wasm32"))]
         Format::Svg => {
             // The chart spans the whole run, up to its last ten minutes; one state sample per pixel.

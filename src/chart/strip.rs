@@ -100,5 +100,6 @@ pub fn draw_strip<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, strip: &Str
             root.draw(&Cross::new((x, centre), style.px(4.5), colour.stroke_width(style.stroke(1.75))))?;
         }
     }
-    root.present()
+    // No present() here: on an SVG it would close the document before the cards drawn after it.
+    Ok(())
 }

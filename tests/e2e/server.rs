@@ -116,7 +116,7 @@ fn handle(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
     let page = site.pages.lock().unwrap().iter().find(|(p, _)| *p == path).map(|(_, html)| html.clone());
     let file = resolve(&site.root, &path).filter(|_| readable);
     let (status, body, content_type, extra) = match (page.filter(|_| readable), file) {
-        (Some(html), _) => (200, html.into_bytes(), "text/html; charset=utf-8", String::new()),
+        (Some(page), _) => (200, page.into_bytes(), content_type(Path::new(&path)), String::new()),
         (None, Some(f)) => match std::fs::read(&f) {
             Ok(body) => {
                 let extra: String = site.headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();

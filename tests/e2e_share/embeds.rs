@@ -64,27 +64,43 @@ async fn snippet(client: &Client, url: &str, toggle: &[&str]) -> String {
     for key in toggle {
         click(client, &format!("#embed-with-{key}")).await;
     }
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The snippet's frame starts at the height the 600 px preview reports, once it has.
+    let sized = "(f => f && document.querySelector('#embed-snippet').value.includes('height=\"' + f.getAttribute('height') + '\"'))(document.querySelector('#embed-preview-600[data-measured=true]'))";
+    wait_until(client, sized, Duration::from_secs(15), "the preview reported its height").await;
     let value = js(client, "return document.querySelector('#embed-snippet').value;").await;
     value.as_str().expect("a snippet").to_string()
+}
+
+/// `snippet` with its frame's height attribute read out and replaced by `HEIGHT`.
+fn without_height(snippet: &str) -> (u32, String) {
+    let at = snippet.find(" height=\"").expect("a height") + " height=\"".len();
+    let end = at + snippet[at..].find('"').expect("a closing quote");
+    (snippet[at..end].parse().expect("a number"), format!("{}HEIGHT{}", &snippet[..at], &snippet[end..]))
 }
 
 pub async fn snippet_layout_and_two_frames() {
     let (server, browser, client) = start().await;
     let base = &server.url;
 
-    // The Embed button: a sandboxed, titled, 600 × 400 frame of the current state.
+    // The Embed button: a sandboxed, titled, 600 × 400 frame of the current state, stacked over
+    // a link to the full page around the still the CLI draws.
     let first = snippet(&client, base, &[]).await;
+    let title = "Rate limiter playground: Token bucket at 8 requests/s";
+    let (height, shape) = without_height(&first);
+    assert!((300..=420).contains(&height), "the throughput chart and three sliders are {height} px tall");
     assert_eq!(
-        first,
+        shape,
         format!(
-            r#"<iframe src="{base}?rate=8&amp;embed=1&amp;controls=capacity,refill,rate" title="Rate limiter playground: Token bucket at 8 requests/s" width="600" height="400" sandbox="allow-scripts" loading="lazy" style="border: 0; max-width: 100%"></iframe>"#
+            "<div style=\"display: grid; max-width: 600px\">\n  <a href=\"{base}?rate=8\" style=\"grid-area: 1 / 1\"><img src=\"ratelimit-playground.svg\" alt=\"{title} (a still; open the live playground)\" width=\"600\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  <iframe src=\"{base}?rate=8&amp;embed=1&amp;controls=capacity,refill,rate&amp;show=throughput\" title=\"{title}\" width=\"600\" height=\"HEIGHT\" sandbox=\"allow-scripts\" loading=\"lazy\" style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>\n</div>"
         )
     );
     let second = snippet(&client, &format!("{base}?algo=fixed_window&rate=20"), &["limit", "window", "algo"]).await;
     assert!(second.contains(r#"sandbox="allow-scripts""#), "{second}");
     assert!(second.contains("title=\"Rate limiter playground: Fixed window at 20 requests/s\""), "{second}");
-    assert!(second.contains("?algo=fixed_window&amp;rate=20&amp;embed=1&amp;controls=algo,rate\""), "{second}");
+    assert!(
+        second.contains("?algo=fixed_window&amp;rate=20&amp;embed=1&amp;controls=algo,rate&amp;show=throughput\""),
+        "{second}"
+    );
     assert_clean(&client, "the Embed button").await;
 
     // The embed layout: no page chrome, only the chosen controls, a link to the full page; it
@@ -100,6 +116,9 @@ pub async fn snippet_layout_and_two_frames() {
     let host =
         HOST.replace("FIRST", &first).replace("SECOND", &second.replacen("<iframe ", "<iframe data-autoheight ", 1));
     server.pages.lock().unwrap().push(("/host/two-embeds.html".into(), host));
+    // The still under the frames, drawn by the CLI as the Embed panel says.
+    let still = super::cli(&["--query", "rate=8", "--format", "svg", "--show", "throughput", "--at", "0"]);
+    server.pages.lock().unwrap().push(("/host/ratelimit-playground.svg".into(), still));
     client.goto(&server.at("/host/two-embeds.html")).await.expect("open the host page");
     let running =
         "window.__frames.every((f, i) => (f.filter(m => m.type === 'ratelimit-playground:status').pop() || {}).t > 3)";

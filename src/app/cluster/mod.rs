@@ -13,13 +13,14 @@ pub mod code;
 pub mod measured;
 pub mod modes;
 pub mod outage;
+pub mod pictures;
 pub mod presets;
 pub mod readout;
 pub mod redis_measured;
 pub mod sweep;
 
 #[cfg(target_arch = "wasm32")]
-mod code_view;
+pub(crate) mod code_view;
 #[cfg(target_arch = "wasm32")]
 mod controls;
 #[cfg(target_arch = "wasm32")]
@@ -27,23 +28,23 @@ mod layered;
 #[cfg(target_arch = "wasm32")]
 mod mode;
 #[cfg(target_arch = "wasm32")]
-mod modes_view;
+pub(crate) mod modes_view;
 #[cfg(target_arch = "wasm32")]
-mod nodes_view;
+pub(crate) mod nodes_view;
 #[cfg(target_arch = "wasm32")]
 mod outage_controls;
 #[cfg(target_arch = "wasm32")]
-mod outage_view;
+pub(crate) mod outage_view;
 #[cfg(target_arch = "wasm32")]
-mod stats_view;
+pub(crate) mod stats_view;
 #[cfg(target_arch = "wasm32")]
-mod sweep_view;
+pub(crate) mod sweep_view;
 #[cfg(target_arch = "wasm32")]
-mod swimlane_view;
+pub(crate) mod swimlane_view;
 #[cfg(target_arch = "wasm32")]
-mod throughput_view;
+pub(crate) mod throughput_view;
 #[cfg(target_arch = "wasm32")]
-mod topology_view;
+pub(crate) mod topology_view;
 #[cfg(target_arch = "wasm32")]
 mod view;
 

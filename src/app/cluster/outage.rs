@@ -2,7 +2,8 @@
 //! relative to it, and the admissions over the stretch where every request that needed the store
 //! waited for it in vain — read from the engine's per-second series.
 
-use crate::sim::{FailMode, Nanos, SimTime, Simulation};
+use crate::app::units::{format_number, format_secs, group_thousands};
+use crate::sim::{FailMode, Nanos, SimTime, Simulation, StoreMode};
 
 /// Where the run is relative to the outage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +79,33 @@ impl OutageReport {
             admitted,
             allowed,
         })
+    }
+}
+
+/// What the report says, in words.
+pub fn summary(r: &OutageReport, store: StoreMode) -> String {
+    let s = |t: crate::sim::SimTime| format_secs(t.as_secs_f64());
+    let when = format!("The store is down from {} to {}", s(r.start), s(r.end));
+    if r.decided == 0 {
+        return match r.phase {
+            Phase::Ahead => format!("{when}; the run has not got there yet (jump ahead)."),
+            _ => format!("{when}; nothing measured yet in whole seconds after the first timeout."),
+        };
+    }
+    let stretch = format!("From {} to {}", s(r.from), s(r.to));
+    let allowed = format_number(r.allowed.round());
+    let (n, a) = (group_thousands(r.decided), group_thousands(r.admitted));
+    match (store, r.fail) {
+        (StoreMode::Async, _) => format!(
+            "{when}. {stretch} the edge nodes kept deciding from their own views: {a} of {n} admitted, where one exact limiter allows about {allowed}."
+        ),
+        (_, FailMode::Open) => format!(
+            "{when}. {stretch} every node timed out and failed open: {a} of {n} requests admitted, where one exact limiter allows about {allowed}."
+        ),
+        (_, FailMode::Closed) => format!(
+            "{when}. {stretch} every node timed out and failed closed: {a} of {n} requests admitted — {} refused, although about {allowed} were within the limit.",
+            group_thousands(r.decided - r.admitted)
+        ),
     }
 }
 

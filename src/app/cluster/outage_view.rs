@@ -4,37 +4,8 @@
 
 use leptos::prelude::*;
 
-use super::outage::{OutageReport, Phase};
+use super::outage::{summary, OutageReport};
 use crate::app::playground::Playground;
-use crate::app::units::{format_number, format_secs, group_thousands};
-use crate::sim::{FailMode, StoreMode};
-
-/// What the report says, in words.
-fn summary(r: &OutageReport, store: StoreMode) -> String {
-    let s = |t: crate::sim::SimTime| format_secs(t.as_secs_f64());
-    let when = format!("The store is down from {} to {}", s(r.start), s(r.end));
-    if r.decided == 0 {
-        return match r.phase {
-            Phase::Ahead => format!("{when}; the run has not got there yet (jump ahead)."),
-            _ => format!("{when}; nothing measured yet in whole seconds after the first timeout."),
-        };
-    }
-    let stretch = format!("From {} to {}", s(r.from), s(r.to));
-    let allowed = format_number(r.allowed.round());
-    let (n, a) = (group_thousands(r.decided), group_thousands(r.admitted));
-    match (store, r.fail) {
-        (StoreMode::Async, _) => format!(
-            "{when}. {stretch} the edge nodes kept deciding from their own views: {a} of {n} admitted, where one exact limiter allows about {allowed}."
-        ),
-        (_, FailMode::Open) => format!(
-            "{when}. {stretch} every node timed out and failed open: {a} of {n} requests admitted, where one exact limiter allows about {allowed}."
-        ),
-        (_, FailMode::Closed) => format!(
-            "{when}. {stretch} every node timed out and failed closed: {a} of {n} requests admitted — {} refused, although about {allowed} were within the limit.",
-            group_thousands(r.decided - r.admitted)
-        ),
-    }
-}
 
 /// The outage card (shown only when the scenario has an outage).
 #[component]

@@ -5,20 +5,12 @@
 use leptos::prelude::*;
 
 use super::layered::{LayeredCanvas, Painter};
+use super::pictures::swimlane;
 use crate::app::playground::Playground;
 use crate::app::units::format_secs;
-use crate::chart::cluster_swimlane::{span_for, Swimlane};
+use crate::chart::cluster_swimlane::span_for;
 use crate::chart::cluster_swimlane_draw::{draw_swimlane, draw_swimlane_labels};
-use crate::chart::cluster_trace::{Link, Traces};
-use crate::sim::{Simulation, StoreMode};
-
-/// The swimlane of `sim` now.
-pub fn swimlane(sim: &Simulation) -> Swimlane {
-    let sc = sim.scenario();
-    let traces = Traces::from_events(sim.metrics().events());
-    let waits = matches!(sc.store, StoreMode::Race | StoreMode::Atomic);
-    Swimlane::from_traces(&traces, sim.now(), span_for(sc), &Link::of(sc), sc.nodes as usize, waits)
-}
+use crate::sim::StoreMode;
 
 /// The swimlane card. `data-lost` on it counts the lost updates marked in view.
 #[component]

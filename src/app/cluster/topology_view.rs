@@ -5,33 +5,10 @@
 use leptos::prelude::*;
 
 use super::layered::{LayeredCanvas, Painter};
-use super::readout::quota_left;
+use super::pictures::picture;
 use crate::app::playground::Playground;
-use crate::chart::cluster_topology::Topology;
 use crate::chart::cluster_topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
-use crate::chart::cluster_trace::{Link, Traces};
-use crate::sim::{Nanos, SimTime, Simulation, StoreMode};
-
-/// Real seconds a request takes to travel from the clients to its node on screen.
-const TRAVEL_SECS: f64 = 0.4;
-
-/// The picture of `sim` for the current playback: `running` at `speed` draws it `tau` behind.
-fn picture(sim: &Simulation, running: bool, speed: f64) -> Topology {
-    let sc = sim.scenario();
-    let traces = Traces::from_events(sim.metrics().events());
-    let now = sim.now();
-    let held = traces.oldest.map_or(Nanos::ZERO, |o| now.since(o));
-    let tau = Nanos::from_secs_f64(TRAVEL_SECS * speed).min(Nanos(held.as_nanos() / 2)).max(Nanos(1));
-    let at = if running { SimTime(now.as_nanos().saturating_sub(tau.as_nanos())) } else { now };
-    let mut topo = Topology::at(&traces, at, tau, &Link::of(sc), sc.store, sc.nodes as usize);
-    if matches!(sc.store, StoreMode::Local | StoreMode::Async) {
-        topo.node_quota = sim.node_gauges().iter().map(|g| quota_left(sc, g)).collect();
-    }
-    if sc.store != StoreMode::Local {
-        topo.store_quota = Some(quota_left(sc, &sim.gauge()));
-    }
-    topo
-}
+use crate::sim::StoreMode;
 
 /// The topology card.
 #[component]

@@ -1,27 +1,49 @@
-//! The embed page (`?embed=1`): a compact layout for a 600 × 400 frame — no page chrome, a
-//! header line, the throughput chart of one algorithm (compare mode does not fit; `view` is
-//! ignored) and the controls the author chose. Like the full page it
-//! plays only while it can be seen (not in a hidden tab, not scrolled out of the host page's
-//! view), and it reports its height and status to the host ([`super::frame_messages`]).
+//! The embed page (`?embed=1`): a compact layout for a frame — no page chrome, a header line with
+//! play, step and the counters, the cards the author chose (`show=`, the throughput chart if
+//! none), the controls the author chose and a caption. It opens on the moment `t=` names, paused
+//! with `autoplay=0`, in the theme `theme=` names. Like the full page it plays only while it can
+//! be seen (not in a hidden tab, not scrolled out of the host page's view), and it reports its
+//! height and status to the host ([`super::frame_messages`]).
 
 use leptos::html::Div;
 use leptos::prelude::*;
 
+use super::cards::{fit, Card};
 use super::embed_bar::EmbedBar;
+use super::embed_cards::EmbedCards;
 use super::embed_controls::EmbedControls;
 use super::frame_messages::use_frame_messages;
-use super::link::Link;
+use super::link::{Link, Theme};
 use super::notice::LinkNotice;
 use crate::app::chart_env::provide_chart_env;
+use crate::app::cluster::presets::is_cluster;
 use crate::app::in_view::use_in_view;
 use crate::app::media::use_media_query;
+use crate::app::options::View;
 use crate::app::playground::Playground;
 use crate::app::raf::use_raf_fn;
-use crate::app::throughput_view::ThroughputChart;
 use crate::app::visibility::use_page_visible;
+use crate::sim::ParamError;
 
 /// Simulated seconds computed at once when the reader prefers reduced motion.
 const REDUCED_MOTION_PREVIEW: u64 = 30;
+
+/// Pins the page's colours to `theme` (`data-theme` on `<html>`; `auto` leaves them to the
+/// reader's system) and returns whether it is dark.
+fn use_theme(theme: Theme) -> Signal<bool> {
+    let system = use_media_query("(prefers-color-scheme: dark)");
+    if let Some(root) = document().document_element() {
+        let _ = match theme {
+            Theme::Auto => root.remove_attribute("data-theme"),
+            forced => root.set_attribute("data-theme", forced.key()),
+        };
+    }
+    Signal::derive(move || match theme {
+        Theme::Auto => system.get(),
+        Theme::Light => false,
+        Theme::Dark => true,
+    })
+}
 
 /// The whole embed page for `link`.
 #[component]
@@ -30,11 +52,19 @@ pub fn EmbedApp(
     link: Link,
 ) -> impl IntoView {
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
-    let dark = use_media_query("(prefers-color-scheme: dark)");
-    provide_chart_env(dark);
+    provide_chart_env(use_theme(link.frame.theme));
     let calm = reduced_motion.get_untracked();
-    let pg = Playground::new(link.scenario, !calm);
-    if calm {
+    let frame = link.frame;
+    let (cards, unfit) = fit(&frame.cards, is_cluster(&link.scenario));
+    let mut notices = link.notices;
+    notices.extend(unfit.into_iter().map(|message| ParamError { param: "show".into(), message }));
+    let pg = Playground::new(link.scenario, frame.autoplay && !calm);
+    if cards.contains(&Card::Compare) {
+        pg.set_view(View::Compare);
+    }
+    if frame.at.as_nanos() > 0 {
+        pg.jump_by(frame.at);
+    } else if calm {
         pg.jump(REDUCED_MOTION_PREVIEW);
     }
     let root = NodeRef::<Div>::new();
@@ -43,12 +73,15 @@ pub fn EmbedApp(
     let seen = Signal::derive(move || visible.get() && in_view.get());
     use_raf_fn(Signal::derive(move || pg.running.get() && seen.get()), move |delta_ms| pg.frame(delta_ms));
     use_frame_messages(root, pg);
+    let caption =
+        (!frame.caption.is_empty()).then(|| view! { <p class="embed-caption" id="embed-caption">{frame.caption}</p> });
     view! {
         <div class="embed" node_ref=root>
             <EmbedBar playground=pg held=Signal::derive(move || !seen.get()) />
-            <LinkNotice notices=link.notices compact=true />
-            <ThroughputChart playground=pg />
-            <EmbedControls playground=pg controls=link.controls />
+            <LinkNotice notices=notices compact=true />
+            <EmbedCards playground=pg cards=cards />
+            <EmbedControls playground=pg controls=frame.controls />
+            {caption}
         </div>
     }
 }

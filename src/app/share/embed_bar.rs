@@ -1,6 +1,6 @@
-//! The embed's one-line header: play/pause, the simulated clock, the counters, and the link that
+//! The embed's one-line header: play/pause, step, the simulated clock, the counters, and the link that
 //! opens the full playground on the same state. Element ids match the full page's (`#play`,
-//! `#clock`, `#requests`, `#admitted`, `#rejected`), so the same tests read both.
+//! `#step`, `#clock`, `#requests`, `#admitted`, `#rejected`), so the same tests read both.
 
 use leptos::prelude::*;
 
@@ -36,6 +36,9 @@ pub fn EmbedBar(
                 <button type="button" id="play" class="primary" aria-pressed=move || pg.running.get().to_string()
                     on:click=move |_| pg.running.update(|r| *r = !*r)>
                     {move || if pg.running.get() { "Pause" } else { "Play" }}
+                </button>
+                <button type="button" id="step" on:click=move |_| pg.step() title="Pause and run exactly the next event">
+                    "Step"
                 </button>
                 <span class="embed-title">{move || algorithm_label(pg.algorithm())}</span>
                 <span class="embed-clock" title=status>

@@ -1,15 +1,26 @@
-//! The Embed panel: pick the controls the frame shows, get the `<iframe>` snippet of the current
-//! run (sandboxed to scripts, titled for screen readers) and copy it.
+//! The Embed panel, a builder: tick the cards and the controls the frame shows, set the moment it
+//! opens on, whether it plays, a caption and the theme; see it live at 600 px and at 375 px (the
+//! previews load exactly the snippet's address, and the snippet's frame starts at the height the
+//! 600 px one reports); copy the snippet (sandboxed to scripts, titled
+//! for screen readers, stacked over a linked still) and the command that draws the still.
 
-use leptos::html::Textarea;
+use leptos::ev;
+use leptos::html::{Iframe, Textarea};
 use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+use web_sys::js_sys;
 
+use super::cards::{fit, Card, CARDS};
 use super::clipboard::CopyButton;
-use super::link::{embed_query, EmbedControl, LinkView, EMBED_CONTROLS};
-use super::snippet::{frame_title, iframe, FRAME_HEIGHT, FRAME_WIDTH};
+use super::link::{
+    embed_query, scenario_query, share_query, EmbedControl, Frame, LinkView, Theme, EMBED_CONTROLS, MAX_CAPTION,
+    MAX_MOMENT_SECS, THEMES,
+};
+use super::snippet::{frame_height, frame_title, iframe, svg_command, FALLBACK_IMAGE, FRAME_WIDTH};
 use super::url_sync::page_base;
 use crate::app::options::is_windowed;
 use crate::app::playground::Playground;
+use crate::sim::Nanos;
 
 /// The controls offered first: the arrival rate and the two parameters of the algorithm shown.
 fn suggested(windowed: bool) -> Vec<EmbedControl> {
@@ -20,19 +31,103 @@ fn suggested(windowed: bool) -> Vec<EmbedControl> {
     }
 }
 
-/// The snippet generator.
+/// `list` with `item` in or out; a new item goes last (`show=` keeps the order ticked).
+fn toggled<T: PartialEq + Copy>(list: &mut Vec<T>, item: T, on: bool) {
+    list.retain(|x| *x != item);
+    if on {
+        list.push(item);
+    }
+}
+
+/// The moment in seconds as the field holds it, in whole milliseconds.
+fn moment_text(t: Nanos) -> String {
+    let s = format!("{:.3}", t.as_nanos() as f64 / 1e9);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A live preview of the snippet's frame at `width` px, sized from the frame's own height
+/// messages as the README's host recipe sizes it (`measured` keeps the last one).
+#[component]
+fn Preview(
+    /// The frame's width, CSS px.
+    width: u32,
+    /// The embed address (the snippet's).
+    #[prop(into)]
+    src: Signal<String>,
+    /// The height before the frame reports one.
+    #[prop(into)]
+    estimate: Signal<u32>,
+    /// The height the frame last reported.
+    measured: RwSignal<Option<u32>>,
+) -> impl IntoView {
+    let frame = NodeRef::<Iframe>::new();
+    let listener = window_event_listener(ev::message, move |e| {
+        let from_it = frame
+            .get_untracked()
+            .and_then(|f| f.content_window())
+            .is_some_and(|w| JsValue::from(w) == JsValue::from(e.source()));
+        let data = e.data();
+        let kind = js_sys::Reflect::get(&data, &"type".into()).ok().and_then(|t| t.as_string());
+        if from_it && kind.as_deref() == Some("ratelimit-playground:height") {
+            let height = js_sys::Reflect::get(&data, &"height".into()).ok().and_then(|h| h.as_f64());
+            if let Some(h) = height.filter(|h| h.is_finite() && *h > 0.0 && *h < 20_000.0) {
+                measured.set(Some(h.ceil() as u32));
+            }
+        }
+    });
+    on_cleanup(move || listener.remove());
+    // A new address is a new page: its height is not known until it reports one.
+    Effect::new(move |_| {
+        src.track();
+        measured.set(None);
+    });
+    view! {
+        <figure class="embed-preview">
+            <figcaption>{format!("{width} px")}</figcaption>
+            <iframe id=format!("embed-preview-{width}") node_ref=frame src=move || src.get() width=width
+                height=move || measured.get().unwrap_or_else(|| estimate.get())
+                data-measured=move || measured.get().is_some().to_string()
+                sandbox="allow-scripts" title=format!("Preview of the embed at {width} px")></iframe>
+        </figure>
+    }
+}
+
+/// The snippet builder.
 #[component]
 pub fn EmbedPanel(
     /// The page state to embed.
     playground: Playground,
 ) -> impl IntoView {
     let pg = playground;
-    let chosen = RwSignal::new(suggested(is_windowed(pg.textbook())));
+    let cluster = pg.cluster.get_untracked();
+    let offered: Vec<(Card, &'static str)> =
+        CARDS.iter().copied().filter(|(c, _)| if cluster { *c != Card::Compare } else { !c.multi_node() }).collect();
+    let frame = RwSignal::new(Frame {
+        controls: suggested(is_windowed(pg.textbook())),
+        cards: vec![if pg.compare.get_untracked() { Card::Compare } else { Card::Throughput }],
+        ..Frame::default()
+    });
+    let image = RwSignal::new(FALLBACK_IMAGE.to_string());
+    let view_key = move || if cluster { LinkView::Cluster } else { LinkView::Single };
+    let url = Memo::new(move |_| {
+        frame.with(|f| pg.scenario.with(|sc| format!("{}?{}", page_base(), embed_query(sc, view_key(), f))))
+    });
+    let height = Memo::new(move |_| {
+        frame.with(|f| frame_height(&fit(&f.cards, cluster).0, !f.controls.is_empty(), !f.caption.is_empty()))
+    });
+    // The snippet's frame starts at the height the 600 px preview reports, once it has.
+    let measured = RwSignal::new(None::<u32>);
+    let narrow = RwSignal::new(None::<u32>);
+    let page = move || pg.scenario.with(|sc| format!("{}?{}", page_base(), share_query(sc, view_key())));
     let snippet = Signal::derive(move || {
-        // An embed shows one algorithm: compare mode does not fit its frame.
-        let url =
-            chosen.with(|c| pg.scenario.with(|sc| format!("{}?{}", page_base(), embed_query(sc, LinkView::Single, c))));
-        iframe(&url, &pg.scenario.with(frame_title))
+        let h = measured.get().unwrap_or_else(|| height.get());
+        iframe(&url.get(), &pg.scenario.with(frame_title), h, &page(), &image.get())
+    });
+    let command = Signal::derive(move || {
+        frame.with(|f| {
+            let cards = fit(&f.cards, cluster).0;
+            pg.scenario.with(|sc| svg_command(&scenario_query(sc), &cards, &moment_text(f.at), &image.get()))
+        })
     });
     let field = NodeRef::<Textarea>::new();
     let select = Callback::new(move |()| {
@@ -40,39 +135,96 @@ pub fn EmbedPanel(
             area.select();
         }
     });
-    let toggle = move |control: EmbedControl, on: bool| {
-        chosen.update(|c| {
-            c.retain(|x| *x != control);
-            if on {
-                c.push(control);
-                c.sort_by_key(|x| EMBED_CONTROLS.iter().position(|(e, _)| e == x));
-            }
-        })
+    let set_moment = move |secs: f64| {
+        let secs = if secs.is_finite() { secs.clamp(0.0, MAX_MOMENT_SECS as f64) } else { 0.0 };
+        frame.update(|f| f.at = Nanos((secs * 1000.0).round() as u64 * 1_000_000));
     };
+    let now = move || pg.snapshot.with(|s| s.now.as_secs_f64());
     view! {
-        <div class="panel share-panel" id="embed-panel">
+        <div class="panel share-panel embed-builder" id="embed-panel">
+            <fieldset class="embed-controls-pick" id="embed-cards-pick">
+                <legend>"Cards, in the order ticked"</legend>
+                {offered
+                    .into_iter()
+                    .map(|(card, key)| view! {
+                        <label class="check inline">
+                            <input type="checkbox" id=format!("embed-card-{key}")
+                                prop:checked=move || frame.with(|f| f.cards.contains(&card))
+                                on:change=move |ev| frame.update(|f| toggled(&mut f.cards, card, event_target_checked(&ev))) />
+                            <span>{card.title()}</span>
+                        </label>
+                    })
+                    .collect_view()}
+            </fieldset>
             <fieldset class="embed-controls-pick">
-                <legend>{format!("Controls in the {FRAME_WIDTH} × {FRAME_HEIGHT} frame")}</legend>
+                <legend>"Controls under them"</legend>
                 {EMBED_CONTROLS
                     .iter()
                     .map(|&(control, key)| view! {
                         <label class="check inline">
                             <input type="checkbox" id=format!("embed-with-{key}")
-                                prop:checked=move || chosen.with(|c| c.contains(&control))
-                                on:change=move |ev| toggle(control, event_target_checked(&ev)) />
+                                prop:checked=move || frame.with(|f| f.controls.contains(&control))
+                                on:change=move |ev| frame.update(|f| {
+                                    toggled(&mut f.controls, control, event_target_checked(&ev));
+                                    f.controls.sort_by_key(|x| EMBED_CONTROLS.iter().position(|(e, _)| e == x));
+                                }) />
                             <span>{key}</span>
                         </label>
                     })
                     .collect_view()}
             </fieldset>
+            <div class="embed-moment">
+                <label class="field">
+                    <span>{format!("Opens at t = (s, 0 – {MAX_MOMENT_SECS})")}</span>
+                    <input type="number" id="embed-t" min="0" max=MAX_MOMENT_SECS step="0.1"
+                        prop:value=move || frame.with(|f| moment_text(f.at))
+                        on:change=move |ev| set_moment(event_target_value(&ev).parse().unwrap_or(0.0)) />
+                </label>
+                <button type="button" id="embed-t-now" on:click=move |_| set_moment((now() * 10.0).floor() / 10.0)>
+                    {move || format!("Use now ({} s)", moment_text(Nanos((now() * 10.0).floor() as u64 * 100_000_000)))}
+                </button>
+                <label class="check inline">
+                    <input type="checkbox" id="embed-autoplay" prop:checked=move || frame.with(|f| f.autoplay)
+                        on:change=move |ev| frame.update(|f| f.autoplay = event_target_checked(&ev)) />
+                    <span>"Plays once scrolled into view"</span>
+                </label>
+                <label class="field">
+                    <span>"Theme"</span>
+                    <select id="embed-theme" on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        frame.update(|f| f.theme = THEMES.iter().find(|(_, k)| *k == v).map_or(Theme::Auto, |(t, _)| *t));
+                    }>
+                        {THEMES.iter().map(|&(t, key)| view! {
+                            <option value=key selected=move || frame.with(|f| f.theme == t)>{key}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <label class="field embed-caption-field">
+                <span>{format!("Caption (plain text, up to {MAX_CAPTION} characters)")}</span>
+                <input type="text" id="embed-caption-input" maxlength=MAX_CAPTION
+                    prop:value=move || frame.with(|f| f.caption.clone())
+                    on:change=move |ev| frame.update(|f| f.caption = event_target_value(&ev).trim().to_string()) />
+            </label>
+            <div class="embed-previews">
+                <Preview width=FRAME_WIDTH src=url estimate=height measured=measured />
+                <Preview width=375 src=url estimate=Signal::derive(move || height.get() + 60) measured=narrow />
+            </div>
             <label for="embed-snippet">"Paste this where the playground should appear"</label>
-            <textarea id="embed-snippet" readonly rows="4" node_ref=field prop:value=move || snippet.get()
+            <textarea id="embed-snippet" readonly rows="5" node_ref=field prop:value=move || snippet.get()
                 on:focus=move |_| select.run(())></textarea>
             <div class="copy-row">
                 <CopyButton id="embed-copy" text=snippet select=select label="Copy snippet" />
             </div>
+            <label class="field">
+                <span>"Still image for readers without iframes (RSS, email, some doc sites): its address"</span>
+                <input type="text" id="embed-image" prop:value=move || image.get()
+                    on:change=move |ev| image.set(event_target_value(&ev)) />
+            </label>
+            <p class="hint">"Draw it with the CLI — the same cards at the same moment, by the same drawing code:"</p>
+            <pre class="embed-command"><code id="embed-svg-command">{move || command.get()}</code></pre>
             <p class="hint">
-                "The frame shows one algorithm and runs on its own; it pauses while scrolled out of view, and posts its height to your page ("
+                "The frame pauses while scrolled out of view, and posts its height to your page ("
                 <code>"ratelimit-playground:height"</code>
                 " messages; see the README). For its “Open in the playground” link to open a tab on a plain click, add "
                 <code>"allow-popups allow-popups-to-escape-sandbox"</code>

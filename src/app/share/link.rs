@@ -1,14 +1,97 @@
 //! The page's address as typed state: the scenario in the engine's query format (the same keys
-//! as the CLI) plus three app keys — `view`, `embed` and `controls` — that the engine does not
-//! know. [`Link::parse`] reads an address leniently, naming every parameter it changed or ignored;
+//! as the CLI) plus the app keys the engine does not know: `view`, and for an embed `embed`,
+//! `controls`, `show`, `t`, `autoplay`, `caption` and `theme` ([`Frame`]). [`Link::parse`] reads an address leniently, naming every parameter it changed or ignored;
 //! [`share_query`] and [`embed_query`] write the state back with the same code, so a link round
 //! trips exactly. Plain Rust, tested natively.
 
+use super::cards::{cards_value, parse_cards, Card};
 use crate::sim::query::{percent_decode, KEYS};
-use crate::sim::{ParamError, Scenario, TrafficShape};
+use crate::sim::{Nanos, ParamError, Scenario, TrafficShape};
 
 /// The keys the app reads besides the scenario's.
-pub const APP_KEYS: [&str; 3] = ["view", "embed", "controls"];
+pub const APP_KEYS: [&str; 8] = ["view", "embed", "controls", "show", "t", "autoplay", "caption", "theme"];
+
+/// The latest moment `t=` may open an embed on, s (a jump there is computed at load).
+pub const MAX_MOMENT_SECS: u64 = 600;
+/// The longest caption, in characters.
+pub const MAX_CAPTION: usize = 200;
+
+/// The colours an embed uses (`theme=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// The reader's system setting (`prefers-color-scheme`).
+    #[default]
+    Auto,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+/// `theme` values.
+pub const THEMES: [(Theme, &str); 3] = [(Theme::Auto, "auto"), (Theme::Light, "light"), (Theme::Dark, "dark")];
+
+impl Theme {
+    /// Its name in `theme=`.
+    pub fn key(self) -> &'static str {
+        THEMES.iter().find(|(t, _)| *t == self).map_or("auto", |(_, k)| k)
+    }
+}
+
+/// What an embed shows besides the scenario: the author's controls and cards, the moment it
+/// opens on, whether it plays, a caption and the theme.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// The controls shown, in [`EMBED_CONTROLS`] order.
+    pub controls: Vec<EmbedControl>,
+    /// The cards shown, in the author's order (empty: [`super::cards::DEFAULT_CARDS`]).
+    pub cards: Vec<Card>,
+    /// The simulated time it opens on (`t=`, seconds).
+    pub at: Nanos,
+    /// Whether it starts playing once in view (`autoplay=0` opens paused).
+    pub autoplay: bool,
+    /// Plain text under the cards (shown as text, never as markup).
+    pub caption: String,
+    /// Light, dark or the reader's.
+    pub theme: Theme,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            controls: Vec::new(),
+            cards: Vec::new(),
+            at: Nanos(0),
+            autoplay: true,
+            caption: String::new(),
+            theme: Theme::Auto,
+        }
+    }
+}
+
+/// Percent-encodes `s` for a query value: everything but unreserved characters.
+fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// `t` in whole milliseconds as seconds, without trailing zeros (`12.5`, `30`).
+fn seconds_text(t: Nanos) -> String {
+    let ms = t.as_nanos() / 1_000_000;
+    let (s, frac) = (ms / 1000, ms % 1000);
+    if frac == 0 {
+        s.to_string()
+    } else {
+        format!("{s}.{frac:03}").trim_end_matches('0').to_string()
+    }
+}
 
 /// What the page shows, as the `view` key spells it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,8 +166,8 @@ pub struct Link {
     pub view: LinkView,
     /// Whether to show the compact embed layout.
     pub embed: bool,
-    /// The controls an embed shows, in [`EMBED_CONTROLS`] order.
-    pub controls: Vec<EmbedControl>,
+    /// What an embed shows.
+    pub frame: Frame,
     /// Every parameter that was not used as given, each naming its key.
     pub notices: Vec<ParamError>,
 }
@@ -98,7 +181,7 @@ fn notice(param: &str, message: impl Into<String>) -> ParamError {
 struct AppKeys {
     view: LinkView,
     embed: bool,
-    controls: Vec<EmbedControl>,
+    frame: Frame,
 }
 
 impl AppKeys {
@@ -115,11 +198,54 @@ impl AppKeys {
                 "0" | "false" => self.embed = false,
                 _ => notices.push(notice(key, format!("'{value}' is not 0 or 1; ignored"))),
             },
+            "show" => {
+                let (cards, error) = parse_cards(value);
+                self.frame.cards = cards;
+                if let Some(e) = error {
+                    notices.push(notice(key, e));
+                }
+            }
+            "t" => match value.parse::<f64>() {
+                Ok(t) if t.is_finite() && t >= 0.0 => {
+                    let max = MAX_MOMENT_SECS as f64;
+                    if t > max {
+                        notices.push(notice(
+                            key,
+                            format!(
+                                "{value} s is past the latest moment, {MAX_MOMENT_SECS} s; using {MAX_MOMENT_SECS}"
+                            ),
+                        ));
+                    }
+                    self.frame.at = Nanos((t.min(max) * 1000.0).round() as u64 * 1_000_000);
+                }
+                _ => notices.push(notice(
+                    key,
+                    format!("'{value}' is not a time in seconds from 0 to {MAX_MOMENT_SECS}; opening at 0"),
+                )),
+            },
+            "autoplay" => match value {
+                "1" | "true" => self.frame.autoplay = true,
+                "0" | "false" => self.frame.autoplay = false,
+                _ => notices.push(notice(key, format!("'{value}' is not 0 or 1; ignored"))),
+            },
+            "caption" => {
+                let clean: String = value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+                let clean = clean.trim();
+                if clean.chars().count() > MAX_CAPTION {
+                    notices.push(notice(key, format!("is longer than {MAX_CAPTION} characters; cut there")));
+                }
+                self.frame.caption = clean.chars().take(MAX_CAPTION).collect();
+            }
+            "theme" => match THEMES.iter().find(|(_, k)| *k == value) {
+                Some(&(t, _)) => self.frame.theme = t,
+                None => notices.push(notice(key, format!("'{value}' is not one of auto | light | dark; ignored"))),
+            },
             _ => {
+                let controls = &mut self.frame.controls;
                 let mut unknown = Vec::new();
                 for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
                     match EMBED_CONTROLS.iter().find(|(_, k)| *k == name) {
-                        Some(&(c, _)) if !self.controls.contains(&c) => self.controls.push(c),
+                        Some(&(c, _)) if !controls.contains(&c) => controls.push(c),
                         Some(_) => {}
                         None => unknown.push(format!("'{name}'")),
                     }
@@ -132,7 +258,7 @@ impl AppKeys {
                         format!("{} {what}; known: {}; ignored", unknown.join(", "), known.join(", ")),
                     ));
                 }
-                self.controls.sort_by_key(|c| EMBED_CONTROLS.iter().position(|(e, _)| e == c));
+                controls.sort_by_key(|c| EMBED_CONTROLS.iter().position(|(e, _)| e == c));
             }
         }
     }
@@ -188,7 +314,7 @@ impl Link {
             sc
         };
         let scenario = usable(scenario, base, &mut notices);
-        Link { scenario, view: app.view, embed: app.embed, controls: app.controls, notices }
+        Link { scenario, view: app.view, embed: app.embed, frame: app.frame, notices }
     }
 }
 
@@ -240,20 +366,37 @@ pub fn share_query(sc: &Scenario, view: LinkView) -> String {
     q
 }
 
-/// The query of an embed of `sc` in `view` showing `controls`.
+/// The query of an embed of `sc` in `view` as `frame` says: only the keys that differ from an
+/// embed's defaults.
 ///
 /// ```
-/// use ratelimit_playground::app::share::link::{embed_query, EmbedControl, LinkView};
+/// use ratelimit_playground::app::share::link::{embed_query, EmbedControl, Frame, LinkView};
 /// use ratelimit_playground::sim::Scenario;
-/// let q = embed_query(&Scenario::default(), LinkView::Single, &[EmbedControl::Rate, EmbedControl::Capacity]);
+/// let frame = Frame { controls: vec![EmbedControl::Rate, EmbedControl::Capacity], ..Frame::default() };
+/// let q = embed_query(&Scenario::default(), LinkView::Single, &frame);
 /// assert_eq!(q, "rate=4&embed=1&controls=rate,capacity");
 /// ```
-pub fn embed_query(sc: &Scenario, view: LinkView, controls: &[EmbedControl]) -> String {
+pub fn embed_query(sc: &Scenario, view: LinkView, frame: &Frame) -> String {
     let mut q = share_query(sc, view);
     q.push_str("&embed=1");
-    if !controls.is_empty() {
-        let names: Vec<&str> = controls.iter().map(|c| c.key()).collect();
+    if !frame.controls.is_empty() {
+        let names: Vec<&str> = frame.controls.iter().map(|c| c.key()).collect();
         q.push_str(&format!("&controls={}", names.join(",")));
+    }
+    if !frame.cards.is_empty() {
+        q.push_str(&format!("&show={}", cards_value(&frame.cards)));
+    }
+    if frame.at.as_nanos() >= 1_000_000 {
+        q.push_str(&format!("&t={}", seconds_text(frame.at)));
+    }
+    if !frame.autoplay {
+        q.push_str("&autoplay=0");
+    }
+    if !frame.caption.is_empty() {
+        q.push_str(&format!("&caption={}", encode(&frame.caption)));
+    }
+    if frame.theme != Theme::Auto {
+        q.push_str(&format!("&theme={}", frame.theme.key()));
     }
     q
 }
@@ -312,7 +455,7 @@ mod tests {
         assert_eq!(named, ["bogus", "view", "controls", "embed", "nodes", "rate"]);
         assert_eq!(link.scenario.nodes, 16);
         assert_eq!(link.scenario.rate, Scenario::default().rate, "a bad rate takes the engine default");
-        assert_eq!(link.controls, [EmbedControl::Rate]);
+        assert_eq!(link.frame.controls, [EmbedControl::Rate]);
         assert!(!link.embed);
         let controls = &link.notices[2].to_string();
         assert!(controls.starts_with("controls: 'knob' is not a control; known: algo, capacity"), "{controls}");
@@ -333,11 +476,46 @@ mod tests {
     fn embed_keys_are_read_decoded_and_in_a_fixed_order() {
         let link = Link::parse("embed=1&controls=capacity%2Crate%2Ccapacity&rate=3", &page_start());
         assert!(link.embed);
-        assert_eq!(link.controls, [EmbedControl::Capacity, EmbedControl::Rate]);
+        assert_eq!(link.frame.controls, [EmbedControl::Capacity, EmbedControl::Rate]);
         assert_eq!(link.scenario.rate, Rate::per_sec(3));
-        let q = embed_query(&link.scenario, LinkView::Single, &link.controls);
+        let q = embed_query(&link.scenario, LinkView::Single, &link.frame);
         assert_eq!(q, "rate=3&embed=1&controls=capacity,rate");
-        assert_eq!(Link::parse(&q, &page_start()).controls, link.controls);
+        assert_eq!(Link::parse(&q, &page_start()).frame, link.frame);
+    }
+
+    #[test]
+    fn an_embeds_cards_moment_caption_and_theme_round_trip() {
+        let frame = Frame {
+            controls: vec![EmbedControl::Rate],
+            cards: vec![Card::Strip, Card::Throughput, Card::Compare],
+            at: Nanos::from_millis(12_500),
+            autoplay: false,
+            caption: "100/min let 200 through: <b>why</b> & how?".into(),
+            theme: Theme::Dark,
+        };
+        let q = embed_query(&page_start(), LinkView::Single, &frame);
+        assert!(q.contains("&show=strip,throughput,compare&t=12.5&autoplay=0&caption=100%2Fmin%20let"), "{q}");
+        assert!(q.ends_with("&theme=dark"), "{q}");
+        let link = Link::parse(&q, &page_start());
+        assert_eq!(link.frame, frame);
+        assert!(link.notices.is_empty(), "{:?}", link.notices);
+    }
+
+    #[test]
+    fn bad_embed_keys_are_named_with_their_allowed_values() {
+        let long = "x".repeat(MAX_CAPTION + 5);
+        let q = format!("show=state,chart&t=-3&autoplay=maybe&theme=sepia&caption={long}");
+        let link = Link::parse(&q, &page_start());
+        let messages: Vec<String> = link.notices.iter().map(|n| n.to_string()).collect();
+        assert!(messages[0].starts_with("show: 'chart' is not a card; known: throughput, state"), "{messages:?}");
+        assert!(messages[1].contains("not a time in seconds from 0 to 600"), "{messages:?}");
+        assert!(messages[2].starts_with("autoplay: 'maybe' is not 0 or 1"), "{messages:?}");
+        assert!(messages[3].starts_with("theme: 'sepia' is not one of auto | light | dark"), "{messages:?}");
+        assert!(messages[4].starts_with("caption: is longer than 200"), "{messages:?}");
+        assert_eq!(link.frame.cards, [Card::State]);
+        assert_eq!(link.frame.caption.chars().count(), MAX_CAPTION);
+        assert_eq!(Link::parse("t=9999", &page_start()).frame.at, Nanos::from_secs(MAX_MOMENT_SECS));
+        assert_eq!(Link::parse("caption=a%0Ab", &page_start()).frame.caption, "a b");
     }
 
     #[test]

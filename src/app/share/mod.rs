@@ -4,11 +4,14 @@
 //! `postMessage`; the chart exports as PNG, the series as CSV, the scenario as JSON; and the
 //! production panel shows the current policy as configuration for the limiters people run.
 //!
-//! [`link`], [`export`] and [`snippet`] are plain Rust, tested natively; the rest needs a browser.
+//! [`cards`], [`link`], [`export`] and [`snippet`] are plain Rust, tested natively; the rest needs a browser.
 
+pub mod cards;
 pub mod export;
 pub mod link;
 pub mod snippet;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod still;
 
 #[cfg(target_arch = "wasm32")]
 mod clipboard;
@@ -18,6 +21,8 @@ mod download;
 mod embed;
 #[cfg(target_arch = "wasm32")]
 mod embed_bar;
+#[cfg(target_arch = "wasm32")]
+mod embed_cards;
 #[cfg(target_arch = "wasm32")]
 mod embed_controls;
 #[cfg(target_arch = "wasm32")]
