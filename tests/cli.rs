@@ -125,6 +125,37 @@ fn svg_is_one_document_with_the_apps_throughput_and_state_charts() {
 }
 
 #[test]
+fn an_embeds_still_draws_the_cards_at_the_moment_and_bad_flags_are_named() {
+    let o =
+        sim(&["--query", "algo=fixed_window&rate=8", "--format", "svg", "--show", "steady,throughput", "--at", "12.5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = String::from_utf8(o.stdout).unwrap();
+    assert!(svg.starts_with("<svg width=\"600\"") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("t = 12.500 s") && svg.contains("Steady state") && svg.contains("Throughput"));
+    assert!(svg.find("Steady state") < svg.find(">\nThroughput"), "in the order given");
+    // The moment is the scenario's end by default, and the same flags give the same bytes.
+    let q = ["--query", "nodes=4&store=race&rtt=20&rate=40&duration=3", "--format", "svg", "--show", "topology,nodes"];
+    let (a, b) = (sim(&q), sim(&q));
+    assert_eq!(a.stdout, b.stdout);
+    assert!(String::from_utf8_lossy(&a.stdout).contains("t = 3.000 s"));
+    for (args, message) in [
+        (vec!["--format", "svg", "--show", "throughput,chart"], "--show: 'chart' is not a card; known: throughput"),
+        (vec!["--format", "svg", "--show", ""], "--show: name at least one card"),
+        (vec!["--format", "svg", "--show", "state", "--at", "-1"], "--at: '-1' is not a time in seconds from 0 to 600"),
+        (
+            vec!["--format", "svg", "--show", "state", "--at", "601"],
+            "--at: '601' is not a time in seconds from 0 to 600",
+        ),
+        (vec!["--show", "state"], "--show and --at draw an embed's still: use them with --format svg"),
+        (vec!["--format", "svg", "--at", "3"], "--at is the moment of an embed's still: give the cards with --show"),
+    ] {
+        let o = sim(&[&["--query", "rate=8"][..], &args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).starts_with(&format!("ratelimit-sim: {message}")), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn the_readme_svg_is_what_the_cli_draws_today() {
     let o = sim(&["--query", "capacity=10&refill=5&rate=8&duration=60", "--format", "svg"]);
     let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/token-bucket.svg")).unwrap();

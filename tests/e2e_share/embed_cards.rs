@@ -98,7 +98,7 @@ pub async fn cards_moment_caption_theme_and_builder() {
     .await;
     let background = "return getComputedStyle(document.body).backgroundColor;";
     for (theme, colour) in [("light", "rgb(244, 246, 249)"), ("auto", "rgb(15, 18, 23)"), ("dark", "rgb(15, 18, 23)")] {
-        open(&client, &format!("{base}?rate=8&embed=1&theme={theme}&show=throughput,strip")).await;
+        open(&client, &format!("{base}?rate=8&embed=1&theme={theme}&show=throughput,state,steady,strip&t=20&autoplay=0&caption=Dark%20mode")).await;
         let bg = js(&client, background).await;
         assert_eq!(bg, json!(colour), "theme={theme}");
     }
@@ -164,8 +164,10 @@ pub async fn cards_moment_caption_theme_and_builder() {
     tokio::time::sleep(Duration::from_millis(400)).await;
     let scroll = js(&client, "return document.documentElement.scrollWidth;").await;
     assert!(scroll.as_u64().unwrap_or(999) <= 375, "the builder scrolls sideways at 375 px: {scroll}");
+    js(&client, "document.querySelector('#embed-panel').scrollIntoView();").await;
+    save_png("embed-builder-375.png", &client.screenshot().await.expect("screenshot"));
     js(&client, "document.querySelector('#embed-preview-375').scrollIntoView();").await;
-    super::page::full_page_screenshot(&client, "embed-builder-375.png", 375).await;
+    save_png("embed-builder-375-preview.png", &client.screenshot().await.expect("screenshot"));
     assert_clean(&client, "the builder").await;
     let _: Value = js(&client, "return null;").await;
     client.close().await.expect("close the session");
