@@ -40,7 +40,7 @@ pub mod media;
 #[cfg(target_arch = "wasm32")]
 mod page;
 #[cfg(target_arch = "wasm32")]
-mod playback;
+pub(crate) mod playback;
 #[cfg(target_arch = "wasm32")]
 pub mod playground;
 #[cfg(target_arch = "wasm32")]

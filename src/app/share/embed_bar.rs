@@ -6,8 +6,9 @@ use leptos::prelude::*;
 
 use super::url_sync::current_link;
 use crate::app::options::algorithm_label;
+use crate::app::playback::use_clock;
 use crate::app::playground::Playground;
-use crate::app::units::{clock_text, format_percent, group_thousands};
+use crate::app::units::{format_percent, group_thousands};
 
 /// The embed's header.
 #[component]
@@ -29,7 +30,7 @@ pub fn EmbedBar(
         (true, false) => "running",
         (false, _) => "paused",
     };
-    let clock = Memo::new(move |_| clock_text(pg.snapshot.with(|s| s.now.as_secs_f64()), pg.running.get()));
+    let (clock, ns) = use_clock(pg);
     view! {
         <div class="embed-bar">
             <div class="embed-head">
@@ -42,7 +43,7 @@ pub fn EmbedBar(
                 </button>
                 <span class="embed-title">{move || algorithm_label(pg.algorithm())}</span>
                 <span class="embed-clock" title=status>
-                    <span id="clock" data-ns=move || pg.snapshot.with(|s| s.now.as_nanos())>
+                    <span id="clock" data-ns=move || ns.get()>
                         {move || clock.get()}
                     </span>
                     <span class="visually-hidden" id="play-status">{status}</span>
