@@ -156,6 +156,73 @@ fn an_embeds_still_draws_the_cards_at_the_moment_and_bad_flags_are_named() {
 }
 
 #[test]
+fn a_log_replays_per_client_and_reports_who_got_a_429() {
+    let dir = std::env::temp_dir().join(format!("rlp-cli-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("api.log");
+    let o = sim(&["--sample-log", "api", "--minutes", "3", "--query", "seed=5", "--out", log.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sim(&["--query", "capacity=20&refill=2", "--log", log.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for key in ["requests", "admitted", "rejected", "keys", "keys_throttled"] {
+        assert!(v[key].is_u64(), "{key}: {}", v[key]);
+    }
+    assert_eq!(v["log"]["format"], "combined");
+    assert_eq!(v["keys"], 304, "300 clients, three scrapers and the cron job");
+    assert_eq!(v["keys_throttled"], 4);
+    let per_key = v["per_key"].as_array().unwrap();
+    assert_eq!(per_key.len(), 304);
+    let rejected: Vec<u64> = per_key.iter().map(|k| k["rejected"].as_u64().unwrap()).collect();
+    assert!(rejected.windows(2).all(|w| w[0] >= w[1]), "sorted by rejections");
+    let sum = |f: &str| per_key.iter().map(|k| k[f].as_u64().unwrap()).sum::<u64>();
+    assert_eq!((sum("requests"), sum("rejected")), (v["requests"].as_u64().unwrap(), v["rejected"].as_u64().unwrap()));
+    assert_eq!(
+        v["rejections_over_time"]["counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum::<u64>(),
+        sum("rejected")
+    );
+    // One global key: every request through one limiter; the same log from stdin.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
+        .args(["--query", "capacity=20&refill=2", "--log", "-", "--key", "global", "--format", "csv"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&std::fs::read(&log).unwrap()).unwrap();
+    let csv = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "key,requests,admitted,rejected,peak_1s,peak_window");
+    assert!(lines[1].starts_with(&format!("*,{},", v["requests"])), "{}", lines[1]);
+    // Bad logs and flags: exit 2, the line or the flag named.
+    let bad = dir.join("bad.log");
+    std::fs::write(&bad, b"203.0.113.7 - - [14/Nov/2023:22:13:20 +0000] \"GET / HTTP/1.1\" 200 1\n\xff\xfe\n").unwrap();
+    for (args, message) in [
+        (vec!["--log", bad.to_str().unwrap()], "log line 2: is not UTF-8 text"),
+        (vec!["--log", "/nonexistent/x.log"], "--log: cannot open /nonexistent/x.log"),
+        (
+            vec!["--log", log.to_str().unwrap(), "--key", "host"],
+            "--key: 'host' is not a key; known: ip | field:NAME | path | global",
+        ),
+        (
+            vec!["--log", log.to_str().unwrap(), "--log-format", "iis"],
+            "--log-format: 'iis' is not a log format; known: combined",
+        ),
+        (vec!["--log", log.to_str().unwrap(), "--format", "svg"], "--log reports as json or csv"),
+        (vec!["--key", "ip"], "--log-format and --key describe a log"),
+        (vec!["--sample-log", "shop"], "--sample-log: 'shop' is not one of api | login"),
+        (
+            vec!["--sample-log", "api", "--minutes", "0"],
+            "--minutes: '0' is not a whole number of minutes from 1 to 1440",
+        ),
+    ] {
+        let o = sim(&[&["--query", "rate=8"][..], &args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).starts_with(&format!("ratelimit-sim: {message}")), "{args:?}: {}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn the_readme_svg_is_what_the_cli_draws_today() {
     let o = sim(&["--query", "capacity=10&refill=5&rate=8&duration=60", "--format", "svg"]);
     let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/token-bucket.svg")).unwrap();

@@ -9,6 +9,8 @@ use ratelimit_playground::app::share::still::still_svg;
 #[cfg(not(target_arch = "wasm32"))]
 use ratelimit_playground::chart::svg;
 use ratelimit_playground::production;
+use ratelimit_playground::sim::logs::samples::{sample_log, SAMPLES};
+use ratelimit_playground::sim::logs::{shadow, KeyBy, LogFormat};
 use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
 
 /// The longest span an SVG chart shows: the last ten minutes of a longer run.
@@ -21,6 +23,8 @@ use std::sync::Arc;
 const USAGE: &str = "\
 usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisions] [--out FILE]
        ratelimit-sim --query QUERY --format svg --show CARDS [--at SECONDS] [--out FILE]
+       ratelimit-sim --query QUERY --log FILE [--log-format F] [--key K] [--format json|csv] [--out FILE]
+       ratelimit-sim --sample-log api|login [--minutes M] [--query seed=S] [--out FILE]
        ratelimit-sim --query QUERY --export nginx|envoy|governor|express|upstash|redis-lua
        ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
                            [--trace FILE] [--format json|decisions] [--out FILE]
@@ -42,6 +46,16 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   same drawing code, at the moment --at
   --at SECONDS    the moment of the still, like an embed's t= (0 to 600; default: the end of the
                   scenario's duration, at most 600)
+  --log FILE      shadow mode: replay an access log ('-' reads stdin) through the policy, one
+                  limiter per key, and report who would have got a 429: totals, keys,
+                  keys_throttled, per_key (sorted by rejections, then key), rejections over time;
+                  csv prints per_key. Nothing leaves the machine.
+  --log-format F  the log's format (default: detected from its first line): combined | common |
+                  msec | json[:TIME_FIELD] | csv[:TIME_COLUMN] | alb | cloudfront | times
+  --key K         what a limiter is kept per: ip (default) | field:NAME | path | global
+  --sample-log S  print a generated (not real) combined-format log to try --log on: api (300
+                  clients, three scrapers, a cron burst each minute) or login (credential
+                  stuffing); --minutes M long (1 to 1440, default 10), from the query's seed
   --export T      print the scenario's policy as configuration for T instead of running it:
                   exactly what the page's \"Use this in production\" tab copies
 
@@ -77,12 +91,31 @@ struct Args {
     show: Option<Vec<Card>>,
     /// `--at`: the still's moment.
     at: Option<Nanos>,
+    /// `--log`: the access log to replay in shadow mode.
+    log: Option<String>,
+    /// `--log-format`.
+    log_format: Option<LogFormat>,
+    /// `--key` (`ip` when not given).
+    key: Option<KeyBy>,
+    /// `--sample-log` and `--minutes`.
+    sample: Option<(String, u64)>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
-    let mut args =
-        Args { query: String::new(), trace: None, format: Format::Json, out: None, export: None, show: None, at: None };
-    let mut query = None;
+    let mut args = Args {
+        query: String::new(),
+        trace: None,
+        format: Format::Json,
+        out: None,
+        export: None,
+        show: None,
+        at: None,
+        log: None,
+        log_format: None,
+        key: None,
+        sample: None,
+    };
+    let (mut query, mut minutes) = (None, None);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         match flag.as_str() {
@@ -107,6 +140,26 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
                     other => return Err(format!("--format: '{other}' is not one of json | csv | svg | decisions")),
                 }
             }
+            "--log" => args.log = Some(value("--log")?),
+            "--sample-log" => {
+                let name = value("--sample-log")?;
+                if !SAMPLES.contains(&name.as_str()) {
+                    return Err(format!("--sample-log: '{name}' is not one of {}", SAMPLES.join(" | ")));
+                }
+                args.sample = Some((name, 10));
+            }
+            "--minutes" => {
+                let text = value("--minutes")?;
+                match text.parse::<u64>() {
+                    Ok(m) if (1..=1440).contains(&m) => minutes = Some(m),
+                    _ => return Err(format!("--minutes: '{text}' is not a whole number of minutes from 1 to 1440")),
+                }
+            }
+            "--log-format" => {
+                args.log_format =
+                    Some(LogFormat::named(&value("--log-format")?).map_err(|e| format!("--log-format: {e}"))?)
+            }
+            "--key" => args.key = Some(KeyBy::named(&value("--key")?).map_err(|e| format!("--key: {e}"))?),
             "--show" => {
                 let (cards, error) = parse_cards(&value("--show")?);
                 if let Some(e) = error {
@@ -134,6 +187,23 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
     }
     if args.at.is_some() && args.show.is_none() {
         return Err("--at is the moment of an embed's still: give the cards with --show".into());
+    }
+    match (&mut args.sample, minutes) {
+        (Some(sample), Some(m)) => sample.1 = m,
+        (None, Some(_)) => return Err("--minutes is the length of a --sample-log".into()),
+        _ => {}
+    }
+    if args.sample.is_some() && query.is_none() {
+        query = Some(String::new());
+    }
+    if args.log.is_some() && !matches!(args.format, Format::Json | Format::Csv) {
+        return Err("--log reports as json or csv: use --format json or --format csv".into());
+    }
+    if args.log.is_some() && (args.trace.is_some() || args.export.is_some()) {
+        return Err("--log replays a log: leave out --trace and --export".into());
+    }
+    if args.log.is_none() && (args.log_format.is_some() || args.key.is_some()) {
+        return Err("--log-format and --key describe a log: give it with --log FILE".into());
     }
     args.query = query.ok_or("--query is required (use --query '' for all defaults)")?;
     Ok(Some(args))
@@ -186,7 +256,69 @@ fn write_out(out: Option<&str>, text: &str) -> Result<(), String> {
     }
 }
 
+/// The shadow report of the log at `path` under `sc`, as JSON or CSV.
+fn shadow_report(sc: &Scenario, args: &Args, path: &str) -> Result<String, String> {
+    let key = args.key.clone().unwrap_or(KeyBy::Ip);
+    let report = if path == "-" {
+        shadow(std::io::stdin().lock(), args.log_format.clone(), &key, sc)
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| format!("--log: cannot open {path}: {e}"))?;
+        shadow(std::io::BufReader::with_capacity(1 << 20, file), args.log_format.clone(), &key, sc)
+    }
+    .map_err(|e| e.to_string())?;
+    let ranked = report.ranked();
+    let row = |i: u32| (report.read.keys.name(i), &report.per_key[i as usize]);
+    if args.format == Format::Csv {
+        let mut out = String::from("key,requests,admitted,rejected,peak_1s,peak_window\n");
+        for (key, k) in ranked.iter().map(|&i| row(i)) {
+            let key = if key.contains([',', '"', '\n']) {
+                format!("\"{}\"", key.replace('"', "\"\""))
+            } else {
+                key.to_string()
+            };
+            out.push_str(&format!(
+                "{key},{},{},{},{},{}\n",
+                k.requests, k.admitted, k.rejected, k.peak_1s, k.peak_window
+            ));
+        }
+        return Ok(out);
+    }
+    let per_key: Vec<serde_json::Value> = ranked
+        .iter()
+        .map(|&i| {
+            let (key, k) = row(i);
+            serde_json::json!({ "key": key, "requests": k.requests, "admitted": k.admitted, "rejected": k.rejected, "peak_1s": k.peak_1s, "peak_window": k.peak_window })
+        })
+        .collect();
+    let r = &report.read;
+    let json = serde_json::json!({
+        "scenario": sc.to_query_full(),
+        "log": { "format": r.format.name(), "lines": r.lines, "reordered": r.reordered, "skipped": r.skipped.0, "first_skipped_line": r.skipped.1 },
+        "requests": report.requests,
+        "admitted": report.admitted,
+        "rejected": report.rejected,
+        "keys": r.keys.len(),
+        "keys_throttled": report.keys_throttled(),
+        "rejections_over_time": {
+            "from_ms": r.origin_ms + (report.first.as_nanos() / 1_000_000) as i64,
+            "bucket_s": report.bucket.as_nanos() / 1_000_000_000,
+            "counts": report.rejections,
+        },
+        "per_key": per_key,
+    });
+    Ok(serde_json::to_string_pretty(&json).expect("JSON") + "\n")
+}
+
 fn run(args: Args) -> Result<(), String> {
+    if let Some((name, minutes)) = &args.sample {
+        let sc = scenario(&args.query, None)?;
+        let log = sample_log(name, sc.seed, *minutes).expect("the name was checked");
+        return write_out(args.out.as_deref(), &log);
+    }
+    if let Some(path) = &args.log {
+        let sc = scenario(&args.query, None)?;
+        return write_out(args.out.as_deref(), &shadow_report(&sc, &args, path)?);
+    }
     let sc = scenario(&args.query, args.trace.as_deref())?;
     if let Some(name) = &args.export {
         let config = production::export(&sc, name).expect("the name was checked");

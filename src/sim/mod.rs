@@ -11,6 +11,7 @@ pub mod decision;
 pub mod engine;
 pub mod limiter;
 mod ln_table;
+pub mod logs;
 pub mod metrics;
 pub mod peak;
 pub mod products;

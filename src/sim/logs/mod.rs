@@ -1,0 +1,14 @@
+//! The user's own traffic: access logs read as arrivals per client ([`reader`], in the formats
+//! of [`format`], with the timestamps of [`stamp`]) and replayed through one limiter per key in
+//! shadow mode ([`shadow`]): who would have got a 429 under a policy. Pure and streaming: a log
+//! of any size is read line by line, holding a few seconds of it and the per-key counts.
+
+pub mod format;
+pub mod reader;
+pub mod samples;
+pub mod shadow;
+pub mod stamp;
+
+pub use format::LogFormat;
+pub use reader::{KeyBy, LogError};
+pub use shadow::{shadow, ShadowReport};

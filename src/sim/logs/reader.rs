@@ -1,0 +1,388 @@
+//! Streams an access log into arrivals in time order, each with its key, holding only a few
+//! seconds of it: lines are read one at a time (at most [`MAX_LINE`] bytes each), their format
+//! detected from the first line unless given, and
+//!
+//! - stamps with whole-second resolution are spread over their second: the n requests of one
+//!   second arrive at second + k/n, k = 0 … n − 1, in log order;
+//! - lines up to [`REORDER_MS`] out of order (merged logs, workers writing late) are put in
+//!   order and counted; a jump further back (a clock change, logs concatenated out of order) is
+//!   an error naming the line;
+//! - a line that does not fit the format is skipped and counted; more than 1 % of them (and
+//!   more than 10) is an error naming the first;
+//! - simulated time 0 is the UTC midnight before the first request, so clock-aligned windows
+//!   (a minute, an hour) fall where a real limiter's fall.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::io::{BufRead, Read};
+
+use super::format::{csv_header, Entry, LogFormat, FORMAT_NAMES};
+use crate::sim::SimTime;
+
+/// The longest line read, in bytes.
+pub const MAX_LINE: usize = 64 * 1024;
+/// How far out of order lines may be, ms.
+pub const REORDER_MS: i64 = 5_000;
+/// A day in ns: simulated time 0 is the UTC midnight before a log's first request, so fixed
+/// windows fall on the clock's minutes and hours as real limiters' do (`times` logs start at 0).
+const DAY_NS: i64 = 86_400_000_000_000;
+
+/// What a request is limited by (`key=`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyBy {
+    /// The client address.
+    Ip,
+    /// A named field (`field:NAME`): a JSON or CSV field, or `user`, `method`, `status`,
+    /// `referer`, `agent` of the combined format.
+    Field(String),
+    /// The path, without its query.
+    Path,
+    /// One key for every request.
+    Global,
+}
+
+/// The values `key=` takes.
+pub const KEY_NAMES: &str = "ip | field:NAME | path | global";
+
+impl KeyBy {
+    /// Reads `key=`'s value.
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::logs::reader::KeyBy;
+    /// assert_eq!(KeyBy::named("field:api_key"), Ok(KeyBy::Field("api_key".into())));
+    /// assert!(KeyBy::named("host").is_err());
+    /// ```
+    pub fn named(s: &str) -> Result<KeyBy, String> {
+        match s {
+            "ip" => Ok(KeyBy::Ip),
+            "path" => Ok(KeyBy::Path),
+            "global" => Ok(KeyBy::Global),
+            _ => match s.strip_prefix("field:") {
+                Some(f) if !f.is_empty() => Ok(KeyBy::Field(f.to_string())),
+                _ => Err(format!("'{s}' is not a key; known: {KEY_NAMES}")),
+            },
+        }
+    }
+
+    /// The key of `entry` (`-` where the field is missing).
+    fn of<'e>(&self, entry: &'e Entry<'_>) -> &'e str {
+        let k = match self {
+            KeyBy::Ip => &entry.ip,
+            KeyBy::Path => &entry.path,
+            KeyBy::Global => "*",
+            KeyBy::Field(name) => entry.field(name).unwrap_or("-"),
+        };
+        if k.is_empty() {
+            "-"
+        } else {
+            k
+        }
+    }
+}
+
+/// A log that cannot be read, with the line at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogError {
+    /// The line (1-based), or 0 for the log as a whole.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for LogError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            write!(f, "log: {}", self.message)
+        } else {
+            write!(f, "log line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+fn error(line: usize, message: impl Into<String>) -> LogError {
+    LogError { line, message: message.into() }
+}
+
+/// One request of the log, in time order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    /// Since the log's first second.
+    pub at: SimTime,
+    /// Index into [`Keys`].
+    pub key: u32,
+}
+
+/// The distinct keys seen, by index.
+#[derive(Debug, Default)]
+pub struct Keys {
+    index: HashMap<Box<str>, u32>,
+    names: Vec<Box<str>>,
+}
+
+impl Keys {
+    fn intern(&mut self, k: &str) -> u32 {
+        if let Some(&i) = self.index.get(k) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.names.push(k.into());
+        self.index.insert(k.into(), i);
+        i
+    }
+
+    /// Key `i`'s name.
+    pub fn name(&self, i: u32) -> &str {
+        &self.names[i as usize]
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether none was seen.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// What reading a log found besides its arrivals.
+#[derive(Debug)]
+pub struct ReadSummary {
+    /// The format read (detected or given).
+    pub format: LogFormat,
+    /// Lines read, blank and comment lines included.
+    pub lines: usize,
+    /// Requests.
+    pub requests: u64,
+    /// Requests that came out of order (within [`REORDER_MS`]) and were put in order.
+    pub reordered: u64,
+    /// Lines skipped because they do not fit the format, and the first of them.
+    pub skipped: (u64, Option<usize>),
+    /// The keys.
+    pub keys: Keys,
+    /// Simulated time 0, ms since the epoch: the UTC midnight before the first request (0 for a
+    /// `times` log).
+    pub origin_ms: i64,
+}
+
+/// The stage that puts entries in order and spreads whole seconds.
+struct Orderer {
+    /// Whole-second stamps not yet spread: second → keys in log order.
+    seconds: BTreeMap<i64, Vec<u32>>,
+    /// Times ready to emit: (absolute ns, sequence, key).
+    ready: BinaryHeap<Reverse<(i64, u64, u32)>>,
+    seq: u64,
+    /// The latest stamp seen, ms.
+    latest: i64,
+    origin_ms: Option<i64>,
+}
+
+impl Orderer {
+    fn new() -> Self {
+        Orderer { seconds: BTreeMap::new(), ready: BinaryHeap::new(), seq: 0, latest: i64::MIN, origin_ms: None }
+    }
+
+    /// Emits what is at least `REORDER_MS` older than the latest stamp (everything, at the end).
+    fn flush(&mut self, all: bool, out: &mut impl FnMut(Arrival)) {
+        let horizon = if all { i64::MAX } else { self.latest.saturating_sub(REORDER_MS) };
+        while let Some((&second, _)) = self.seconds.first_key_value() {
+            if !all && (second + 1) * 1000 > horizon {
+                break;
+            }
+            let keys = self.seconds.remove(&second).expect("the first second");
+            let n = keys.len() as i64;
+            for (k, key) in keys.into_iter().enumerate() {
+                self.seq += 1;
+                self.ready.push(Reverse((second * 1_000_000_000 + k as i64 * 1_000_000_000 / n, self.seq, key)));
+            }
+        }
+        let horizon_ns = horizon.saturating_mul(1_000_000);
+        while let Some(&Reverse((ns, _, key))) = self.ready.peek() {
+            if ns >= horizon_ns && !all {
+                break;
+            }
+            self.ready.pop();
+            let origin = *self.origin_ms.get_or_insert(ns.div_euclid(DAY_NS) * (DAY_NS / 1_000_000));
+            out(Arrival { at: SimTime((ns - origin * 1_000_000).max(0) as u64), key });
+        }
+    }
+}
+
+/// Reads `input` (`format`: detected from the first line if `None`), keyed by `key`, calling
+/// `out` with every arrival in time order. Stops at the first error.
+pub fn read_log(
+    input: impl BufRead,
+    format: Option<LogFormat>,
+    key: &KeyBy,
+    mut out: impl FnMut(Arrival),
+) -> Result<ReadSummary, LogError> {
+    let mut input = input;
+    let mut format = format;
+    let mut header: Vec<String> = Vec::new();
+    let mut keys = Keys::default();
+    let mut order = Orderer::new();
+    if format == Some(LogFormat::Times) {
+        order.origin_ms = Some(0);
+    }
+    let (mut lines, mut requests, mut reordered) = (0usize, 0u64, 0u64);
+    let (mut skipped, mut first_skipped) = (0u64, None);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| error(lines + 1, format!("cannot be read: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        lines += 1;
+        if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+            return Err(error(lines, format!("is longer than {MAX_LINE} bytes: not an access log line")));
+        }
+        if buf.contains(&0) {
+            return Err(error(lines, "holds a NUL byte: this is a binary file, not a text log"));
+        }
+        let text = std::str::from_utf8(&buf)
+            .map_err(|e| error(lines, format!("is not UTF-8 text (at byte {})", e.valid_up_to())))?;
+        let line = text.trim_end_matches(['\n', '\r']);
+        if line.trim().is_empty() {
+            continue;
+        }
+        if format.is_none() {
+            format = Some(LogFormat::detect(line).ok_or_else(|| {
+                error(lines, format!("is not in a log format this reads ({FORMAT_NAMES}); name one with log_format"))
+            })?);
+            if format == Some(LogFormat::Times) {
+                order.origin_ms = Some(0);
+            }
+        }
+        let f = format.as_ref().expect("a format");
+        if line.starts_with('#') && matches!(f, LogFormat::CloudFront | LogFormat::Times) {
+            continue;
+        }
+        if matches!(f, LogFormat::Csv(_)) && header.is_empty() {
+            header = csv_header(line);
+            continue;
+        }
+        let Some(entry) = f.parse(line, &header) else {
+            skipped += 1;
+            first_skipped.get_or_insert(lines);
+            continue;
+        };
+        let ms = entry.stamp.ms;
+        if order.latest != i64::MIN && ms < order.latest - REORDER_MS {
+            return Err(error(
+                lines,
+                format!("its time is {:.3} s before an earlier line's; lines may be at most {} s out of order (sort merged logs by time first)", (order.latest - ms) as f64 / 1e3, REORDER_MS / 1000),
+            ));
+        }
+        let id = keys.intern(key.of(&entry));
+        requests += 1;
+        if ms < order.latest && (!entry.stamp.whole_second || ms.div_euclid(1000) < order.latest.div_euclid(1000)) {
+            reordered += 1;
+        }
+        order.latest = order.latest.max(ms);
+        if entry.stamp.whole_second {
+            order.seconds.entry(ms.div_euclid(1000)).or_default().push(id);
+        } else {
+            let ns = match entry.exact_ms {
+                Some(exact) => (exact * 1e6).round() as i64,
+                None => ms * 1_000_000,
+            };
+            order.seq += 1;
+            order.ready.push(Reverse((ns, order.seq, id)));
+        }
+        order.flush(false, &mut out);
+    }
+    order.flush(true, &mut out);
+    let format = format.ok_or_else(|| error(0, "is empty: no request to replay"))?;
+    if requests == 0 {
+        return Err(error(first_skipped.unwrap_or(0), format!("no line is a request in the {} format", format.name())));
+    }
+    if skipped > 10 && skipped * 100 > requests + skipped {
+        return Err(error(
+            first_skipped.unwrap_or(0),
+            format!(
+                "{skipped} of {} lines do not fit the {} format (this is the first); name the format with log_format",
+                requests + skipped,
+                format.name()
+            ),
+        ));
+    }
+    Ok(ReadSummary {
+        format,
+        lines,
+        requests,
+        reordered,
+        skipped: (skipped, first_skipped),
+        keys,
+        origin_ms: order.origin_ms.unwrap_or(0),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str, key: KeyBy) -> Result<(Vec<(u64, String)>, ReadSummary), LogError> {
+        let mut got = Vec::new();
+        let summary = read_log(text.as_bytes(), None, &key, |a| got.push(a))?;
+        Ok((
+            got.into_iter().map(|a| (a.at.as_nanos() / 1_000_000, summary.keys.name(a.key).to_string())).collect(),
+            summary,
+        ))
+    }
+
+    fn clf_line(ip: &str, second: u32) -> String {
+        format!("{ip} - - [14/Nov/2023:22:13:{second:02} +0000] \"GET /a HTTP/1.1\" 200 5\n")
+    }
+
+    #[test]
+    fn the_n_requests_of_one_second_arrive_at_k_over_n() {
+        let log: String = ["a", "b", "a", "a"].iter().map(|ip| clf_line(ip, 20)).chain([clf_line("b", 21)]).collect();
+        let (got, summary) = read(&log, KeyBy::Ip).unwrap();
+        let since = 80_000_000; // 22:13:20 UTC, ms after midnight
+        let got: Vec<(u64, String)> = got.into_iter().map(|(t, k)| (t - since, k)).collect();
+        assert_eq!(got, [(0, "a".into()), (250, "b".into()), (500, "a".into()), (750, "a".into()), (1000, "b".into())]);
+        assert_eq!((summary.keys.len(), summary.requests, summary.origin_ms), (2, 5, 1_699_920_000_000));
+    }
+
+    #[test]
+    fn a_little_out_of_order_is_sorted_and_counted_and_a_jump_back_is_named() {
+        let log = "1000\n3000\n2000\n9000\n";
+        let (got, summary) = read(log, KeyBy::Global).unwrap();
+        assert_eq!(got.iter().map(|g| g.0).collect::<Vec<_>>(), [1000, 2000, 3000, 9000], "a times log starts at 0");
+        assert_eq!(summary.reordered, 1);
+        let e = read("1000\n20000\n2000\n", KeyBy::Global).unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        assert!(e.to_string().contains("at most 5 s out of order"), "{e}");
+    }
+
+    #[test]
+    fn bad_files_are_named_by_their_line() {
+        assert_eq!(read("", KeyBy::Ip).unwrap_err().to_string(), "log: is empty: no request to replay");
+        assert_eq!(read("hello\n", KeyBy::Ip).unwrap_err().line, 1);
+        let e = read_log(&b"1000\n\xff\xfe\n"[..], None, &KeyBy::Ip, |_| {}).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (2, "is not UTF-8 text (at byte 0)"));
+        let e = read_log(&b"10\n\x00\x01\x02"[..], None, &KeyBy::Ip, |_| {}).unwrap_err();
+        assert!(e.message.contains("binary"), "{e}");
+        let long = format!("1000\n{}\n", "9".repeat(MAX_LINE + 10));
+        assert!(read(&long, KeyBy::Ip).unwrap_err().message.contains("longer than 65536 bytes"));
+        let mostly_bad: String =
+            (0..30).map(|i| if i % 2 == 0 { clf_line("a", 1) } else { "garbage\n".into() }).collect();
+        let e = read(&mostly_bad, KeyBy::Ip).unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+    }
+
+    #[test]
+    fn keys_come_from_the_address_a_field_the_path_or_nothing() {
+        let log = "{\"time\": 1700000000.1, \"ip\": \"x\", \"user\": \"u1\", \"path\": \"/p?q=1\"}\n{\"time\": 1700000000.2, \"ip\": \"y\", \"path\": \"/p\"}\n";
+        let names = |k: KeyBy| read(log, k).unwrap().0.into_iter().map(|g| g.1).collect::<Vec<_>>();
+        assert_eq!(names(KeyBy::Ip), ["x", "y"]);
+        assert_eq!(names(KeyBy::Field("user".into())), ["u1", "-"]);
+        assert_eq!(names(KeyBy::Path), ["/p", "/p"]);
+        assert_eq!(names(KeyBy::Global), ["*", "*"]);
+    }
+}

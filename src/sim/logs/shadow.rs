@@ -1,0 +1,240 @@
+//! Shadow mode: a log's requests through one limiter per key, as a real limiter keeps one bucket
+//! per client, and who would have got a 429. Memory stays bounded with millions of keys: a key's
+//! limiter is dropped once it has been idle long enough to be back at rest (full, its windows
+//! empty), which is exactly when a real limiter would have forgotten it too, so dropping it
+//! changes no decision; only the key's counts are kept.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::format::LogFormat;
+use super::reader::{read_log, Arrival, KeyBy, LogError, ReadSummary};
+use crate::sim::{AnyLimiter, Limiter, Nanos, Scenario, SimTime};
+
+/// How often idle keys are looked for, in requests.
+const SWEEP_EVERY: u64 = 1 << 16;
+/// The most buckets of the rejections-over-time series.
+const MAX_BUCKETS: u64 = 600;
+
+/// One key's counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyCounts {
+    /// Requests.
+    pub requests: u64,
+    /// Admitted (delayed ones included).
+    pub admitted: u64,
+    /// Refused.
+    pub rejected: u64,
+    /// The most requests within any 1 s.
+    pub peak_1s: u64,
+    /// The most requests within any span of the policy's window.
+    pub peak_window: u64,
+}
+
+/// A key whose limiter is live: its state and its recent arrivals (for the peaks).
+struct Live {
+    limiter: AnyLimiter,
+    last: SimTime,
+    second: VecDeque<SimTime>,
+    window: VecDeque<SimTime>,
+}
+
+/// The shadow report of one log under one policy.
+#[derive(Debug)]
+pub struct ShadowReport {
+    /// What reading found (format, lines, keys, …).
+    pub read: ReadSummary,
+    /// Requests, admitted and rejected over all keys.
+    pub requests: u64,
+    /// Admitted.
+    pub admitted: u64,
+    /// Rejected.
+    pub rejected: u64,
+    /// Per key, in key order ([`ReadSummary::keys`]).
+    pub per_key: Vec<KeyCounts>,
+    /// Rejections per bucket of `bucket` from the first request on.
+    pub rejections: Vec<u64>,
+    /// The width of a bucket of `rejections`.
+    pub bucket: Nanos,
+    /// When the first request came, since simulated time 0.
+    pub first: SimTime,
+    /// The most keys whose limiters were live at once.
+    pub live_peak: usize,
+    /// Limiters dropped because their keys were idle (and at rest).
+    pub dropped: u64,
+}
+
+impl ShadowReport {
+    /// Keys that saw at least one 429.
+    pub fn keys_throttled(&self) -> usize {
+        self.per_key.iter().filter(|k| k.rejected > 0).count()
+    }
+
+    /// Key indices sorted by rejections (most first), then by name.
+    pub fn ranked(&self) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..self.per_key.len() as u32).collect();
+        order.sort_by(|&a, &b| {
+            self.per_key[b as usize]
+                .rejected
+                .cmp(&self.per_key[a as usize].rejected)
+                .then_with(|| self.read.keys.name(a).cmp(self.read.keys.name(b)))
+        });
+        order
+    }
+}
+
+/// How long a key must be idle for its limiter to be back at rest under `sc`: two of the
+/// policy's windows (the sliding counter weighs the previous one) plus the time to refill from
+/// empty, and a second for the millisecond clocks of the product models.
+pub fn rest_after(sc: &Scenario) -> Nanos {
+    let quota = sc.limiter().quota();
+    let refill = Nanos::from_secs_f64(sc.capacity as f64 / sc.refill.as_per_sec().max(1e-9));
+    Nanos(quota.window.as_nanos().saturating_mul(2).saturating_add(refill.as_nanos()).saturating_add(1_000_000_000))
+}
+
+/// Pushes `t` into `recent`, drops what is `span` or more older, and returns how many are left.
+fn count_within(recent: &mut VecDeque<SimTime>, t: SimTime, span: Nanos) -> u64 {
+    recent.push_back(t);
+    while recent.front().is_some_and(|&f| t.as_nanos() - f.as_nanos() >= span.as_nanos()) {
+        recent.pop_front();
+    }
+    recent.len() as u64
+}
+
+/// Runs the log in `input` through `sc`'s limiter, one per key.
+pub fn shadow(
+    input: impl std::io::BufRead,
+    format: Option<LogFormat>,
+    key: &KeyBy,
+    sc: &Scenario,
+) -> Result<ShadowReport, LogError> {
+    let rest = rest_after(sc);
+    let window = sc.limiter().quota().window.max(Nanos(1));
+    let mut per_key: Vec<KeyCounts> = Vec::new();
+    let mut live: HashMap<u32, Live> = HashMap::new();
+    let (mut seen, mut live_peak, mut dropped) = (0u64, 0usize, 0u64);
+    let mut rejected_at: Vec<SimTime> = Vec::new();
+    let mut first = None;
+    let summary = read_log(input, format, key, |a: Arrival| {
+        first.get_or_insert(a.at);
+        let k = a.key as usize;
+        if per_key.len() <= k {
+            per_key.resize(k + 1, KeyCounts::default());
+        }
+        let state = live.entry(a.key).or_insert_with(|| Live {
+            limiter: sc.limiter(),
+            last: a.at,
+            second: VecDeque::new(),
+            window: VecDeque::new(),
+        });
+        state.last = a.at;
+        let verdict = state.limiter.check(a.at);
+        let counts = &mut per_key[k];
+        counts.requests += 1;
+        if verdict.allowed {
+            counts.admitted += 1;
+        } else {
+            counts.rejected += 1;
+            rejected_at.push(a.at);
+        }
+        counts.peak_1s = counts.peak_1s.max(count_within(&mut state.second, a.at, Nanos::from_secs(1)));
+        counts.peak_window = counts.peak_window.max(count_within(&mut state.window, a.at, window));
+        live_peak = live_peak.max(live.len());
+        seen += 1;
+        if seen % SWEEP_EVERY == 0 {
+            let before = live.len();
+            live.retain(|_, l| a.at.as_nanos().saturating_sub(l.last.as_nanos()) < rest.as_nanos());
+            dropped += (before - live.len()) as u64;
+        }
+    })?;
+    let first = first.unwrap_or(SimTime::ZERO);
+    let last = rejected_at.last().copied().unwrap_or(first);
+    let span = last.as_nanos().saturating_sub(first.as_nanos());
+    let bucket = Nanos((span / MAX_BUCKETS).max(1_000_000_000).div_ceil(1_000_000_000) * 1_000_000_000);
+    let mut rejections = vec![0u64; (span / bucket.as_nanos() + 1) as usize];
+    for t in &rejected_at {
+        rejections[((t.as_nanos() - first.as_nanos()) / bucket.as_nanos()) as usize] += 1;
+    }
+    if rejected_at.is_empty() {
+        rejections.clear();
+    }
+    let (requests, admitted, rejected) =
+        per_key.iter().fold((0, 0, 0), |(r, a, j), k| (r + k.requests, a + k.admitted, j + k.rejected));
+    Ok(ShadowReport {
+        read: summary,
+        requests,
+        admitted,
+        rejected,
+        per_key,
+        rejections,
+        bucket,
+        first,
+        live_peak,
+        dropped,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(lines: &[(u64, &str)]) -> String {
+        lines
+            .iter()
+            .map(|(ms, ip)| format!("{{\"msec\": {}.{:03}, \"ip\": \"{ip}\"}}\n", 1_700_000_000 + ms / 1000, ms % 1000))
+            .collect()
+    }
+
+    #[test]
+    fn each_key_has_its_own_limiter() {
+        let sc = Scenario::from_query("capacity=2&refill=1").unwrap();
+        // a sends 4 at once (2 pass), b sends 2 (both pass).
+        let text = log(&[(0, "a"), (1, "a"), (2, "b"), (3, "a"), (4, "a"), (5, "b")]);
+        let r = shadow(text.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
+        assert_eq!((r.requests, r.admitted, r.rejected, r.read.keys.len(), r.keys_throttled()), (6, 4, 2, 2, 1));
+        let top = r.ranked()[0];
+        assert_eq!((r.read.keys.name(top), r.per_key[top as usize].peak_1s), ("a", 4));
+        assert_eq!(r.rejections, [2]);
+        let global = shadow(text.as_bytes(), None, &KeyBy::Global, &sc).unwrap();
+        assert_eq!((global.admitted, global.read.keys.len()), (2, 1), "one key: one bucket for everyone");
+    }
+
+    #[test]
+    fn dropping_idle_keys_changes_no_decision() {
+        // Fifty keys in five groups that take turns for 30 s each, so each key idles 120 s
+        // between its turns (the sweep runs every 2^16 requests, several times here): every
+        // algorithm decides as one limiter per key kept forever does.
+        let mut rng = crate::sim::SimRng::new(7);
+        let (mut t, mut lines) = (0u64, Vec::new());
+        for _ in 0..150_000 {
+            t += rng.below(12);
+            lines.push((t, format!("k{}", (t / 30_000) % 5 * 10 + rng.below(10))));
+        }
+        let text = log(&lines.iter().map(|(t, k)| (*t, k.as_str())).collect::<Vec<_>>());
+        for algo in [
+            "token_bucket",
+            "fixed_window",
+            "sliding_window",
+            "sliding_log",
+            "gcra",
+            "nginx",
+            "express",
+            "upstash_sliding",
+        ] {
+            let sc = Scenario::from_query(&format!("algo={algo}&capacity=5&refill=2&limit=5&window=2")).unwrap();
+            let r = shadow(text.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
+            assert!(r.dropped >= 40, "{algo}: idle keys were dropped ({} of them)", r.dropped);
+            let mut kept: HashMap<&str, AnyLimiter> = HashMap::new();
+            let origin = 80_000 * 1_000_000_000; // the log starts at 22:13:20 UTC
+            let admitted = lines
+                .iter()
+                .filter(|(t, k)| {
+                    kept.entry(k.as_str())
+                        .or_insert_with(|| sc.limiter())
+                        .check(SimTime(origin + t * 1_000_000))
+                        .allowed
+                })
+                .count() as u64;
+            assert_eq!(r.admitted, admitted, "{algo}");
+        }
+    }
+}
