@@ -193,6 +193,42 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "key,requests,admitted,rejected,peak_1s,peak_window");
     assert!(lines[1].starts_with(&format!("*,{},", v["requests"])), "{}", lines[1]);
+    // The sizing assistant: the smallest policy within 1 % of keys throttled leaves the 300
+    // clients alone; the keys it still throttles are named.
+    let o = sim(&["--query", "capacity=20&refill=2", "--log", log.to_str().unwrap(), "--sweep"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let grid = s["grid"].as_array().unwrap();
+    assert!(grid.len() >= 50, "{} policies", grid.len());
+    let rates: Vec<f64> = grid.iter().map(|r| r["rate_per_s"].as_f64().unwrap()).collect();
+    assert!(rates.windows(2).all(|w| w[0] <= w[1]), "smallest first");
+    let rec = &s["recommended"];
+    assert!(rec["keys_throttled"].as_u64().unwrap() <= 3, "{rec}");
+    let first_ok = grid.iter().position(|r| r["keys_throttled"].as_u64().unwrap() <= 3).unwrap();
+    assert_eq!(grid[first_ok]["policy"], rec["policy"], "the smallest that qualifies");
+    for k in rec["still_throttled"].as_array().unwrap() {
+        assert!(k.as_str().unwrap().starts_with("203.0.113.") || k == "198.51.100.7", "{k}");
+    }
+    let csv = String::from_utf8(
+        sim(&[
+            "--query",
+            "limit=100&window=60&algo=fixed_window",
+            "--log",
+            log.to_str().unwrap(),
+            "--sweep",
+            "--format",
+            "csv",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert!(
+        csv.starts_with(
+            "policy,rate_per_s,burst,keys_throttled,keys_throttled_percent,rejected,rejected_percent\nlimit="
+        ),
+        "{csv}"
+    );
+
     // Bad logs and flags: exit 2, the line or the flag named.
     let bad = dir.join("bad.log");
     std::fs::write(&bad, b"203.0.113.7 - - [14/Nov/2023:22:13:20 +0000] \"GET / HTTP/1.1\" 200 1\n\xff\xfe\n").unwrap();

@@ -9,7 +9,9 @@ use ratelimit_playground::app::share::still::still_svg;
 #[cfg(not(target_arch = "wasm32"))]
 use ratelimit_playground::chart::svg;
 use ratelimit_playground::production;
+use ratelimit_playground::sim::logs::reader::read_log;
 use ratelimit_playground::sim::logs::samples::{sample_log, SAMPLES};
+use ratelimit_playground::sim::logs::sizing::sweep;
 use ratelimit_playground::sim::logs::{shadow, KeyBy, LogFormat};
 use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
 
@@ -24,6 +26,7 @@ const USAGE: &str = "\
 usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisions] [--out FILE]
        ratelimit-sim --query QUERY --format svg --show CARDS [--at SECONDS] [--out FILE]
        ratelimit-sim --query QUERY --log FILE [--log-format F] [--key K] [--format json|csv] [--out FILE]
+       ratelimit-sim --query QUERY --log FILE --sweep [--target-keys PCT] [--format json|csv]
        ratelimit-sim --sample-log api|login [--minutes M] [--query seed=S] [--out FILE]
        ratelimit-sim --query QUERY --export nginx|envoy|governor|express|upstash|redis-lua
        ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
@@ -53,6 +56,10 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
   --log-format F  the log's format (default: detected from its first line): combined | common |
                   msec | json[:TIME_FIELD] | csv[:TIME_COLUMN] | alb | cloudfront | times
   --key K         what a limiter is kept per: ip (default) | field:NAME | path | global
+  --sweep         the sizing assistant: up to 100 policies (capacity × refill, or limit ×
+                  window) drawn from the log's peaks, each run on the log, and the smallest under
+                  which at most --target-keys PCT (0 to 100, default 1) of the keys see a 429,
+                  with the keys it still throttles
   --sample-log S  print a generated (not real) combined-format log to try --log on: api (300
                   clients, three scrapers, a cron burst each minute) or login (credential
                   stuffing); --minutes M long (1 to 1440, default 10), from the query's seed
@@ -99,6 +106,8 @@ struct Args {
     key: Option<KeyBy>,
     /// `--sample-log` and `--minutes`.
     sample: Option<(String, u64)>,
+    /// `--sweep`, with `--target-keys` as a share (0–1).
+    sweep: Option<f64>,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
@@ -114,8 +123,9 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         log_format: None,
         key: None,
         sample: None,
+        sweep: None,
     };
-    let (mut query, mut minutes) = (None, None);
+    let (mut query, mut minutes, mut target) = (None, None, None);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         match flag.as_str() {
@@ -141,6 +151,14 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
                 }
             }
             "--log" => args.log = Some(value("--log")?),
+            "--sweep" => args.sweep = Some(0.01),
+            "--target-keys" => {
+                let text = value("--target-keys")?;
+                match text.parse::<f64>() {
+                    Ok(p) if (0.0..=100.0).contains(&p) => target = Some(p / 100.0),
+                    _ => return Err(format!("--target-keys: '{text}' is not a percentage from 0 to 100")),
+                }
+            }
             "--sample-log" => {
                 let name = value("--sample-log")?;
                 if !SAMPLES.contains(&name.as_str()) {
@@ -192,6 +210,14 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
         (Some(sample), Some(m)) => sample.1 = m,
         (None, Some(_)) => return Err("--minutes is the length of a --sample-log".into()),
         _ => {}
+    }
+    match (&mut args.sweep, target) {
+        (Some(share), Some(t)) => *share = t,
+        (None, Some(_)) => return Err("--target-keys is the sizing assistant's: add --sweep".into()),
+        _ => {}
+    }
+    if args.sweep.is_some() && args.log.is_none() {
+        return Err("--sweep sizes a policy on a log: give it with --log FILE".into());
     }
     if args.sample.is_some() && query.is_none() {
         query = Some(String::new());
@@ -256,16 +282,72 @@ fn write_out(out: Option<&str>, text: &str) -> Result<(), String> {
     }
 }
 
+/// Opens the log at `path` (`-`: standard input).
+fn open_log(path: &str) -> Result<Box<dyn std::io::BufRead>, String> {
+    if path == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("--log: cannot open {path}: {e}"))?;
+    Ok(Box::new(std::io::BufReader::with_capacity(1 << 20, file)))
+}
+
+/// The sizing assistant's table for the log at `path` around `sc`, as JSON or CSV.
+fn sizing_report(sc: &Scenario, args: &Args, path: &str, target: f64) -> Result<String, String> {
+    let key = args.key.clone().unwrap_or(KeyBy::Ip);
+    let mut arrivals = Vec::new();
+    let read =
+        read_log(open_log(path)?, args.log_format.clone(), &key, |a| arrivals.push(a)).map_err(|e| e.to_string())?;
+    let sizing = sweep(&arrivals, &read.keys, sc, target);
+    let percent = |n: f64, of: f64| if of > 0.0 { (n * 1e4 / of).round() / 100.0 } else { 0.0 };
+    if args.format == Format::Csv {
+        let mut out =
+            String::from("policy,rate_per_s,burst,keys_throttled,keys_throttled_percent,rejected,rejected_percent\n");
+        for r in &sizing.rows {
+            out.push_str(&format!(
+                "{},{},{},{},{},{},{}\n",
+                r.policy,
+                r.rate,
+                r.burst,
+                r.keys_throttled,
+                percent(r.keys_throttled as f64, sizing.keys as f64),
+                r.rejected,
+                percent(r.rejected as f64, sizing.requests as f64)
+            ));
+        }
+        return Ok(out);
+    }
+    let row = |r: &ratelimit_playground::sim::logs::sizing::SizingRow| {
+        serde_json::json!({
+            "policy": r.policy, "rate_per_s": r.rate, "burst": r.burst,
+            "keys_throttled": r.keys_throttled, "keys_throttled_percent": percent(r.keys_throttled as f64, sizing.keys as f64),
+            "rejected": r.rejected, "rejected_percent": percent(r.rejected as f64, sizing.requests as f64),
+            "heaviest": r.heaviest.iter().map(|&(k, n, a)| serde_json::json!({ "key": read.keys.name(k), "requests": n, "admitted": a })).collect::<Vec<_>>(),
+        })
+    };
+    let recommended = sizing.recommended.map(|i| {
+        let throttled: Vec<&str> = sizing.still_throttled().iter().map(|&k| read.keys.name(k)).collect();
+        let mut r = row(&sizing.rows[i]);
+        r["still_throttled"] = serde_json::json!(throttled);
+        r
+    });
+    let json = serde_json::json!({
+        "scenario": sc.to_query_full(),
+        "keys": sizing.keys,
+        "requests": sizing.requests,
+        "target_keys_percent": target * 100.0,
+        "recommended": recommended,
+        "grid": sizing.rows.iter().map(row).collect::<Vec<_>>(),
+    });
+    Ok(serde_json::to_string_pretty(&json).expect("JSON") + "\n")
+}
+
 /// The shadow report of the log at `path` under `sc`, as JSON or CSV.
 fn shadow_report(sc: &Scenario, args: &Args, path: &str) -> Result<String, String> {
-    let key = args.key.clone().unwrap_or(KeyBy::Ip);
-    let report = if path == "-" {
-        shadow(std::io::stdin().lock(), args.log_format.clone(), &key, sc)
-    } else {
-        let file = std::fs::File::open(path).map_err(|e| format!("--log: cannot open {path}: {e}"))?;
-        shadow(std::io::BufReader::with_capacity(1 << 20, file), args.log_format.clone(), &key, sc)
+    if let Some(target) = args.sweep {
+        return sizing_report(sc, args, path, target);
     }
-    .map_err(|e| e.to_string())?;
+    let key = args.key.clone().unwrap_or(KeyBy::Ip);
+    let report = shadow(open_log(path)?, args.log_format.clone(), &key, sc).map_err(|e| e.to_string())?;
     let ranked = report.ranked();
     let row = |i: u32| (report.read.keys.name(i), &report.per_key[i as usize]);
     if args.format == Format::Csv {

@@ -129,29 +129,55 @@ pub struct Entry<'a> {
     pub ip: Cow<'a, str>,
     /// The request path (without the query).
     pub path: Cow<'a, str>,
-    /// The other named fields: (name, value).
+    /// The other named fields: (name, value). Empty for the combined format, whose fields are
+    /// read from `combined` only when a key asks for one.
     pub fields: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    /// The combined format's text before its time (`- user`) and after it, for [`Entry::field`].
+    pub combined: Option<(&'a str, &'a str)>,
 }
 
 impl<'a> Entry<'a> {
     fn at(stamp: Stamp, exact: f64) -> Self {
-        Entry { stamp, exact_ms: Some(exact), ip: Cow::Borrowed(""), path: Cow::Borrowed(""), fields: Vec::new() }
+        Entry {
+            stamp,
+            exact_ms: Some(exact),
+            ip: Cow::Borrowed(""),
+            path: Cow::Borrowed(""),
+            fields: Vec::new(),
+            combined: None,
+        }
     }
 
-    /// The value of field `name`.
+    /// The value of field `name`: a JSON or CSV field, or the combined format's `user`, `method`,
+    /// `status`, `referer` or `agent`.
     pub fn field(&self, name: &str) -> Option<&str> {
+        if let Some((before, after)) = self.combined {
+            let q = quoted(after);
+            return match name {
+                "user" => Some(before.trim().split(' ').nth(1).unwrap_or("-")),
+                "method" => q.first().map(|r| r.split(' ').next().unwrap_or("")),
+                "status" => after.split('"').nth(2).and_then(|s| s.split_whitespace().next()),
+                "referer" => q.get(1).copied(),
+                "agent" => q.get(2).copied(),
+                _ => None,
+            };
+        }
         self.fields.iter().find(|(k, _)| k == name).map(|(_, v)| &**v)
     }
 }
 
 /// The path of a request line `METHOD PATH PROTO` (or a full URL), without its query.
 fn request_path(request: &str) -> &str {
-    let target = request.split(' ').nth(1).unwrap_or("");
+    let b = request.as_bytes();
+    let start = b.iter().position(|&c| c == b' ').map_or(b.len(), |i| i + 1);
+    let end = start + b[start..].iter().position(|&c| c == b' ').unwrap_or(b.len() - start);
+    let target = &request[start..end];
     let target = match target.find("://") {
         Some(i) => target[i + 3..].find('/').map_or("/", |j| &target[i + 3 + j..]),
         None => target,
     };
-    target.split(['?', '#']).next().unwrap_or("")
+    let cut = target.as_bytes().iter().position(|&c| c == b'?' || c == b'#').unwrap_or(target.len());
+    &target[..cut]
 }
 
 /// The quoted strings of `s`, in order (`\"` inside kept as is).
@@ -179,21 +205,19 @@ fn combined(line: &str) -> Option<Entry<'_>> {
     let (ip, rest) = line.split_once(' ')?;
     let open = rest.find('[')?;
     let close = open + rest[open..].find(']')?;
-    let user = rest[..open].trim().split(' ').nth(1).unwrap_or("-");
     let stamp = clf(&rest[open + 1..close])?;
     let after = &rest[close + 1..];
-    let q = quoted(after);
-    let request = *q.first()?;
-    let status = after.split('"').nth(2).and_then(|s| s.split_whitespace().next()).unwrap_or("");
-    let mut fields: Vec<(Cow<str>, Cow<str>)> = Vec::with_capacity(5);
-    fields.push(("user".into(), user.into()));
-    fields.push(("status".into(), status.into()));
-    fields.push(("method".into(), request.split(' ').next().unwrap_or("").into()));
-    if let [_, referer, agent, ..] = q.as_slice() {
-        fields.push(("referer".into(), (*referer).into()));
-        fields.push(("agent".into(), (*agent).into()));
-    }
-    (!ip.is_empty()).then(|| Entry { stamp, exact_ms: None, ip: ip.into(), path: request_path(request).into(), fields })
+    // The request is the first quoted string.
+    let start = after.find('"')? + 1;
+    let request = &after[start..start + after[start..].find('"')?];
+    (!ip.is_empty()).then(|| Entry {
+        stamp,
+        exact_ms: None,
+        ip: ip.into(),
+        path: request_path(request).into(),
+        fields: Vec::new(),
+        combined: Some((&rest[..open], after)),
+    })
 }
 
 fn msec(line: &str) -> Option<Entry<'_>> {
@@ -207,6 +231,7 @@ fn msec(line: &str) -> Option<Entry<'_>> {
         ip: ip.into(),
         path: request_path(request).into(),
         fields: Vec::new(),
+        combined: None,
     })
 }
 
@@ -240,7 +265,7 @@ fn json<'a>(line: &'a str, field: Option<&str>) -> Option<Entry<'a>> {
             p.split('?').next().unwrap_or("").to_string()
         }
     });
-    Some(Entry { stamp, exact_ms: None, ip: ip.into(), path: path.unwrap_or_default().into(), fields })
+    Some(Entry { stamp, exact_ms: None, ip: ip.into(), path: path.unwrap_or_default().into(), fields, combined: None })
 }
 
 /// Splits one CSV row (double-quoted fields, `""` for a quote).
@@ -282,7 +307,7 @@ fn csv<'a>(line: &'a str, header: &[String], field: Option<&str>) -> Option<Entr
     };
     let ip = find(&IP_FIELDS).unwrap_or_default();
     let path = find(&PATH_FIELDS).map(|p| p.split('?').next().unwrap_or("").to_string()).unwrap_or_default();
-    Some(Entry { stamp, exact_ms: None, ip: ip.into(), path: path.into(), fields })
+    Some(Entry { stamp, exact_ms: None, ip: ip.into(), path: path.into(), fields, combined: None })
 }
 
 fn alb(line: &str) -> Option<Entry<'_>> {
@@ -297,7 +322,14 @@ fn alb(line: &str) -> Option<Entry<'_>> {
     let client = parts.next()?;
     let ip = client.rsplit_once(':').map_or(client, |(ip, _)| ip);
     let request = *quoted(parts.next().unwrap_or("")).first()?;
-    Some(Entry { stamp, exact_ms: None, ip: ip.into(), path: request_path(request).into(), fields: Vec::new() })
+    Some(Entry {
+        stamp,
+        exact_ms: None,
+        ip: ip.into(),
+        path: request_path(request).into(),
+        fields: Vec::new(),
+        combined: None,
+    })
 }
 
 fn cloudfront(line: &str) -> Option<Entry<'_>> {
@@ -309,7 +341,7 @@ fn cloudfront(line: &str) -> Option<Entry<'_>> {
     let stamp = iso8601(&format!("{}T{}Z", f[0], f[1]))?;
     let fields: Vec<(Cow<str>, Cow<str>)> =
         vec![("method".into(), f[5].into()), ("host".into(), f[6].into()), ("status".into(), f[8].into())];
-    Some(Entry { stamp, exact_ms: None, ip: f[4].into(), path: f[7].into(), fields })
+    Some(Entry { stamp, exact_ms: None, ip: f[4].into(), path: f[7].into(), fields, combined: None })
 }
 
 #[cfg(test)]
@@ -349,7 +381,11 @@ mod tests {
             assert_eq!(e.stamp.ms / 1000, 1_700_000_000, "{line}");
         }
         assert!(LogFormat::Combined.parse(COMBINED, &[]).unwrap().stamp.whole_second);
-        assert_eq!(LogFormat::Combined.parse(COMBINED, &[]).unwrap().field("agent"), Some("curl/8.4.0"));
+        let e = LogFormat::Combined.parse(COMBINED, &[]).unwrap();
+        assert_eq!(
+            (e.field("agent"), e.field("user"), e.field("status"), e.field("method")),
+            (Some("curl/8.4.0"), Some("alice"), Some("200"), Some("GET"))
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod format;
 pub mod reader;
 pub mod samples;
 pub mod shadow;
+pub mod sizing;
 pub mod stamp;
 
 pub use format::LogFormat;

@@ -112,10 +112,29 @@ pub struct Arrival {
     pub key: u32,
 }
 
+/// FNV-1a: keys are short strings hashed once per line, where SipHash's strength costs more
+/// than it buys (a log is the user's own input, looked at on their own machine).
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
 /// The distinct keys seen, by index.
 #[derive(Debug, Default)]
 pub struct Keys {
-    index: HashMap<Box<str>, u32>,
+    index: HashMap<Box<str>, u32, std::hash::BuildHasherDefault<Fnv>>,
     names: Vec<Box<str>>,
 }
 
@@ -246,8 +265,9 @@ pub fn read_log(
         }
         let text = std::str::from_utf8(&buf)
             .map_err(|e| error(lines, format!("is not UTF-8 text (at byte {})", e.valid_up_to())))?;
-        let line = text.trim_end_matches(['\n', '\r']);
-        if line.trim().is_empty() {
+        let line = text.strip_suffix('\n').unwrap_or(text);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.bytes().all(|b| b.is_ascii_whitespace()) {
             continue;
         }
         if format.is_none() {

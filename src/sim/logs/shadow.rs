@@ -4,7 +4,7 @@
 //! empty), which is exactly when a real limiter would have forgotten it too, so dropping it
 //! changes no decision; only the key's counts are kept.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use super::format::LogFormat;
 use super::reader::{read_log, Arrival, KeyBy, LogError, ReadSummary};
@@ -100,27 +100,63 @@ fn count_within(recent: &mut VecDeque<SimTime>, t: SimTime, span: Nanos) -> u64 
     recent.len() as u64
 }
 
-/// Runs the log in `input` through `sc`'s limiter, one per key.
-pub fn shadow(
-    input: impl std::io::BufRead,
-    format: Option<LogFormat>,
-    key: &KeyBy,
-    sc: &Scenario,
-) -> Result<ShadowReport, LogError> {
-    let rest = rest_after(sc);
-    let window = sc.limiter().quota().window.max(Nanos(1));
-    let mut per_key: Vec<KeyCounts> = Vec::new();
-    let mut live: HashMap<u32, Live> = HashMap::new();
-    let (mut seen, mut live_peak, mut dropped) = (0u64, 0usize, 0u64);
-    let mut rejected_at: Vec<SimTime> = Vec::new();
-    let mut first = None;
-    let summary = read_log(input, format, key, |a: Arrival| {
-        first.get_or_insert(a.at);
-        let k = a.key as usize;
-        if per_key.len() <= k {
-            per_key.resize(k + 1, KeyCounts::default());
+/// One limiter per key under one policy, fed arrivals in time order.
+pub struct Shadow<'s> {
+    sc: &'s Scenario,
+    rest: Nanos,
+    window: Nanos,
+    per_key: Vec<KeyCounts>,
+    /// By key index (keys are numbered densely as they come).
+    live: Vec<Option<Live>>,
+    live_now: usize,
+    /// Whether to track each key's peaks (the sweep does not need them).
+    peaks: bool,
+    seen: u64,
+    live_peak: usize,
+    dropped: u64,
+    rejected_at: Vec<SimTime>,
+    first: Option<SimTime>,
+}
+
+impl<'s> Shadow<'s> {
+    /// No request yet, under `sc`.
+    pub fn new(sc: &'s Scenario) -> Self {
+        Shadow {
+            sc,
+            rest: rest_after(sc),
+            window: sc.limiter().quota().window.max(Nanos(1)),
+            per_key: Vec::new(),
+            live: Vec::new(),
+            live_now: 0,
+            peaks: true,
+            seen: 0,
+            live_peak: 0,
+            dropped: 0,
+            rejected_at: Vec::new(),
+            first: None,
         }
-        let state = live.entry(a.key).or_insert_with(|| Live {
+    }
+
+    /// The same, without each key's peaks (faster: what the sizing sweep runs).
+    pub fn without_peaks(sc: &'s Scenario) -> Self {
+        Shadow { peaks: false, ..Shadow::new(sc) }
+    }
+
+    /// Decides the next request.
+    pub fn push(&mut self, a: Arrival) {
+        self.first.get_or_insert(a.at);
+        let k = a.key as usize;
+        if self.per_key.len() <= k {
+            self.per_key.resize(k + 1, KeyCounts::default());
+            self.live.resize_with(k + 1, || None);
+        }
+        let sc = self.sc;
+        let slot = &mut self.live[k];
+        if slot.is_none() {
+            self.live_now += 1;
+            self.live_peak = self.live_peak.max(self.live_now);
+        }
+        let state = slot.get_or_insert_with(|| Live {
             limiter: sc.limiter(),
             last: a.at,
             second: VecDeque::new(),
@@ -128,49 +164,75 @@ pub fn shadow(
         });
         state.last = a.at;
         let verdict = state.limiter.check(a.at);
-        let counts = &mut per_key[k];
+        let counts = &mut self.per_key[k];
         counts.requests += 1;
         if verdict.allowed {
             counts.admitted += 1;
         } else {
             counts.rejected += 1;
-            rejected_at.push(a.at);
+            self.rejected_at.push(a.at);
         }
-        counts.peak_1s = counts.peak_1s.max(count_within(&mut state.second, a.at, Nanos::from_secs(1)));
-        counts.peak_window = counts.peak_window.max(count_within(&mut state.window, a.at, window));
-        live_peak = live_peak.max(live.len());
-        seen += 1;
-        if seen % SWEEP_EVERY == 0 {
-            let before = live.len();
-            live.retain(|_, l| a.at.as_nanos().saturating_sub(l.last.as_nanos()) < rest.as_nanos());
-            dropped += (before - live.len()) as u64;
+        if self.peaks {
+            counts.peak_1s = counts.peak_1s.max(count_within(&mut state.second, a.at, Nanos::from_secs(1)));
+            counts.peak_window = counts.peak_window.max(count_within(&mut state.window, a.at, self.window));
         }
-    })?;
-    let first = first.unwrap_or(SimTime::ZERO);
-    let last = rejected_at.last().copied().unwrap_or(first);
-    let span = last.as_nanos().saturating_sub(first.as_nanos());
-    let bucket = Nanos((span / MAX_BUCKETS).max(1_000_000_000).div_ceil(1_000_000_000) * 1_000_000_000);
-    let mut rejections = vec![0u64; (span / bucket.as_nanos() + 1) as usize];
-    for t in &rejected_at {
-        rejections[((t.as_nanos() - first.as_nanos()) / bucket.as_nanos()) as usize] += 1;
+        self.seen += 1;
+        // Idle keys are looked for every 2^16 requests, or once per key seen, whichever is rarer.
+        if self.seen.is_multiple_of(SWEEP_EVERY.max(self.live.len() as u64)) {
+            let rest = self.rest.as_nanos();
+            for slot in &mut self.live {
+                if slot.as_ref().is_some_and(|l| a.at.as_nanos().saturating_sub(l.last.as_nanos()) >= rest) {
+                    *slot = None;
+                    self.live_now -= 1;
+                    self.dropped += 1;
+                }
+            }
+        }
     }
-    if rejected_at.is_empty() {
-        rejections.clear();
+
+    /// Each key's counts so far, by key index.
+    pub fn per_key(&self) -> &[KeyCounts] {
+        &self.per_key
     }
-    let (requests, admitted, rejected) =
-        per_key.iter().fold((0, 0, 0), |(r, a, j), k| (r + k.requests, a + k.admitted, j + k.rejected));
-    Ok(ShadowReport {
-        read: summary,
-        requests,
-        admitted,
-        rejected,
-        per_key,
-        rejections,
-        bucket,
-        first,
-        live_peak,
-        dropped,
-    })
+
+    /// The report, with what reading found.
+    pub fn finish(self, read: ReadSummary) -> ShadowReport {
+        let first = self.first.unwrap_or(SimTime::ZERO);
+        let last = self.rejected_at.last().copied().unwrap_or(first);
+        let span = last.as_nanos().saturating_sub(first.as_nanos());
+        let bucket = Nanos((span / MAX_BUCKETS).max(1_000_000_000).div_ceil(1_000_000_000) * 1_000_000_000);
+        let mut rejections =
+            vec![0u64; if self.rejected_at.is_empty() { 0 } else { (span / bucket.as_nanos() + 1) as usize }];
+        for t in &self.rejected_at {
+            rejections[((t.as_nanos() - first.as_nanos()) / bucket.as_nanos()) as usize] += 1;
+        }
+        let (requests, admitted, rejected) =
+            self.per_key.iter().fold((0, 0, 0), |(r, a, j), k| (r + k.requests, a + k.admitted, j + k.rejected));
+        ShadowReport {
+            read,
+            requests,
+            admitted,
+            rejected,
+            per_key: self.per_key,
+            rejections,
+            bucket,
+            first,
+            live_peak: self.live_peak,
+            dropped: self.dropped,
+        }
+    }
+}
+
+/// Runs the log in `input` through `sc`'s limiter, one per key.
+pub fn shadow(
+    input: impl std::io::BufRead,
+    format: Option<LogFormat>,
+    key: &KeyBy,
+    sc: &Scenario,
+) -> Result<ShadowReport, LogError> {
+    let mut run = Shadow::new(sc);
+    let summary = read_log(input, format, key, |a| run.push(a))?;
+    Ok(run.finish(summary))
 }
 
 #[cfg(test)]
@@ -223,7 +285,7 @@ mod tests {
             let sc = Scenario::from_query(&format!("algo={algo}&capacity=5&refill=2&limit=5&window=2")).unwrap();
             let r = shadow(text.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
             assert!(r.dropped >= 40, "{algo}: idle keys were dropped ({} of them)", r.dropped);
-            let mut kept: HashMap<&str, AnyLimiter> = HashMap::new();
+            let mut kept: std::collections::HashMap<&str, AnyLimiter> = std::collections::HashMap::new();
             let origin = 80_000 * 1_000_000_000; // the log starts at 22:13:20 UTC
             let admitted = lines
                 .iter()

@@ -67,6 +67,29 @@ fn fraction_ms(s: &str) -> Option<i64> {
 
 const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
+/// The common log format as nginx and Apache write it, `dd/Mon/yyyy:HH:MM:SS +hhmm`: read by
+/// position (the hot path of a log's every line); anything else is left to [`clf`]'s general
+/// reading.
+fn clf_fixed(b: &[u8]) -> Option<Stamp> {
+    if b.len() != 26 || b[2] != b'/' || b[6] != b'/' || b[11] != b':' || b[14] != b':' || b[17] != b':' || b[20] != b' '
+    {
+        return None;
+    }
+    let digits = |from: usize, to: usize| -> Option<i64> {
+        b[from..to].iter().try_fold(0i64, |n, &c| c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0')))
+    };
+    let month = |m: &[u8]| u32::from(m[0]) << 16 | u32::from(m[1]) << 8 | u32::from(m[2]);
+    let mo = MONTHS.iter().position(|m| month(m.as_bytes()) == month(&b[3..6]))? as i64 + 1;
+    let sign = match b[21] {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let zone = sign * (digits(22, 24)? * 60 + digits(24, 26)?) * 60_000;
+    let ms = civil_ms(digits(7, 11)?, mo, digits(0, 2)?, digits(12, 14)?, digits(15, 17)?, digits(18, 20)?)? - zone;
+    Some(Stamp { ms, whole_second: true })
+}
+
 /// The common log format's `dd/Mon/yyyy:HH:MM:SS zone` (without the brackets).
 ///
 /// ```
@@ -74,6 +97,9 @@ const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Au
 /// assert_eq!(clf("10/Oct/2000:13:55:36 -0700").unwrap().ms, 971_211_336_000);
 /// ```
 pub fn clf(s: &str) -> Option<Stamp> {
+    if let Some(stamp) = clf_fixed(s.as_bytes()) {
+        return Some(stamp);
+    }
     let (when, zone) = s.split_once(' ').unwrap_or((s, ""));
     let mut parts = when.splitn(3, '/');
     let (d, mon, rest) = (parts.next()?, parts.next()?, parts.next()?);

@@ -1,0 +1,204 @@
+//! The sizing assistant: the policy swept over a log (capacity × refill for buckets, limit ×
+//! window for windows, up to 10 × 10 policies drawn from the log's own peaks), each run in shadow
+//! mode on the same arrivals, and the smallest policy under which at most a target share of the
+//! keys (1 % by default) ever sees a 429 — with the keys it still throttles.
+
+use super::reader::{Arrival, Keys};
+use super::shadow::{KeyCounts, Shadow};
+use crate::sim::{Nanos, Rate, Scenario};
+
+/// Values per axis of the grid.
+const PER_AXIS: usize = 10;
+/// How many of the heaviest keys each row reports.
+const HEAVIEST: usize = 3;
+/// Window lengths swept for window algorithms, s.
+const WINDOWS: [u64; 10] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600];
+
+/// One policy's outcome on the log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SizingRow {
+    /// The policy as query keys (`capacity=20&refill=2`, `limit=100&window=60`).
+    pub policy: String,
+    /// What it lets through on average, requests/s (refill, or limit ÷ window).
+    pub rate: f64,
+    /// Its burst: capacity or limit.
+    pub burst: u64,
+    /// Keys that saw at least one 429.
+    pub keys_throttled: usize,
+    /// Requests refused.
+    pub rejected: u64,
+    /// The keys with the most requests: (key, requests, admitted).
+    pub heaviest: Vec<(u32, u64, u64)>,
+    /// Every key's counts (for the keys the recommended policy still throttles).
+    counts: Vec<KeyCounts>,
+}
+
+/// The sweep's result.
+#[derive(Debug)]
+pub struct Sizing {
+    /// Each policy, from the smallest to the largest.
+    pub rows: Vec<SizingRow>,
+    /// Keys in the log.
+    pub keys: usize,
+    /// Requests in the log.
+    pub requests: u64,
+    /// The share of keys allowed to see a 429, 0–1.
+    pub target: f64,
+    /// The index in `rows` of the smallest policy within `target`, if one is.
+    pub recommended: Option<usize>,
+}
+
+impl Sizing {
+    /// The keys the recommended policy still throttles, most rejected first.
+    pub fn still_throttled(&self) -> Vec<u32> {
+        let Some(row) = self.recommended.map(|i| &self.rows[i]) else { return Vec::new() };
+        let mut keys: Vec<u32> =
+            (0..row.counts.len() as u32).filter(|&k| row.counts[k as usize].rejected > 0).collect();
+        keys.sort_by_key(|&k| (std::cmp::Reverse(row.counts[k as usize].rejected), k));
+        keys
+    }
+}
+
+/// `{1, 2, 5} × 10^k` from `lo` to `hi` (at least one value), at most [`PER_AXIS`] of them,
+/// evenly thinned.
+fn nice(lo: f64, hi: f64) -> Vec<f64> {
+    let mut all = Vec::new();
+    let mut k = lo.max(1e-3).log10().floor() as i32;
+    while all.len() < 200 {
+        for m in [1.0, 2.0, 5.0] {
+            let v = m * 10f64.powi(k);
+            if v >= lo * 0.999 && v <= hi * 1.001 {
+                all.push(v);
+            }
+        }
+        if 10f64.powi(k) > hi {
+            break;
+        }
+        k += 1;
+    }
+    if all.is_empty() {
+        all.push(hi.max(lo));
+    }
+    if all.len() <= PER_AXIS {
+        return all;
+    }
+    (0..PER_AXIS).map(|i| all[i * (all.len() - 1) / (PER_AXIS - 1)]).collect()
+}
+
+/// The policies to try for `sc`'s algorithm, from the peaks in `counts` (one run of the log).
+pub fn grid(sc: &Scenario, counts: &[KeyCounts]) -> Vec<Scenario> {
+    let peak = counts.iter().map(|k| k.peak_1s).max().unwrap_or(1).max(1) as f64;
+    let mut out = Vec::new();
+    if sc.algo.is_window(sc.product.lua) {
+        for w in WINDOWS {
+            for limit in nice(1.0, (peak * w as f64).min(1e6)) {
+                out.push(Scenario {
+                    limit: Some(limit.round().max(1.0) as u64),
+                    window: Some(Nanos::from_secs(w)),
+                    ..sc.clone()
+                });
+            }
+        }
+    } else {
+        for refill in nice(0.1, peak) {
+            for capacity in nice(1.0, (peak * 10.0).min(1e6)) {
+                out.push(Scenario {
+                    capacity: capacity.round().max(1.0) as u64,
+                    refill: Rate::from_per_sec(refill),
+                    ..sc.clone()
+                });
+            }
+        }
+    }
+    out.retain(|s| s.validate().is_ok());
+    out.dedup();
+    if out.len() > PER_AXIS * PER_AXIS {
+        let n = out.len();
+        out = (0..PER_AXIS * PER_AXIS).map(|i| out[i * (n - 1) / (PER_AXIS * PER_AXIS - 1)].clone()).collect();
+    }
+    out
+}
+
+/// The policy keys of `sc` (`capacity=…&refill=…` or `limit=…&window=…`).
+fn policy(sc: &Scenario) -> String {
+    let full = sc.to_query_full();
+    let keys: &[&str] = if sc.algo.is_window(sc.product.lua) { &["limit", "window"] } else { &["capacity", "refill"] };
+    full.split('&').filter(|p| keys.iter().any(|k| p.split('=').next() == Some(k))).collect::<Vec<_>>().join("&")
+}
+
+/// Sweeps `grid(sc, …)` over `arrivals` (`keys` distinct) and recommends the smallest policy
+/// under which at most `target` (0–1) of the keys see a 429.
+pub fn sweep(arrivals: &[Arrival], keys: &Keys, sc: &Scenario, target: f64) -> Sizing {
+    let mut probe = Shadow::new(sc);
+    arrivals.iter().for_each(|&a| probe.push(a));
+    let counts = probe.per_key().to_vec();
+    let requests: u64 = counts.iter().map(|k| k.requests).sum();
+    let mut heavy: Vec<u32> = (0..counts.len() as u32).collect();
+    heavy.sort_by_key(|&k| (std::cmp::Reverse(counts[k as usize].requests), k));
+    heavy.truncate(HEAVIEST);
+    let mut rows: Vec<SizingRow> = grid(sc, &counts)
+        .iter()
+        .map(|p| {
+            let mut run = Shadow::without_peaks(p);
+            arrivals.iter().for_each(|&a| run.push(a));
+            let counts = run.per_key().to_vec();
+            let windowed = p.algo.is_window(p.product.lua);
+            let (rate, burst) = if windowed {
+                let (l, w) = (p.limit.unwrap_or(1), p.window.unwrap_or(Nanos::from_secs(1)));
+                (l as f64 / w.as_secs_f64(), l)
+            } else {
+                (p.refill.as_per_sec(), p.capacity)
+            };
+            SizingRow {
+                policy: policy(p),
+                rate,
+                burst,
+                keys_throttled: counts.iter().filter(|k| k.rejected > 0).count(),
+                rejected: counts.iter().map(|k| k.rejected).sum(),
+                heaviest: heavy
+                    .iter()
+                    .map(|&k| (k, counts[k as usize].requests, counts[k as usize].admitted))
+                    .collect(),
+                counts,
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| a.rate.total_cmp(&b.rate).then(a.burst.cmp(&b.burst)));
+    let allowed = (target * keys.len() as f64).floor() as usize;
+    let recommended = rows.iter().position(|r| r.keys_throttled <= allowed);
+    Sizing { rows, keys: keys.len(), requests, target, recommended }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::logs::reader::{read_log, KeyBy};
+    use crate::sim::logs::samples::sample_log;
+
+    #[test]
+    fn nice_numbers_span_the_range() {
+        assert_eq!(nice(1.0, 100.0), [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]);
+        let many = nice(0.1, 1e5);
+        assert_eq!((many.len(), many[0], many[9]), (10, 0.1, 1e5));
+    }
+
+    #[test]
+    fn the_recommendation_leaves_the_clients_alone_and_names_the_scrapers() {
+        let log = sample_log("api", 2, 5).unwrap();
+        let mut arrivals = Vec::new();
+        let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
+        let sc = Scenario::from_query("capacity=10&refill=1").unwrap();
+        let sizing = sweep(&arrivals, &read.keys, &sc, 0.02);
+        assert!(sizing.rows.len() >= 50, "{} policies", sizing.rows.len());
+        let rec = &sizing.rows[sizing.recommended.expect("a policy within 2 %")];
+        assert!(rec.keys_throttled <= 6, "{rec:?}");
+        let smaller = &sizing.rows[..sizing.recommended.unwrap()];
+        assert!(smaller.iter().all(|r| r.keys_throttled > 6), "nothing smaller qualifies");
+        let names: Vec<&str> = sizing.still_throttled().iter().map(|&k| read.keys.name(k)).collect();
+        assert!(names.iter().all(|n| n.starts_with("203.0.113.") || *n == "198.51.100.7"), "{names:?}");
+        assert!(
+            rec.heaviest.iter().all(|h| read.keys.name(h.0).starts_with("203.0.113.")),
+            "the scrapers are the heaviest"
+        );
+    }
+}
