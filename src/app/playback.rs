@@ -6,23 +6,6 @@ use super::options::{JUMPS, SPEEDS};
 use super::playground::Playground;
 use super::units::{clock_text, format_number};
 
-/// The clock's text and the exact simulated time behind it (`data-ns`, which tests read).
-/// While playing, the time is refreshed only when the text changes: an attribute rewritten on
-/// every animation frame made the browser commit a new frame every time, even when nothing else
-/// had changed. Paused, it is exact after every step.
-pub fn use_clock(pg: Playground) -> (Memo<String>, Memo<u64>) {
-    let text = Memo::new(move |_| clock_text(pg.snapshot.with(|s| s.now.as_secs_f64()), pg.running.get()));
-    let ns = Memo::new(move |_| {
-        if pg.running.get() {
-            text.track();
-            pg.snapshot.with_untracked(|s| s.now.as_nanos())
-        } else {
-            pg.snapshot.with(|s| s.now.as_nanos())
-        }
-    });
-    (text, ns)
-}
-
 /// Playback controls. `held` says the loop is waiting although the user pressed Play (the tab is
 /// hidden or the charts are scrolled out of view).
 #[component]
@@ -40,8 +23,8 @@ pub fn Playback(
             pg.speed.set(speed);
         }
     };
-    // Memos: the text node is written only when the shown text changes, not on every frame.
-    let (clock, ns) = use_clock(pg);
+    // A memo: the text node is written only when the shown text changes, not on every frame.
+    let clock = Memo::new(move |_| clock_text(pg.snapshot.with(|s| s.now.as_secs_f64()), pg.running.get()));
     let status = move || match (pg.running.get(), held.get()) {
         (true, true) => "waiting while out of view",
         (true, false) => "running",
@@ -86,7 +69,7 @@ pub fn Playback(
                     })
                     .collect::<Vec<_>>()}
                 <span class="clock" aria-live="off">
-                    <span id="clock" data-ns=move || ns.get()>{move || clock.get()}</span>
+                    <span id="clock" data-ns=move || pg.snapshot.with(|s| s.now.as_nanos())>{move || clock.get()}</span>
                     <span class="clock-status" id="play-status">{status}</span>
                 </span>
             </div>

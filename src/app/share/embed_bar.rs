@@ -6,9 +6,8 @@ use leptos::prelude::*;
 
 use super::url_sync::current_link;
 use crate::app::options::algorithm_label;
-use crate::app::playback::use_clock;
 use crate::app::playground::Playground;
-use crate::app::units::{format_percent, group_thousands};
+use crate::app::units::{clock_text, format_percent, group_thousands};
 
 /// The embed's header.
 #[component]
@@ -30,7 +29,7 @@ pub fn EmbedBar(
         (true, false) => "running",
         (false, _) => "paused",
     };
-    let (clock, ns) = use_clock(pg);
+    let clock = Memo::new(move |_| clock_text(pg.snapshot.with(|s| s.now.as_secs_f64()), pg.running.get()));
     view! {
         <div class="embed-bar">
             <div class="embed-head">
@@ -43,7 +42,7 @@ pub fn EmbedBar(
                 </button>
                 <span class="embed-title">{move || algorithm_label(pg.algorithm())}</span>
                 <span class="embed-clock" title=status>
-                    <span id="clock" data-ns=move || ns.get()>
+                    <span id="clock" data-ns=move || pg.snapshot.with(|s| s.now.as_nanos())>
                         {move || clock.get()}
                     </span>
                     <span class="visually-hidden" id="play-status">{status}</span>
