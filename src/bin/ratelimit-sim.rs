@@ -12,7 +12,7 @@ use ratelimit_playground::production;
 use ratelimit_playground::sim::logs::reader::read_log;
 use ratelimit_playground::sim::logs::samples::{sample_log, SAMPLES};
 use ratelimit_playground::sim::logs::sizing::sweep;
-use ratelimit_playground::sim::logs::{shadow, KeyBy, LogFormat};
+use ratelimit_playground::sim::logs::{output, shadow, KeyBy, LogFormat};
 use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
 
 /// The longest span an SVG chart shows: the last ten minutes of a longer run.
@@ -298,47 +298,7 @@ fn sizing_report(sc: &Scenario, args: &Args, path: &str, target: f64) -> Result<
     let read =
         read_log(open_log(path)?, args.log_format.clone(), &key, |a| arrivals.push(a)).map_err(|e| e.to_string())?;
     let sizing = sweep(&arrivals, &read.keys, sc, target);
-    let percent = |n: f64, of: f64| if of > 0.0 { (n * 1e4 / of).round() / 100.0 } else { 0.0 };
-    if args.format == Format::Csv {
-        let mut out =
-            String::from("policy,rate_per_s,burst,keys_throttled,keys_throttled_percent,rejected,rejected_percent\n");
-        for r in &sizing.rows {
-            out.push_str(&format!(
-                "{},{},{},{},{},{},{}\n",
-                r.policy,
-                r.rate,
-                r.burst,
-                r.keys_throttled,
-                percent(r.keys_throttled as f64, sizing.keys as f64),
-                r.rejected,
-                percent(r.rejected as f64, sizing.requests as f64)
-            ));
-        }
-        return Ok(out);
-    }
-    let row = |r: &ratelimit_playground::sim::logs::sizing::SizingRow| {
-        serde_json::json!({
-            "policy": r.policy, "rate_per_s": r.rate, "burst": r.burst,
-            "keys_throttled": r.keys_throttled, "keys_throttled_percent": percent(r.keys_throttled as f64, sizing.keys as f64),
-            "rejected": r.rejected, "rejected_percent": percent(r.rejected as f64, sizing.requests as f64),
-            "heaviest": r.heaviest.iter().map(|&(k, n, a)| serde_json::json!({ "key": read.keys.name(k), "requests": n, "admitted": a })).collect::<Vec<_>>(),
-        })
-    };
-    let recommended = sizing.recommended.map(|i| {
-        let throttled: Vec<&str> = sizing.still_throttled().iter().map(|&k| read.keys.name(k)).collect();
-        let mut r = row(&sizing.rows[i]);
-        r["still_throttled"] = serde_json::json!(throttled);
-        r
-    });
-    let json = serde_json::json!({
-        "scenario": sc.to_query_full(),
-        "keys": sizing.keys,
-        "requests": sizing.requests,
-        "target_keys_percent": target * 100.0,
-        "recommended": recommended,
-        "grid": sizing.rows.iter().map(row).collect::<Vec<_>>(),
-    });
-    Ok(serde_json::to_string_pretty(&json).expect("JSON") + "\n")
+    Ok(output::sizing(&sizing, &read.keys, sc, args.format == Format::Csv))
 }
 
 /// The shadow report of the log at `path` under `sc`, as JSON or CSV.
@@ -348,47 +308,7 @@ fn shadow_report(sc: &Scenario, args: &Args, path: &str) -> Result<String, Strin
     }
     let key = args.key.clone().unwrap_or(KeyBy::Ip);
     let report = shadow(open_log(path)?, args.log_format.clone(), &key, sc).map_err(|e| e.to_string())?;
-    let ranked = report.ranked();
-    let row = |i: u32| (report.read.keys.name(i), &report.per_key[i as usize]);
-    if args.format == Format::Csv {
-        let mut out = String::from("key,requests,admitted,rejected,peak_1s,peak_window\n");
-        for (key, k) in ranked.iter().map(|&i| row(i)) {
-            let key = if key.contains([',', '"', '\n']) {
-                format!("\"{}\"", key.replace('"', "\"\""))
-            } else {
-                key.to_string()
-            };
-            out.push_str(&format!(
-                "{key},{},{},{},{},{}\n",
-                k.requests, k.admitted, k.rejected, k.peak_1s, k.peak_window
-            ));
-        }
-        return Ok(out);
-    }
-    let per_key: Vec<serde_json::Value> = ranked
-        .iter()
-        .map(|&i| {
-            let (key, k) = row(i);
-            serde_json::json!({ "key": key, "requests": k.requests, "admitted": k.admitted, "rejected": k.rejected, "peak_1s": k.peak_1s, "peak_window": k.peak_window })
-        })
-        .collect();
-    let r = &report.read;
-    let json = serde_json::json!({
-        "scenario": sc.to_query_full(),
-        "log": { "format": r.format.name(), "lines": r.lines, "reordered": r.reordered, "skipped": r.skipped.0, "first_skipped_line": r.skipped.1 },
-        "requests": report.requests,
-        "admitted": report.admitted,
-        "rejected": report.rejected,
-        "keys": r.keys.len(),
-        "keys_throttled": report.keys_throttled(),
-        "rejections_over_time": {
-            "from_ms": r.origin_ms + (report.first.as_nanos() / 1_000_000) as i64,
-            "bucket_s": report.bucket.as_nanos() / 1_000_000_000,
-            "counts": report.rejections,
-        },
-        "per_key": per_key,
-    });
-    Ok(serde_json::to_string_pretty(&json).expect("JSON") + "\n")
+    Ok(output::shadow(&report, sc, args.format == Format::Csv))
 }
 
 fn run(args: Args) -> Result<(), String> {

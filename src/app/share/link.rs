@@ -1,97 +1,17 @@
 //! The page's address as typed state: the scenario in the engine's query format (the same keys
 //! as the CLI) plus the app keys the engine does not know: `view`, and for an embed `embed`,
-//! `controls`, `show`, `t`, `autoplay`, `caption` and `theme` ([`Frame`]). [`Link::parse`] reads an address leniently, naming every parameter it changed or ignored;
+//! `controls`, `show`, `t`, `autoplay`, `caption` and `theme` ([`Frame`], in `frame.rs`).
+//! [`Link::parse`] reads an address leniently, naming every parameter it changed or ignored;
 //! [`share_query`] and [`embed_query`] write the state back with the same code, so a link round
 //! trips exactly. Plain Rust, tested natively.
 
-use super::cards::{cards_value, parse_cards, Card};
+use super::frame::{flag, notice};
+pub use super::frame::{EmbedControl, Frame, Theme, EMBED_CONTROLS, MAX_CAPTION, MAX_MOMENT_SECS, THEMES};
 use crate::sim::query::{percent_decode, KEYS};
-use crate::sim::{Nanos, ParamError, Scenario, TrafficShape};
+use crate::sim::{ParamError, Scenario, TrafficShape};
 
 /// The keys the app reads besides the scenario's.
 pub const APP_KEYS: [&str; 8] = ["view", "embed", "controls", "show", "t", "autoplay", "caption", "theme"];
-
-/// The latest moment `t=` may open an embed on, s (a jump there is computed at load).
-pub const MAX_MOMENT_SECS: u64 = 600;
-/// The longest caption, in characters.
-pub const MAX_CAPTION: usize = 200;
-
-/// The colours an embed uses (`theme=`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Theme {
-    /// The reader's system setting (`prefers-color-scheme`).
-    #[default]
-    Auto,
-    /// Always light.
-    Light,
-    /// Always dark.
-    Dark,
-}
-
-/// `theme` values.
-pub const THEMES: [(Theme, &str); 3] = [(Theme::Auto, "auto"), (Theme::Light, "light"), (Theme::Dark, "dark")];
-
-impl Theme {
-    /// Its name in `theme=`.
-    pub fn key(self) -> &'static str {
-        THEMES.iter().find(|(t, _)| *t == self).map_or("auto", |(_, k)| k)
-    }
-}
-
-/// What an embed shows besides the scenario: the author's controls and cards, the moment it
-/// opens on, whether it plays, a caption and the theme.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Frame {
-    /// The controls shown, in [`EMBED_CONTROLS`] order.
-    pub controls: Vec<EmbedControl>,
-    /// The cards shown, in the author's order (empty: [`super::cards::DEFAULT_CARDS`]).
-    pub cards: Vec<Card>,
-    /// The simulated time it opens on (`t=`, seconds).
-    pub at: Nanos,
-    /// Whether it starts playing once in view (`autoplay=0` opens paused).
-    pub autoplay: bool,
-    /// Plain text under the cards (shown as text, never as markup).
-    pub caption: String,
-    /// Light, dark or the reader's.
-    pub theme: Theme,
-}
-
-impl Default for Frame {
-    fn default() -> Self {
-        Frame {
-            controls: Vec::new(),
-            cards: Vec::new(),
-            at: Nanos(0),
-            autoplay: true,
-            caption: String::new(),
-            theme: Theme::Auto,
-        }
-    }
-}
-
-/// Percent-encodes `s` for a query value: everything but unreserved characters.
-fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// `t` in whole milliseconds as seconds, without trailing zeros (`12.5`, `30`).
-fn seconds_text(t: Nanos) -> String {
-    let ms = t.as_nanos() / 1_000_000;
-    let (s, frac) = (ms / 1000, ms % 1000);
-    if frac == 0 {
-        s.to_string()
-    } else {
-        format!("{s}.{frac:03}").trim_end_matches('0').to_string()
-    }
-}
 
 /// What the page shows, as the `view` key spells it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -109,54 +29,6 @@ pub enum LinkView {
 const VIEWS: [(&str, LinkView); 3] =
     [("single", LinkView::Single), ("compare", LinkView::Compare), ("cluster", LinkView::Cluster)];
 
-/// A control an embed can show (`controls=rate,capacity`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EmbedControl {
-    /// The algorithm select.
-    Algo,
-    /// Token bucket capacity.
-    Capacity,
-    /// Token bucket refill rate.
-    Refill,
-    /// Window limit.
-    Limit,
-    /// Window length.
-    Window,
-    /// Arrival rate.
-    Rate,
-    /// Arrival process.
-    Traffic,
-    /// The seed.
-    Seed,
-    /// Playback speed.
-    Speed,
-}
-
-/// Every embed control with its name in `controls=`, in the order an embed shows them.
-pub const EMBED_CONTROLS: [(EmbedControl, &str); 9] = [
-    (EmbedControl::Algo, "algo"),
-    (EmbedControl::Capacity, "capacity"),
-    (EmbedControl::Refill, "refill"),
-    (EmbedControl::Limit, "limit"),
-    (EmbedControl::Window, "window"),
-    (EmbedControl::Rate, "rate"),
-    (EmbedControl::Traffic, "traffic"),
-    (EmbedControl::Seed, "seed"),
-    (EmbedControl::Speed, "speed"),
-];
-
-impl EmbedControl {
-    /// Its name in `controls=`.
-    ///
-    /// ```
-    /// use ratelimit_playground::app::share::link::EmbedControl;
-    /// assert_eq!(EmbedControl::Rate.key(), "rate");
-    /// ```
-    pub fn key(self) -> &'static str {
-        EMBED_CONTROLS.iter().find(|(c, _)| *c == self).map_or("", |(_, k)| k)
-    }
-}
-
 /// Everything an address says.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
@@ -170,10 +42,6 @@ pub struct Link {
     pub frame: Frame,
     /// Every parameter that was not used as given, each naming its key.
     pub notices: Vec<ParamError>,
-}
-
-fn notice(param: &str, message: impl Into<String>) -> ParamError {
-    ParamError { param: param.to_string(), message: message.into() }
 }
 
 /// The app keys of one address, before the scenario is read.
@@ -193,73 +61,11 @@ impl AppKeys {
                     notices.push(notice(key, format!("'{value}' is not one of single | compare | cluster; ignored")))
                 }
             },
-            "embed" => match value {
-                "1" | "true" => self.embed = true,
-                "0" | "false" => self.embed = false,
-                _ => notices.push(notice(key, format!("'{value}' is not 0 or 1; ignored"))),
+            "embed" => match flag(value) {
+                Some(on) => self.embed = on,
+                None => notices.push(notice(key, format!("'{value}' is not 0 or 1; ignored"))),
             },
-            "show" => {
-                let (cards, error) = parse_cards(value);
-                self.frame.cards = cards;
-                if let Some(e) = error {
-                    notices.push(notice(key, e));
-                }
-            }
-            "t" => match value.parse::<f64>() {
-                Ok(t) if t.is_finite() && t >= 0.0 => {
-                    let max = MAX_MOMENT_SECS as f64;
-                    if t > max {
-                        notices.push(notice(
-                            key,
-                            format!(
-                                "{value} s is past the latest moment, {MAX_MOMENT_SECS} s; using {MAX_MOMENT_SECS}"
-                            ),
-                        ));
-                    }
-                    self.frame.at = Nanos((t.min(max) * 1000.0).round() as u64 * 1_000_000);
-                }
-                _ => notices.push(notice(
-                    key,
-                    format!("'{value}' is not a time in seconds from 0 to {MAX_MOMENT_SECS}; opening at 0"),
-                )),
-            },
-            "autoplay" => match value {
-                "1" | "true" => self.frame.autoplay = true,
-                "0" | "false" => self.frame.autoplay = false,
-                _ => notices.push(notice(key, format!("'{value}' is not 0 or 1; ignored"))),
-            },
-            "caption" => {
-                let clean: String = value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-                let clean = clean.trim();
-                if clean.chars().count() > MAX_CAPTION {
-                    notices.push(notice(key, format!("is longer than {MAX_CAPTION} characters; cut there")));
-                }
-                self.frame.caption = clean.chars().take(MAX_CAPTION).collect();
-            }
-            "theme" => match THEMES.iter().find(|(_, k)| *k == value) {
-                Some(&(t, _)) => self.frame.theme = t,
-                None => notices.push(notice(key, format!("'{value}' is not one of auto | light | dark; ignored"))),
-            },
-            _ => {
-                let controls = &mut self.frame.controls;
-                let mut unknown = Vec::new();
-                for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-                    match EMBED_CONTROLS.iter().find(|(_, k)| *k == name) {
-                        Some(&(c, _)) if !controls.contains(&c) => controls.push(c),
-                        Some(_) => {}
-                        None => unknown.push(format!("'{name}'")),
-                    }
-                }
-                if !unknown.is_empty() {
-                    let known: Vec<&str> = EMBED_CONTROLS.iter().map(|(_, k)| *k).collect();
-                    let what = if unknown.len() == 1 { "is not a control" } else { "are not controls" };
-                    notices.push(notice(
-                        key,
-                        format!("{} {what}; known: {}; ignored", unknown.join(", "), known.join(", ")),
-                    ));
-                }
-                controls.sort_by_key(|c| EMBED_CONTROLS.iter().position(|(e, _)| e == c));
-            }
+            _ => self.frame.read(key, value, notices),
         }
     }
 }
@@ -379,31 +185,15 @@ pub fn share_query(sc: &Scenario, view: LinkView) -> String {
 pub fn embed_query(sc: &Scenario, view: LinkView, frame: &Frame) -> String {
     let mut q = share_query(sc, view);
     q.push_str("&embed=1");
-    if !frame.controls.is_empty() {
-        let names: Vec<&str> = frame.controls.iter().map(|c| c.key()).collect();
-        q.push_str(&format!("&controls={}", names.join(",")));
-    }
-    if !frame.cards.is_empty() {
-        q.push_str(&format!("&show={}", cards_value(&frame.cards)));
-    }
-    if frame.at.as_nanos() >= 1_000_000 {
-        q.push_str(&format!("&t={}", seconds_text(frame.at)));
-    }
-    if !frame.autoplay {
-        q.push_str("&autoplay=0");
-    }
-    if !frame.caption.is_empty() {
-        q.push_str(&format!("&caption={}", encode(&frame.caption)));
-    }
-    if frame.theme != Theme::Auto {
-        q.push_str(&format!("&theme={}", frame.theme.key()));
-    }
+    q.push_str(&frame.query());
     q
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::share::cards::Card;
+    use crate::sim::Nanos;
     use crate::sim::{Algorithm, Rate};
 
     fn page_start() -> Scenario {

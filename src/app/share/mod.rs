@@ -8,6 +8,7 @@
 
 pub mod cards;
 pub mod export;
+pub mod frame;
 pub mod link;
 pub mod snippet;
 #[cfg(not(target_arch = "wasm32"))]

@@ -13,6 +13,7 @@
 
 use std::borrow::Cow;
 
+use super::csv::csv;
 use super::stamp::{clf, epoch, iso8601, Stamp};
 
 /// A log format, with the field holding the time for `json` and `csv`.
@@ -251,9 +252,16 @@ fn json<'a>(line: &'a str, field: Option<&str>) -> Option<Entry<'a>> {
     };
     let fields: Vec<(Cow<str>, Cow<str>)> =
         object.iter().filter_map(|(k, v)| text(v).map(|t| (k.clone().into(), t.into()))).collect();
+    named(fields, field)
+}
+
+/// The entry of a line read as named fields (JSON, CSV): the time from `time_field` or the first
+/// of [`TIME_FIELDS`] that reads as one, the address and the path from the usual field names (a
+/// whole request line gives its path).
+pub(super) fn named<'a>(fields: Vec<(Cow<'a, str>, Cow<'a, str>)>, time_field: Option<&str>) -> Option<Entry<'a>> {
     let find =
         |names: &[&str]| names.iter().find_map(|n| fields.iter().find(|(k, _)| k == n).map(|(_, v)| v.to_string()));
-    let stamp = match field {
+    let stamp = match time_field {
         Some(f) => any_stamp(&find(&[f])?)?,
         None => TIME_FIELDS.iter().find_map(|f| find(&[f]).and_then(|v| any_stamp(&v)))?,
     };
@@ -266,48 +274,6 @@ fn json<'a>(line: &'a str, field: Option<&str>) -> Option<Entry<'a>> {
         }
     });
     Some(Entry { stamp, exact_ms: None, ip: ip.into(), path: path.unwrap_or_default().into(), fields, combined: None })
-}
-
-/// Splits one CSV row (double-quoted fields, `""` for a quote).
-fn csv_row(line: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut quoted = false;
-    let mut chars = line.trim_end_matches(['\r', '\n']).chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                chars.next();
-                out.last_mut().expect("a field").push('"');
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => out.push(String::new()),
-            (c, _) => out.last_mut().expect("a field").push(c),
-        }
-    }
-    out
-}
-
-/// A CSV log's header row: its column names.
-pub fn csv_header(line: &str) -> Vec<String> {
-    csv_row(line).into_iter().map(|h| h.trim().to_string()).collect()
-}
-
-fn csv<'a>(line: &'a str, header: &[String], field: Option<&str>) -> Option<Entry<'a>> {
-    let row = csv_row(line);
-    if header.is_empty() || row.len() != header.len() {
-        return None;
-    }
-    let fields: Vec<(Cow<str>, Cow<str>)> =
-        header.iter().map(|h| Cow::Owned(h.clone())).zip(row.into_iter().map(Cow::Owned)).collect();
-    let find =
-        |names: &[&str]| names.iter().find_map(|n| fields.iter().find(|(k, _)| k == n).map(|(_, v)| v.to_string()));
-    let stamp = match field {
-        Some(f) => any_stamp(&find(&[f])?)?,
-        None => TIME_FIELDS.iter().find_map(|f| find(&[f]).and_then(|v| any_stamp(&v)))?,
-    };
-    let ip = find(&IP_FIELDS).unwrap_or_default();
-    let path = find(&PATH_FIELDS).map(|p| p.split('?').next().unwrap_or("").to_string()).unwrap_or_default();
-    Some(Entry { stamp, exact_ms: None, ip: ip.into(), path: path.into(), fields, combined: None })
 }
 
 fn alb(line: &str) -> Option<Entry<'_>> {
@@ -347,6 +313,7 @@ fn cloudfront(line: &str) -> Option<Entry<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::logs::csv::csv_header;
 
     const COMBINED: &str = r#"203.0.113.7 - alice [14/Nov/2023:22:13:20 +0000] "GET /api/v1/items?page=2 HTTP/1.1" 200 512 "https://example.org/" "curl/8.4.0""#;
 

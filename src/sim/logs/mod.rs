@@ -3,7 +3,10 @@
 //! shadow mode ([`shadow`]): who would have got a 429 under a policy. Pure and streaming: a log
 //! of any size is read line by line, holding a few seconds of it and the per-key counts.
 
+pub mod csv;
 pub mod format;
+pub mod keys;
+pub mod output;
 pub mod reader;
 pub mod samples;
 pub mod shadow;

@@ -1,0 +1,98 @@
+//! What the CLI prints for a log: the shadow report (top-level integers `requests`, `admitted`,
+//! `rejected`, `keys`, `keys_throttled`, then `per_key`) and the sizing assistant's table (`grid`,
+//! `recommended`), as JSON, or as CSV with one row per key or per policy.
+
+use super::keys::Keys;
+use super::shadow::ShadowReport;
+use super::sizing::{Sizing, SizingRow};
+use crate::sim::Scenario;
+
+/// The shadow report of a log under `sc`: JSON, or CSV of `per_key` if `csv`.
+pub fn shadow(report: &ShadowReport, sc: &Scenario, csv: bool) -> String {
+    let ranked = report.ranked();
+    let row = |i: u32| (report.read.keys.name(i), &report.per_key[i as usize]);
+    if csv {
+        let mut out = String::from("key,requests,admitted,rejected,peak_1s,peak_window\n");
+        for (key, k) in ranked.iter().map(|&i| row(i)) {
+            let key = if key.contains([',', '"', '\n']) {
+                format!("\"{}\"", key.replace('"', "\"\""))
+            } else {
+                key.to_string()
+            };
+            out.push_str(&format!(
+                "{key},{},{},{},{},{}\n",
+                k.requests, k.admitted, k.rejected, k.peak_1s, k.peak_window
+            ));
+        }
+        return out;
+    }
+    let per_key: Vec<serde_json::Value> = ranked
+        .iter()
+        .map(|&i| {
+            let (key, k) = row(i);
+            serde_json::json!({ "key": key, "requests": k.requests, "admitted": k.admitted, "rejected": k.rejected, "peak_1s": k.peak_1s, "peak_window": k.peak_window })
+        })
+        .collect();
+    let r = &report.read;
+    let json = serde_json::json!({
+        "scenario": sc.to_query_full(),
+        "log": { "format": r.format.name(), "lines": r.lines, "reordered": r.reordered, "skipped": r.skipped.0, "first_skipped_line": r.skipped.1 },
+        "requests": report.requests,
+        "admitted": report.admitted,
+        "rejected": report.rejected,
+        "keys": r.keys.len(),
+        "keys_throttled": report.keys_throttled(),
+        "rejections_over_time": {
+            "from_ms": r.origin_ms + (report.first.as_nanos() / 1_000_000) as i64,
+            "bucket_s": report.bucket.as_nanos() / 1_000_000_000,
+            "counts": report.rejections,
+        },
+        "per_key": per_key,
+    });
+    serde_json::to_string_pretty(&json).expect("JSON") + "\n"
+}
+
+/// The sizing assistant's table around `sc`: JSON, or CSV of the grid if `csv`.
+pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String {
+    let percent = |n: f64, of: f64| if of > 0.0 { (n * 1e4 / of).round() / 100.0 } else { 0.0 };
+    if csv {
+        let mut out =
+            String::from("policy,rate_per_s,burst,keys_throttled,keys_throttled_percent,rejected,rejected_percent\n");
+        for r in &sizing.rows {
+            out.push_str(&format!(
+                "{},{},{},{},{},{},{}\n",
+                r.policy,
+                r.rate,
+                r.burst,
+                r.keys_throttled,
+                percent(r.keys_throttled as f64, sizing.keys as f64),
+                r.rejected,
+                percent(r.rejected as f64, sizing.requests as f64)
+            ));
+        }
+        return out;
+    }
+    let row = |r: &SizingRow| {
+        serde_json::json!({
+            "policy": r.policy, "rate_per_s": r.rate, "burst": r.burst,
+            "keys_throttled": r.keys_throttled, "keys_throttled_percent": percent(r.keys_throttled as f64, sizing.keys as f64),
+            "rejected": r.rejected, "rejected_percent": percent(r.rejected as f64, sizing.requests as f64),
+            "heaviest": r.heaviest.iter().map(|&(k, n, a)| serde_json::json!({ "key": keys.name(k), "requests": n, "admitted": a })).collect::<Vec<_>>(),
+        })
+    };
+    let recommended = sizing.recommended.map(|i| {
+        let throttled: Vec<&str> = sizing.still_throttled().iter().map(|&k| keys.name(k)).collect();
+        let mut r = row(&sizing.rows[i]);
+        r["still_throttled"] = serde_json::json!(throttled);
+        r
+    });
+    let json = serde_json::json!({
+        "scenario": sc.to_query_full(),
+        "keys": sizing.keys,
+        "requests": sizing.requests,
+        "target_keys_percent": sizing.target * 100.0,
+        "recommended": recommended,
+        "grid": sizing.rows.iter().map(row).collect::<Vec<_>>(),
+    });
+    serde_json::to_string_pretty(&json).expect("JSON") + "\n"
+}
