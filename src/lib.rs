@@ -5,6 +5,7 @@
 //! - [`production`]: the current policy as configuration for nginx, Envoy, governor,
 //!   express-rate-limit, Upstash and a Redis Lua script;
 //! - `redis` (native only): the CLI's runner of a multi-node scenario against a real Redis;
+//! - `worker` (wasm32 only): the page's log worker, a second wasm module (`ratelimit-logs`);
 //! - [`app`]: the Leptos single-page app (its components are wasm32 only) that renders what the
 //!   engine decides.
 
@@ -14,3 +15,5 @@ pub mod production;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod redis;
 pub mod sim;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;

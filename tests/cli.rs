@@ -200,8 +200,11 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
     let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let grid = s["grid"].as_array().unwrap();
     assert!(grid.len() >= 50, "{} policies", grid.len());
-    let rates: Vec<f64> = grid.iter().map(|r| r["rate_per_s"].as_f64().unwrap()).collect();
-    assert!(rates.windows(2).all(|w| w[0] <= w[1]), "smallest first");
+    let per_minute: Vec<f64> = grid.iter().map(|r| r["per_minute"].as_f64().unwrap()).collect();
+    assert!(per_minute.windows(2).all(|w| w[0] <= w[1]), "smallest first: what a key gets through in a minute");
+    let first = &grid[0];
+    let expected = first["burst"].as_f64().unwrap() + 60.0 * first["rate_per_s"].as_f64().unwrap();
+    assert!((first["per_minute"].as_f64().unwrap() - expected).abs() < 1e-9, "per_minute is burst + 60 s × rate");
     let rec = &s["recommended"];
     assert!(rec["keys_throttled"].as_u64().unwrap() <= 3, "{rec}");
     let first_ok = grid.iter().position(|r| r["keys_throttled"].as_u64().unwrap() <= 3).unwrap();
@@ -224,7 +227,7 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
     .unwrap();
     assert!(
         csv.starts_with(
-            "policy,rate_per_s,burst,keys_throttled,keys_throttled_percent,rejected,rejected_percent\nlimit="
+            "policy,rate_per_s,burst,per_minute,keys_throttled,keys_throttled_percent,rejected,rejected_percent\nlimit="
         ),
         "{csv}"
     );
@@ -248,7 +251,7 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
         (vec!["--sample-log", "shop"], "--sample-log: 'shop' is not one of api | login"),
         (
             vec!["--sample-log", "api", "--minutes", "0"],
-            "--minutes: '0' is not a whole number of minutes from 1 to 1440",
+            "--minutes: '0' is not a whole number of minutes from 1 to 10080",
         ),
     ] {
         let o = sim(&[&["--query", "rate=8"][..], &args].concat());

@@ -13,7 +13,9 @@
 //!   sandboxed frames that run independently, report their height and pause out of view;
 //! - `e2e_share/embed_cards.rs`: an embed of every card draws; `t=` lands on the CLI's counts at
 //!   that moment, `autoplay=0` stays paused, the caption is text, the theme is applied; the
-//!   builder's previews load exactly its snippet, whose still the CLI draws.
+//!   builder's previews load exactly its snippet, whose still the CLI draws;
+//! - `e2e_share/logs.rs`: "Your traffic": a sample and an upload give the CLI's report and
+//!   recommendation, Apply, progress and Cancel on a large log, bad files, no request.
 //!
 //! Screenshots go to `target/screenshots/` (share-notice.png, production.png, embed.png, production-run.png, product-*.png).
 //! Needs `trunk build --release --public-url ./` first (or `E2E_DIST=folder`) and
@@ -32,6 +34,8 @@ mod exports;
 mod harness;
 #[path = "e2e_share/links.rs"]
 mod links;
+#[path = "e2e_share/logs.rs"]
+mod logs;
 #[allow(dead_code)] // shared with e2e.rs, which uses every helper
 #[path = "e2e/page.rs"]
 mod page;
@@ -86,6 +90,36 @@ pub(crate) fn cli(args: &[&str]) -> String {
         .expect("ratelimit-sim runs");
     assert!(out.status.success(), "ratelimit-sim {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Saves a PNG of the element matching `selector`, whole even where it is taller than the
+/// viewport (CDP's capture beyond the viewport), as `target/screenshots/NAME`.
+pub(crate) async fn save_element(client: &Client, selector: &str, name: &str) {
+    let r = js(client, &format!("const r = document.querySelector('{selector}').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height];")).await;
+    let r: Vec<f64> = serde_json::from_value(r).expect("a rectangle");
+    let clip = json!({ "x": r[0], "y": r[1], "width": r[2], "height": r[3], "scale": 1 });
+    let shot =
+        cdp(client, "Page.captureScreenshot", json!({ "format": "png", "clip": clip, "captureBeyondViewport": true }))
+            .await;
+    save_png(name, &base64(shot["data"].as_str().expect("PNG data")));
+}
+
+/// Standard base64 (CDP's screenshots) to bytes.
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=' && !c.is_ascii_whitespace()).map(value).collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
 }
 
 /// Saves PNG bytes (an element's screenshot) as `target/screenshots/NAME`.

@@ -7,6 +7,7 @@ pub mod chart_data;
 pub mod clock;
 pub mod cluster;
 pub mod explain;
+pub mod log_report;
 pub mod options;
 pub mod runner;
 pub mod share;
@@ -35,6 +36,8 @@ mod explain_view;
 pub mod in_view;
 #[cfg(target_arch = "wasm32")]
 mod legend;
+#[cfg(target_arch = "wasm32")]
+mod logs;
 #[cfg(target_arch = "wasm32")]
 pub mod media;
 #[cfg(target_arch = "wasm32")]

@@ -72,6 +72,7 @@ pub fn App() -> impl IntoView {
                     <CompareView playground=pg />
                 </Show>
                 <Explanation playground=pg />
+                <super::logs::LogsPanel playground=pg />
                 <ProductionPanel playground=pg />
             </div>
         </main>

@@ -10,11 +10,13 @@ use ratelimit_playground::app::share::still::still_svg;
 use ratelimit_playground::chart::svg;
 use ratelimit_playground::production;
 use ratelimit_playground::sim::logs::reader::read_log;
-use ratelimit_playground::sim::logs::samples::{sample_log, SAMPLES};
+use ratelimit_playground::sim::logs::samples::{write_sample, SAMPLES};
 use ratelimit_playground::sim::logs::sizing::sweep;
 use ratelimit_playground::sim::logs::{output, shadow, KeyBy, LogFormat};
 use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
 
+/// The longest sample log `--minutes` makes: a week.
+const MAX_SAMPLE_MINUTES: u64 = 10_080;
 /// The longest span an SVG chart shows: the last ten minutes of a longer run.
 #[cfg(not(target_arch = "wasm32"))]
 const SVG_MAX_SECS: u64 = 600;
@@ -62,7 +64,7 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   with the keys it still throttles
   --sample-log S  print a generated (not real) combined-format log to try --log on: api (300
                   clients, three scrapers, a cron burst each minute) or login (credential
-                  stuffing); --minutes M long (1 to 1440, default 10), from the query's seed
+                  stuffing); --minutes M long (1 to 10080, default 10), from the query's seed
   --export T      print the scenario's policy as configuration for T instead of running it:
                   exactly what the page's \"Use this in production\" tab copies
 
@@ -169,8 +171,12 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, Stri
             "--minutes" => {
                 let text = value("--minutes")?;
                 match text.parse::<u64>() {
-                    Ok(m) if (1..=1440).contains(&m) => minutes = Some(m),
-                    _ => return Err(format!("--minutes: '{text}' is not a whole number of minutes from 1 to 1440")),
+                    Ok(m) if (1..=MAX_SAMPLE_MINUTES).contains(&m) => minutes = Some(m),
+                    _ => {
+                        return Err(format!(
+                            "--minutes: '{text}' is not a whole number of minutes from 1 to {MAX_SAMPLE_MINUTES}"
+                        ))
+                    }
                 }
             }
             "--log-format" => {
@@ -282,6 +288,25 @@ fn write_out(out: Option<&str>, text: &str) -> Result<(), String> {
     }
 }
 
+/// Streams a sample log to `out` (or standard output), a minute at a time.
+fn write_sample_out(out: Option<&str>, name: &str, seed: u64, minutes: u64) -> Result<(), String> {
+    let done = match out {
+        Some(path) => {
+            let file = std::fs::File::create(path).map_err(|e| format!("--out: cannot write {path}: {e}"))?;
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+            write_sample(name, seed, minutes, &mut w).and_then(|_| w.flush())
+        }
+        None => {
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+            write_sample(name, seed, minutes, &mut w).and_then(|_| w.flush())
+        }
+    };
+    match done {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write the sample: {e}")),
+        _ => Ok(()),
+    }
+}
+
 /// Opens the log at `path` (`-`: standard input).
 fn open_log(path: &str) -> Result<Box<dyn std::io::BufRead>, String> {
     if path == "-" {
@@ -314,8 +339,7 @@ fn shadow_report(sc: &Scenario, args: &Args, path: &str) -> Result<String, Strin
 fn run(args: Args) -> Result<(), String> {
     if let Some((name, minutes)) = &args.sample {
         let sc = scenario(&args.query, None)?;
-        let log = sample_log(name, sc.seed, *minutes).expect("the name was checked");
-        return write_out(args.out.as_deref(), &log);
+        return write_sample_out(args.out.as_deref(), name, sc.seed, *minutes);
     }
     if let Some(path) = &args.log {
         let sc = scenario(&args.query, None)?;

@@ -1,10 +1,12 @@
 //! The user's own traffic: access logs read as arrivals per client ([`reader`], in the formats
 //! of [`format`], with the timestamps of [`stamp`]) and replayed through one limiter per key in
-//! shadow mode ([`shadow`]): who would have got a 429 under a policy. Pure and streaming: a log
+//! shadow mode ([`shadow`]): who would have got a 429 under a policy. [`job`] is one analysis as
+//! the page's worker runs it, speaking [`wire`]'s text. Pure and streaming: a log
 //! of any size is read line by line, holding a few seconds of it and the per-key counts.
 
 pub mod csv;
 pub mod format;
+pub mod job;
 pub mod keys;
 pub mod output;
 pub mod reader;
@@ -12,6 +14,7 @@ pub mod samples;
 pub mod shadow;
 pub mod sizing;
 pub mod stamp;
+pub mod wire;
 
 pub use format::LogFormat;
 pub use reader::{KeyBy, LogError};

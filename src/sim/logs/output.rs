@@ -56,14 +56,16 @@ pub fn shadow(report: &ShadowReport, sc: &Scenario, csv: bool) -> String {
 pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String {
     let percent = |n: f64, of: f64| if of > 0.0 { (n * 1e4 / of).round() / 100.0 } else { 0.0 };
     if csv {
-        let mut out =
-            String::from("policy,rate_per_s,burst,keys_throttled,keys_throttled_percent,rejected,rejected_percent\n");
+        let mut out = String::from(
+            "policy,rate_per_s,burst,per_minute,keys_throttled,keys_throttled_percent,rejected,rejected_percent\n",
+        );
         for r in &sizing.rows {
             out.push_str(&format!(
-                "{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{}\n",
                 r.policy,
                 r.rate,
                 r.burst,
+                r.per_minute,
                 r.keys_throttled,
                 percent(r.keys_throttled as f64, sizing.keys as f64),
                 r.rejected,
@@ -74,7 +76,7 @@ pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String 
     }
     let row = |r: &SizingRow| {
         serde_json::json!({
-            "policy": r.policy, "rate_per_s": r.rate, "burst": r.burst,
+            "policy": r.policy, "rate_per_s": r.rate, "burst": r.burst, "per_minute": r.per_minute,
             "keys_throttled": r.keys_throttled, "keys_throttled_percent": percent(r.keys_throttled as f64, sizing.keys as f64),
             "rejected": r.rejected, "rejected_percent": percent(r.rejected as f64, sizing.requests as f64),
             "heaviest": r.heaviest.iter().map(|&(k, n, a)| serde_json::json!({ "key": keys.name(k), "requests": n, "admitted": a })).collect::<Vec<_>>(),

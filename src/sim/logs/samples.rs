@@ -21,18 +21,122 @@ const START: i64 = 1_793_610_000;
 /// One request: ms from the start, address, method, path, status.
 type Request = (u64, String, &'static str, &'static str, u16);
 
-/// Poisson arrivals at `per_sec` over `secs` seconds, ms from the start.
-fn poisson(rng: &mut SimRng, per_sec: f64, secs: u64) -> Vec<u64> {
+/// The referer and user agent each group sends, so lines are as long as real combined ones
+/// (~200 bytes).
+fn agent(ip: &str) -> (&'static str, &'static str) {
+    const BROWSER: &str =
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    match ip.as_bytes()[..4] {
+        [b'2', b'0', b'3', _] => ("-", "python-requests/2.32.3"),
+        [b'1', b'9', b'8', _] | [b'1', b'9', b'2', _] => ("-", "curl/8.5.0"),
+        _ => ("https://app.example.com/dashboard", BROWSER),
+    }
+}
+
+/// Poisson arrivals at `per_sec` within one minute, ms from its start.
+fn poisson_minute(rng: &mut SimRng, per_sec: f64) -> Vec<u64> {
     let mut out = Vec::new();
     let mut t = rng.exponential(1e9 / per_sec) / 1_000_000;
-    while t < secs * 1000 {
+    while t < 60_000 {
         out.push(t);
         t += (rng.exponential(1e9 / per_sec) / 1_000_000).max(1);
     }
     out
 }
 
-/// The `name` sample (`api` or `login`) over `minutes`, from `seed`; `None` for another name.
+/// The addresses of each group of clients.
+fn address(group: &str, i: u64) -> String {
+    match group {
+        "client" => format!("10.{}.{}.{}", 1 + i / 250, (i * 7) % 250, 10 + i % 200),
+        "scraper" => format!("203.0.113.{}", 50 + i),
+        "user" => format!("10.20.{}.{}", i / 100, 10 + i % 100),
+        "stuffer" => format!("192.0.2.{}", 10 + i),
+        _ => format!("198.51.{}.{}", 100 + i / 250, i % 250),
+    }
+}
+
+/// The requests of minute `m` of the `name` sample (`bots`: the botnet's attempts, drawn up
+/// front, consumed as their minute comes).
+fn minute(
+    name: &str,
+    m: u64,
+    rng: &mut SimRng,
+    bots: &mut std::iter::Peekable<std::vec::IntoIter<(u64, u64)>>,
+) -> Vec<Request> {
+    const PATHS: [&str; 4] = ["/api/v1/items", "/api/v1/items/42", "/api/v1/search", "/api/v1/me"];
+    let base = m * 60_000;
+    let mut requests: Vec<Request> = Vec::new();
+    let mut each = |rng: &mut SimRng,
+                    group: &str,
+                    count: u64,
+                    per_sec: f64,
+                    what: &mut dyn FnMut(&mut SimRng) -> (&'static str, &'static str, u16)| {
+        for i in 0..count {
+            let ip = address(group, i);
+            for t in poisson_minute(rng, per_sec) {
+                let (method, path, status) = what(rng);
+                requests.push((base + t, ip.clone(), method, path, status));
+            }
+        }
+    };
+    if name == "api" {
+        each(rng, "client", 300, 0.05, &mut |rng| ("GET", PATHS[rng.below(4) as usize], 200));
+        each(rng, "scraper", 3, 15.0, &mut |_| ("GET", "/api/v1/search", 200));
+        for k in 0..60 {
+            requests.push((base + k * 15, "198.51.100.7".into(), "POST", "/api/v1/reports", 202));
+        }
+    } else {
+        each(rng, "user", 200, 1.0 / 120.0, &mut |rng| ("POST", "/login", if rng.below(10) == 0 { 401 } else { 200 }));
+        each(rng, "stuffer", 40, 3.0, &mut |_| ("POST", "/login", 401));
+        while let Some((t, b)) = bots.next_if(|&(t, _)| t < base + 60_000) {
+            requests.push((t, address("bot", b), "POST", "/login", 401));
+        }
+    }
+    requests.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    requests
+}
+
+/// Writes the `name` sample (`api` or `login`) over `minutes`, from `seed`, to `out`, a minute
+/// at a time (so a log of any length takes a minute's memory); `Ok(false)` for another name.
+pub fn write_sample(name: &str, seed: u64, minutes: u64, out: &mut impl std::io::Write) -> std::io::Result<bool> {
+    if !SAMPLES.contains(&name) {
+        return Ok(false);
+    }
+    let mut rng = SimRng::new(seed);
+    let mut bots: Vec<(u64, u64)> = Vec::new();
+    if name == "login" {
+        for b in 0..2000u64 {
+            for _ in 0..1 + rng.below(2) {
+                bots.push((rng.below(minutes * 60_000), b));
+            }
+        }
+        bots.sort_unstable();
+    }
+    let mut bots = bots.into_iter().peekable();
+    let mut line = String::with_capacity(128);
+    for m in 0..minutes {
+        let mut second = (u64::MAX, String::new());
+        for (t, ip, method, path, status) in minute(name, m, &mut rng, &mut bots) {
+            if second.0 != t / 1000 {
+                second = (t / 1000, clf_time(START + (t / 1000) as i64));
+            }
+            line.clear();
+            let bytes = if status == 200 { 512 } else { 0 };
+            use std::fmt::Write as _;
+            let (referer, agent) = agent(&ip);
+            let _ = writeln!(
+                line,
+                "{ip} - - [{}] \"{method} {path} HTTP/1.1\" {status} {bytes} \"{referer}\" \"{agent}\"",
+                second.1
+            );
+            out.write_all(line.as_bytes())?;
+        }
+    }
+    Ok(true)
+}
+
+/// The `name` sample (`api` or `login`) over `minutes`, from `seed`, as one text; `None` for
+/// another name.
 ///
 /// ```
 /// use ratelimit_playground::sim::logs::samples::sample_log;
@@ -41,62 +145,10 @@ fn poisson(rng: &mut SimRng, per_sec: f64, secs: u64) -> Vec<u64> {
 /// assert_eq!(log, sample_log("api", 1, 1).unwrap(), "the same seed, the same bytes");
 /// ```
 pub fn sample_log(name: &str, seed: u64, minutes: u64) -> Option<String> {
-    let mut rng = SimRng::new(seed);
-    let secs = minutes * 60;
-    let mut requests: Vec<Request> = Vec::new();
-    match name {
-        "api" => {
-            const PATHS: [&str; 4] = ["/api/v1/items", "/api/v1/items/42", "/api/v1/search", "/api/v1/me"];
-            for c in 0..300u64 {
-                let ip = format!("10.{}.{}.{}", 1 + c / 250, (c * 7) % 250, 10 + c % 200);
-                for t in poisson(&mut rng, 0.05, secs) {
-                    requests.push((t, ip.clone(), "GET", PATHS[rng.below(4) as usize], 200));
-                }
-            }
-            for s in 0..3u64 {
-                let ip = format!("203.0.113.{}", 50 + s);
-                for t in poisson(&mut rng, 15.0, secs) {
-                    requests.push((t, ip.clone(), "GET", "/api/v1/search", 200));
-                }
-            }
-            for m in 0..minutes {
-                for k in 0..60 {
-                    requests.push((m * 60_000 + k * 15, "198.51.100.7".into(), "POST", "/api/v1/reports", 202));
-                }
-            }
-        }
-        "login" => {
-            for u in 0..200u64 {
-                let ip = format!("10.20.{}.{}", u / 100, 10 + u % 100);
-                for t in poisson(&mut rng, 1.0 / 120.0, secs) {
-                    requests.push((t, ip.clone(), "POST", "/login", if rng.below(10) == 0 { 401 } else { 200 }));
-                }
-            }
-            for a in 0..40u64 {
-                let ip = format!("192.0.2.{}", 10 + a);
-                for t in poisson(&mut rng, 3.0, secs) {
-                    requests.push((t, ip.clone(), "POST", "/login", 401));
-                }
-            }
-            for b in 0..2000u64 {
-                let ip = format!("198.51.{}.{}", 100 + b / 250, b % 250);
-                for _ in 0..1 + rng.below(2) {
-                    requests.push((rng.below(secs * 1000), ip.clone(), "POST", "/login", 401));
-                }
-            }
-        }
-        _ => return None,
-    }
-    requests.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
-    let mut out = String::with_capacity(requests.len() * 110);
-    for (t, ip, method, path, status) in requests {
-        out.push_str(&format!(
-            "{ip} - - [{}] \"{method} {path} HTTP/1.1\" {status} {} \"-\" \"sample/1.0\"\n",
-            clf_time(START + (t / 1000) as i64),
-            if status == 200 { 512 } else { 0 }
-        ));
-    }
-    Some(out)
+    let mut out = Vec::with_capacity(minutes as usize * 400_000);
+    write_sample(name, seed, minutes, &mut out)
+        .expect("writing to memory")
+        .then(|| String::from_utf8(out).expect("ASCII"))
 }
 
 /// `secs` since the epoch as the common log format writes it, in UTC.

@@ -1,7 +1,9 @@
 //! The sizing assistant: the policy swept over a log (capacity × refill for buckets, limit ×
 //! window for windows, up to 10 × 10 policies drawn from the log's own peaks), each run in shadow
 //! mode on the same arrivals, and the smallest policy under which at most a target share of the
-//! keys (1 % by default) ever sees a 429 — with the keys it still throttles.
+//! keys (1 % by default) ever sees a 429 — with the keys it still throttles. "Smallest" is what
+//! a policy lets one key through in a minute, [`SizingRow::per_minute`] (burst + 60 s × rate):
+//! a huge burst with a tiny rate is not small.
 
 use super::reader::{Arrival, Keys};
 use super::shadow::{KeyCounts, Shadow};
@@ -23,6 +25,8 @@ pub struct SizingRow {
     pub rate: f64,
     /// Its burst: capacity or limit.
     pub burst: u64,
+    /// What it lets one key through in a minute from rest: burst + 60 s × rate.
+    pub per_minute: f64,
     /// Keys that saw at least one 429.
     pub keys_throttled: usize,
     /// Requests refused.
@@ -36,7 +40,7 @@ pub struct SizingRow {
 /// The sweep's result.
 #[derive(Debug)]
 pub struct Sizing {
-    /// Each policy, from the smallest to the largest.
+    /// Each policy, from the smallest ([`SizingRow::per_minute`], then rate) to the largest.
     pub rows: Vec<SizingRow>,
     /// Keys in the log.
     pub keys: usize,
@@ -129,6 +133,17 @@ fn policy(sc: &Scenario) -> String {
 /// Sweeps `grid(sc, …)` over `arrivals` (`keys` distinct) and recommends the smallest policy
 /// under which at most `target` (0–1) of the keys see a 429.
 pub fn sweep(arrivals: &[Arrival], keys: &Keys, sc: &Scenario, target: f64) -> Sizing {
+    sweep_with(arrivals, keys, sc, target, |_, _| {})
+}
+
+/// [`sweep`], calling `on_policy(done, of)` after each policy (the page's progress bar).
+pub fn sweep_with(
+    arrivals: &[Arrival],
+    keys: &Keys,
+    sc: &Scenario,
+    target: f64,
+    mut on_policy: impl FnMut(usize, usize),
+) -> Sizing {
     let mut probe = Shadow::new(sc);
     arrivals.iter().for_each(|&a| probe.push(a));
     let counts = probe.per_key().to_vec();
@@ -136,9 +151,11 @@ pub fn sweep(arrivals: &[Arrival], keys: &Keys, sc: &Scenario, target: f64) -> S
     let mut heavy: Vec<u32> = (0..counts.len() as u32).collect();
     heavy.sort_by_key(|&k| (std::cmp::Reverse(counts[k as usize].requests), k));
     heavy.truncate(HEAVIEST);
-    let mut rows: Vec<SizingRow> = grid(sc, &counts)
+    let policies = grid(sc, &counts);
+    let mut rows: Vec<SizingRow> = policies
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             let mut run = Shadow::without_peaks(p);
             arrivals.iter().for_each(|&a| run.push(a));
             let counts = run.per_key().to_vec();
@@ -149,10 +166,12 @@ pub fn sweep(arrivals: &[Arrival], keys: &Keys, sc: &Scenario, target: f64) -> S
             } else {
                 (p.refill.as_per_sec(), p.capacity)
             };
+            on_policy(i + 1, policies.len());
             SizingRow {
                 policy: policy(p),
                 rate,
                 burst,
+                per_minute: burst as f64 + 60.0 * rate,
                 keys_throttled: counts.iter().filter(|k| k.rejected > 0).count(),
                 rejected: counts.iter().map(|k| k.rejected).sum(),
                 heaviest: heavy
@@ -163,7 +182,9 @@ pub fn sweep(arrivals: &[Arrival], keys: &Keys, sc: &Scenario, target: f64) -> S
             }
         })
         .collect();
-    rows.sort_by(|a, b| a.rate.total_cmp(&b.rate).then(a.burst.cmp(&b.burst)));
+    rows.sort_by(|a, b| {
+        a.per_minute.total_cmp(&b.per_minute).then(a.rate.total_cmp(&b.rate)).then(a.burst.cmp(&b.burst))
+    });
     let allowed = (target * keys.len() as f64).floor() as usize;
     let recommended = rows.iter().position(|r| r.keys_throttled <= allowed);
     Sizing { rows, keys: keys.len(), requests, target, recommended }

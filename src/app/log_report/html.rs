@@ -1,0 +1,57 @@
+//! Escaping text for markup, and the table rows the report and the sizing table are made of.
+
+/// `text` safe inside an element or a quoted attribute.
+///
+/// ```
+/// use ratelimit_playground::app::log_report::html::escape;
+/// assert_eq!(escape(r#"<img src=x onerror="a()">&'"#), "&lt;img src=x onerror=&quot;a()&quot;&gt;&amp;&#39;");
+/// ```
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A table with `id`, its caption, column heads and rows of cells (already markup; the first
+/// cell of each row is its header). `marked` rows get the class `recommended`.
+pub fn table(id: &str, caption: &str, heads: &[&str], rows: &[(bool, Vec<String>)]) -> String {
+    let mut out = format!(
+        "<div class=\"log-scroll\"><table class=\"log-table\" id=\"{id}\"><caption>{}</caption><thead><tr>",
+        escape(caption)
+    );
+    for h in heads {
+        out.push_str(&format!("<th scope=\"col\">{}</th>", escape(h)));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for (marked, cells) in rows {
+        out.push_str(if *marked { "<tr class=\"recommended\">" } else { "<tr>" });
+        for (i, c) in cells.iter().enumerate() {
+            if i == 0 {
+                out.push_str(&format!("<th scope=\"row\">{c}</th>"));
+            } else {
+                out.push_str(&format!("<td>{c}</td>"));
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+    out
+}
+
+/// A chart card: a title, a subtitle and the chart's markup.
+pub fn figure(title: &str, sub: &str, body: &str) -> String {
+    format!(
+        "<figure class=\"chart-card log-chart\"><figcaption><span class=\"chart-title\">{}</span><span class=\"chart-sub\">{}</span></figcaption>{body}</figure>",
+        escape(title),
+        escape(sub)
+    )
+}
