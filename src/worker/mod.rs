@@ -1,75 +1,88 @@
 //! The page's log worker: a dedicated Web Worker of its own (`ratelimit-logs`, built by Trunk
 //! as a second wasm module and loaded only when a log is analysed), so reading a 2 GB log never
-//! blocks the page and the page's own wasm stays small. It says [`Message::Ready`], takes one
+//! blocks the page and the page's own wasm stays small. A file is read as a stream
+//! ([`stream`]) and fed to a [`crate::sim::logs::job::Analysis`] a buffer at a time. It says [`Message::Ready`], takes one
 //! request (an [`Ask`] and a `File` or a sample's name), and answers with what [`job::analyse`]
 //! finds, drawn as the page shows it ([`crate::app::log_report`]). Cancel is the page
 //! terminating it.
 
-mod file_input;
+mod stream;
+
+use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{js_sys, Blob, DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::app::log_report::{report::report_markup, sizing::sizing_markup};
-use crate::sim::logs::job::{self, Step};
+use crate::sim::logs::job::{policy, Analysis, Step};
+use crate::sim::logs::reader::LogError;
 use crate::sim::logs::samples::sample_log;
 use crate::sim::logs::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
-use crate::sim::Scenario;
-use file_input::FileInput;
 
-/// Analyses `input` as `ask` says, posting each step as the page shows it.
-fn analyse(input: impl std::io::BufRead, ask: &Ask, post: &dyn Fn(Message)) {
-    let done = job::analyse(input, ask, |step| {
-        post(match step {
-            Step::Report(report) => Message::Report(report_markup(report, ask)),
-            Step::Swept(done, of) => Message::Progress { phase: Phase::Sweep, done: done as u64, total: of as u64 },
-            Step::Sized { sizing, report, swept } => {
-                Message::Sizing(sizing_markup(sizing, &report.read.keys, swept, ask))
-            }
-        })
-    });
-    if let Err(e) = done {
-        post(Message::Failed(e.line as u64, e.message));
+/// Each step of the analysis's end as the page shows it.
+fn step_message(step: Step<'_>, ask: &Ask) -> Message {
+    match step {
+        Step::Report(report) => Message::Report(report_markup(report, ask)),
+        Step::Swept(done, of) => Message::Progress { phase: Phase::Sweep, done: done as u64, total: of as u64 },
+        Step::Sized { sizing, report, swept } => {
+            // How much memory the worker's wasm took at its most (for `make bench`).
+            let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
+            let bytes = memory.unchecked_into::<js_sys::ArrayBuffer>().byte_length();
+            let memory = format!("<span hidden id=\"log-worker-memory\" data-bytes=\"{bytes}\"></span>");
+            Message::Sizing(sizing_markup(sizing, &report.read.keys, swept, ask) + &memory)
+        }
     }
 }
 
+/// Analyses a file or a sample as `ask` says.
+async fn analyse(ask: Ask, source: JsValue, post: Rc<dyn Fn(Message)>) -> Result<(), LogError> {
+    let sc = policy(&ask)?;
+    let file = source.dyn_ref::<Blob>();
+    let mut analysis = Analysis::new(&sc, &ask, file.map(|f| f.size() as u64));
+    match (file, source.as_string()) {
+        (Some(file), _) => {
+            let told = |done, total| post(Message::Progress { phase: Phase::Read, done, total });
+            stream::read_file(file, &mut analysis, &told).await?;
+        }
+        (None, Some(name)) => {
+            let text = sample_log(&name, sc.seed, SAMPLE_MINUTES)
+                .ok_or_else(|| LogError { line: 0, message: format!("there is no sample called '{name}'") })?;
+            analysis.feed(text.as_bytes())?;
+        }
+        (None, None) => return Err(LogError { line: 0, message: "the request to the log worker is malformed".into() }),
+    }
+    analysis.finish(|step| post(step_message(step, &ask)))
+}
+
 /// Runs one request: `data` is `[ask, file or sample name]`.
-fn serve(data: &JsValue, post: &dyn Fn(Message)) {
-    let data: js_sys::Array = data.clone().unchecked_into();
+fn serve(data: JsValue, post: Rc<dyn Fn(Message)>) {
+    let data: js_sys::Array = data.unchecked_into();
     let ask = match data.get(0).as_string().map(|text| Ask::decode(&text)) {
         Some(Ok(ask)) => ask,
         Some(Err(e)) => return post(Message::Failed(0, e)),
         None => return post(Message::Failed(0, "the request to the log worker is malformed".into())),
     };
-    let source = data.get(1);
-    if let Some(name) = source.as_string() {
-        let seed = Scenario::from_query(&ask.query).map(|s| s.seed).unwrap_or(1);
-        match sample_log(&name, seed, SAMPLE_MINUTES) {
-            Some(text) => analyse(text.as_bytes(), &ask, post),
-            None => post(Message::Failed(0, format!("there is no sample called '{name}'"))),
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(e) = analyse(ask, data.get(1), Rc::clone(&post)).await {
+            post(Message::Failed(e.line as u64, e.message));
         }
-    } else if let Ok(file) = source.dyn_into::<Blob>() {
-        match FileInput::new(file, post) {
-            Ok(input) => analyse(input, &ask, post),
-            Err(e) => post(Message::Failed(0, e)),
-        }
-    }
+    });
 }
 
 /// Starts the worker: listens for the request and says it is ready.
 pub fn start() {
     console_error_panic_hook::set_once();
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let post = {
+    let post: Rc<dyn Fn(Message)> = {
         let scope = scope.clone();
-        move |m: Message| {
+        Rc::new(move |m: Message| {
             let _ = scope.post_message(&JsValue::from_str(&m.encode()));
-        }
+        })
     };
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new({
-        let post = post.clone();
-        move |ev: MessageEvent| serve(&ev.data(), &post)
+        let post = Rc::clone(&post);
+        move |ev: MessageEvent| serve(ev.data(), Rc::clone(&post))
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The listener lives as long as the worker, which the page terminates when it is done.

@@ -50,6 +50,16 @@ fn requests_since(server: &super::server::StaticServer, from: usize) -> Vec<(u16
     server.log.lock().unwrap()[from..].to_vec()
 }
 
+/// The page's scenario as a query (its address).
+async fn applied_query(client: &Client) -> String {
+    js(client, "return location.search.slice(1);").await.as_str().unwrap_or_default().to_string()
+}
+
+/// The first `n` lines of the log at `path`, as one text.
+fn first_lines(path: &Path, n: usize) -> String {
+    std::fs::read_to_string(path).unwrap().lines().take(n).map(|l| format!("{l}\n")).collect()
+}
+
 /// Whether every request is a GET (the server answers others 404) of the worker's three files:
 /// its code, never the log.
 fn only_worker_code(requests: &[(u16, String)]) -> bool {
@@ -156,7 +166,44 @@ async fn drive_logs() {
         "under the recommendation at most 1 % of keys are throttled: {throttled} of {keys}"
     );
 
-    eprintln!("logs: apply");
+    // An option changed also makes the report stale: per path, the CLI's keys again.
+    set_control(&client, "#log-key", "path", "change").await;
+    wait_until(
+        &client,
+        "document.querySelector('#log-stale')",
+        Duration::from_secs(3),
+        "a new key makes the report stale",
+    )
+    .await;
+    click(&client, "#log-again").await;
+    wait_until(
+        &client,
+        "!document.querySelector('#log-stale') && document.querySelector('#log-sizing')",
+        Duration::from_secs(60),
+        "analysed per path",
+    )
+    .await;
+    let by_path: Value = serde_json::from_str(&cli(&[
+        "--query",
+        &applied_query(&client).await,
+        "--log",
+        sample.to_str().unwrap(),
+        "--key",
+        "path",
+    ]))
+    .unwrap();
+    assert_eq!(report(&client).await[3], by_path["keys"].as_u64().unwrap(), "keys per path, as the CLI counts them");
+    set_control(&client, "#log-key", "ip", "change").await;
+
+    // Dropped on the panel: the same as chosen.
+    let drop = format!(
+        "const dt = new DataTransfer(); dt.items.add(new File([{:?}], 'dropped.log')); document.querySelector('#log-drop').dispatchEvent(new DragEvent('drop', {{ dataTransfer: dt, bubbles: true, cancelable: true }}));",
+        first_lines(&sample, 2000)
+    );
+    js(&client, &drop).await;
+    wait_until(&client, "document.querySelector('#log-source') && document.querySelector('#log-source').textContent.includes('dropped.log') && document.querySelector('#log-sizing')", Duration::from_secs(30), "a dropped log is analysed").await;
+    assert_eq!(report(&client).await[0], 2000, "every dropped line is a request");
+    eprintln!("logs: apply, options, drop");
     // A large upload: progress while the page keeps animating, then Cancel.
     let big = dir.join("big.log");
     big_log(&big, 1_500_000);

@@ -2,15 +2,24 @@
 //! key under the playground's policy, and the sizing assistant's sweep. The log is read in a Web
 //! Worker of its own ([`worker`]), a chunk at a time, so the page stays responsive with a
 //! progress bar and Cancel, and nothing is uploaded. The worker also draws the report and the
-//! sizing table ([`crate::app::log_report`]); this panel places that markup, its static controls
-//! and a status line, with one listener per event type; `#log-times` carries how long the
-//! report and the table took (ms, for `make bench`). That keeps the feature's code out of the
-//! page's wasm (a reactive view per control cost 12 KB brotli; this costs a fraction of it).
+//! sizing table ([`crate::app::log_report`]).
+//!
+//! This panel places that markup, its static controls and a status line (`#log-times` in it
+//! carries how long the report and the table took, ms, for `make bench`). It keeps its state in
+//! one plain struct and writes its two live regions itself, with one listener per event type
+//! and one effect (a new policy, like a changed option, makes the report stale): no reactive
+//! value of its own,
+//! because each new reactive type costs the page's wasm a kilobyte or more, and the page has a
+//! size budget.
 
 mod worker;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use leptos::html::Section;
 use leptos::prelude::*;
+use send_wrapper::SendWrapper;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{js_sys, Element, File, HtmlInputElement, HtmlSelectElement};
 
@@ -38,15 +47,21 @@ impl Source {
     }
 }
 
-/// One analysis: what the worker has said so far (the report and sizing table as markup).
-#[derive(Clone, Default)]
-struct Outcome {
+/// The panel's state.
+#[derive(Default)]
+struct State {
+    root: Option<Element>,
+    source: Option<Source>,
+    worker: Option<LogWorker>,
+    /// What the shown report was made under: [`asked_now`] when it started.
+    under: Option<String>,
     status: Status,
-    report: String,
-    sizing: String,
-    /// ms from the start to the report and to the sizing table (for `make bench`).
+    /// ms from the start to the report and to the sizing table.
     times: (Option<f64>, Option<f64>),
+    has_report: bool,
 }
+
+type Shared = Rc<RefCell<State>>;
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -62,9 +77,14 @@ fn apply_policy(sc: &mut Scenario, policy: &str) {
     }
 }
 
-/// The value of the control `id` inside `root`.
+/// The element `#id` inside `root`.
+fn find(root: &Element, id: &str) -> Option<Element> {
+    root.query_selector(&format!("#{id}")).ok().flatten()
+}
+
+/// The value of the control `#id` inside `root`.
 fn value_of(root: &Element, id: &str) -> String {
-    let Ok(Some(e)) = root.query_selector(&format!("#{id}")) else { return String::new() };
+    let Some(e) = find(root, id) else { return String::new() };
     match e.dyn_ref::<HtmlSelectElement>() {
         Some(select) => select.value(),
         None => e.dyn_ref::<HtmlInputElement>().map(HtmlInputElement::value).unwrap_or_default(),
@@ -76,6 +96,103 @@ fn target_matching(ev: &web_sys::Event, selector: &str) -> Option<Element> {
     ev.target()?.dyn_into::<Element>().ok()?.closest(selector).ok().flatten()
 }
 
+/// The control values a report depends on.
+fn settings_of(root: &Element) -> [String; 4] {
+    ["log-key", "log-field", "log-format", "log-target"].map(|id| value_of(root, id))
+}
+
+/// What an analysis started now would be made under: the policy and the options.
+fn asked_now(root: &Element, pg: Playground) -> String {
+    pg.scenario.with_untracked(|s| s.to_query_full()) + "\t" + &settings_of(root).join("\t")
+}
+
+/// Writes the status line; the report is stale if the policy or an option changed since.
+fn show_status(s: &State, pg: Playground) {
+    let Some(root) = &s.root else { return };
+    let changed = s.under.as_deref().is_some_and(|u| u != asked_now(root, pg));
+    let stale = s.has_report && s.status.progress.is_none() && changed;
+    let ms = |t: Option<f64>| t.map_or(String::new(), |t| format!("{t:.0}"));
+    let times = format!(
+        "<span hidden id=\"log-times\" data-read-ms=\"{}\" data-total-ms=\"{}\"></span>",
+        ms(s.times.0),
+        ms(s.times.1)
+    );
+    if let Some(e) = find(root, "log-status") {
+        e.set_inner_html(&(status(&Status { stale, ..s.status.clone() }) + &times));
+    }
+}
+
+/// Replaces the report and sizing table with `markup` (`append`: adds to them).
+fn show_results(s: &State, markup: &str, append: bool) {
+    if let Some(e) = s.root.as_ref().and_then(|r| find(r, "log-results")) {
+        if append {
+            let _ = e.insert_adjacent_html("beforeend", markup);
+        } else {
+            e.set_inner_html(markup);
+        }
+    }
+}
+
+/// Starts analysing the current source under the playground's policy.
+fn start(shared: &Shared, pg: Playground) {
+    let query = pg.scenario.with_untracked(|s| s.to_query_full());
+    let mut s = shared.borrow_mut();
+    s.worker = None;
+    let (Some(src), Some(root)) = (s.source.clone(), s.root.clone()) else { return };
+    let [key, field, format, target] = settings_of(&root);
+    let (settings, notices) = Settings::read(&key, &field, &format, &target);
+    let ask = Ask {
+        query,
+        format: settings.format,
+        key: settings.key,
+        target: settings.target,
+        width: (root.client_width() - 40).max(280) as u32,
+    };
+    let payload: JsValue = match &src {
+        Source::File(f) => f.into(),
+        Source::Sample(name) => JsValue::from_str(name),
+    };
+    let request = js_sys::Array::of2(&JsValue::from_str(&ask.encode()), &payload);
+    s.under = Some(asked_now(&root, pg));
+    s.status = Status { progress: Some((Phase::Read, 0, 1)), notices, ..Status::default() };
+    (s.times, s.has_report) = ((None, None), false);
+    show_results(&s, "", false);
+    show_status(&s, pg);
+    let (t0, described, weak) = (now_ms(), src.describe(), Rc::downgrade(shared));
+    let on = move |m: Message| {
+        let Some(shared) = weak.upgrade() else { return };
+        let mut s = shared.borrow_mut();
+        let t = now_ms() - t0;
+        match m {
+            Message::Ready => return,
+            Message::Progress { phase, done, total } => s.status.progress = Some((phase, done, total)),
+            Message::Report(markup) => {
+                (s.times.0, s.has_report) = (Some(t), true);
+                s.status.source = Some(described.clone());
+                show_results(&s, &markup, false);
+            }
+            Message::Sizing(markup) => {
+                (s.times.1, s.status.progress) = (Some(t), None);
+                show_results(&s, &markup, true);
+                s.worker.as_ref().map(LogWorker::stop);
+            }
+            Message::Failed(line, message) => {
+                let at = if line == 0 { "log".to_string() } else { format!("log line {line}") };
+                (s.status.error, s.status.progress) = (Some(format!("{at}: {message}")), None);
+                s.worker.as_ref().map(LogWorker::stop);
+            }
+        }
+        show_status(&s, pg);
+    };
+    match LogWorker::start(request, on) {
+        Ok(w) => s.worker = Some(w),
+        Err(e) => {
+            (s.status.error, s.status.progress) = (Some(e), None);
+            show_status(&s, pg);
+        }
+    }
+}
+
 /// The panel.
 #[component]
 pub fn LogsPanel(
@@ -83,138 +200,98 @@ pub fn LogsPanel(
     playground: Playground,
 ) -> impl IntoView {
     let pg = playground;
-    let outcome = RwSignal::new(Outcome::default());
-    let source = StoredValue::new_local(None::<Source>);
-    let under = RwSignal::new(None::<String>);
-    let running = StoredValue::new_local(None::<LogWorker>);
+    let shared: Shared = Rc::default();
     let panel = NodeRef::<Section>::new();
-    on_cleanup(move || running.set_value(None));
-    let start = move || {
-        let (Some(src), Some(root)) = (source.get_value(), panel.get_untracked()) else { return };
-        running.set_value(None);
-        let value = |id| value_of(&root, id);
-        let (settings, notices) =
-            Settings::read(&value("log-key"), &value("log-field"), &value("log-format"), &value("log-target"));
-        let query = pg.scenario.with_untracked(|s| s.to_query_full());
-        let ask = Ask {
-            query: query.clone(),
-            format: settings.format,
-            key: settings.key,
-            target: settings.target,
-            width: (root.client_width() - 40).max(280) as u32,
-        };
-        let payload: JsValue = match &src {
-            Source::File(f) => f.into(),
-            Source::Sample(name) => JsValue::from_str(name),
-        };
-        let request = js_sys::Array::of2(&JsValue::from_str(&ask.encode()), &payload);
-        under.set(Some(query));
-        let status = Status { progress: Some((Phase::Read, 0, 1)), notices, ..Status::default() };
-        outcome.set(Outcome { status, ..Outcome::default() });
-        let (t0, described) = (now_ms(), src.describe());
-        let on = move |m: Message| {
-            let t = now_ms() - t0;
-            let stop = || running.with_value(|w| w.as_ref().map(LogWorker::stop));
-            outcome.update(|o| match m {
-                Message::Ready => {}
-                Message::Progress { phase, done, total } => o.status.progress = Some((phase, done, total)),
-                Message::Report(markup) => {
-                    (o.report, o.times.0) = (markup, Some(t));
-                    o.status.source = Some(described.clone());
-                }
-                Message::Sizing(markup) => {
-                    (o.sizing, o.times.1, o.status.progress) = (markup, Some(t), None);
-                    stop();
-                }
-                Message::Failed(line, message) => {
-                    let at = if line == 0 { "log".to_string() } else { format!("log line {line}") };
-                    (o.status.error, o.status.progress) = (Some(format!("{at}: {message}")), None);
-                    stop();
-                }
-            });
-        };
-        match LogWorker::start(request, on) {
-            Ok(w) => running.set_value(Some(w)),
-            Err(e) => outcome.update(|o| (o.status.error, o.status.progress) = (Some(e), None)),
-        }
-    };
-    let choose = move |src: Source| {
-        source.set_value(Some(src));
-        start();
-    };
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if let Some(b) = target_matching(&ev, "[data-sample]") {
-            let name = b.get_attribute("data-sample").unwrap_or_default();
-            if let Some(&name) = SAMPLES.iter().find(|&&s| s == name) {
-                choose(Source::Sample(name));
+    {
+        let shared = SendWrapper::new(Rc::clone(&shared));
+        on_cleanup(move || shared.borrow_mut().worker = None);
+    }
+    {
+        // Mounted: find the live regions; after that, a policy change may make the report stale.
+        let shared = SendWrapper::new(Rc::clone(&shared));
+        Effect::new(move |_| {
+            pg.scenario.track();
+            let mut s = shared.borrow_mut();
+            if s.root.is_none() {
+                s.root = panel.get().map(Element::from);
             }
-        } else if target_matching(&ev, "#log-cancel").is_some() {
-            running.set_value(None);
-            outcome
-                .update(|o| (o.status.progress, o.status.error) = (None, Some("Cancelled: nothing was kept.".into())));
-        } else if target_matching(&ev, "#log-again").is_some() {
-            start();
-        } else if let Some(policy) = target_matching(&ev, "#log-apply").and_then(|b| b.get_attribute("data-policy")) {
-            pg.edit(|s| apply_policy(s, &policy));
-            let note = format!("Applied: the playground and the production panel now run {policy}.");
-            outcome.update(|o| o.status.applied = Some(note));
+            show_status(&s, pg);
+        });
+    }
+    let choose = {
+        let shared = Rc::clone(&shared);
+        move |src: Source| {
+            shared.borrow_mut().source = Some(src);
+            start(&shared, pg);
         }
     };
-    let on_change = move |ev: leptos::ev::Event| {
-        let Some(e) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else { return };
-        match e.id().as_str() {
-            "log-file" => {
+    let on_click = {
+        let (shared, choose) = (Rc::clone(&shared), choose.clone());
+        move |ev: leptos::ev::MouseEvent| {
+            if let Some(b) = target_matching(&ev, "[data-sample]") {
+                let name = b.get_attribute("data-sample").unwrap_or_default();
+                if let Some(&name) = SAMPLES.iter().find(|&&s| s == name) {
+                    choose(Source::Sample(name));
+                }
+            } else if target_matching(&ev, "#log-cancel").is_some() {
+                let mut s = shared.borrow_mut();
+                s.worker = None;
+                (s.status.progress, s.status.error) = (None, Some("Cancelled: nothing was kept.".into()));
+                show_status(&s, pg);
+            } else if target_matching(&ev, "#log-again").is_some() {
+                start(&shared, pg);
+            } else if let Some(policy) = target_matching(&ev, "#log-apply").and_then(|b| b.get_attribute("data-policy"))
+            {
+                shared.borrow_mut().status.applied =
+                    Some(format!("Applied: the playground and the production panel now run {policy}."));
+                // The effect above shows it (and that the report is now stale).
+                pg.edit(|s| apply_policy(s, &policy));
+            }
+        }
+    };
+    let on_change = {
+        let (shared, choose) = (Rc::clone(&shared), choose.clone());
+        move |ev: leptos::ev::Event| {
+            let Some(e) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else { return };
+            if e.id() == "log-file" {
                 let input: HtmlInputElement = e.unchecked_into();
                 if let Some(file) = input.files().and_then(|f| f.get(0)) {
                     choose(Source::File(file));
                 }
                 input.set_value("");
-            }
-            "log-key" => {
-                let field = panel.get_untracked().and_then(|p| p.query_selector("#log-field-label").ok().flatten());
-                if let Some(label) = field {
+            } else {
+                let s = shared.borrow();
+                if e.id() == "log-key" {
                     let by_field = e.unchecked_ref::<HtmlSelectElement>().value() == "field";
-                    let _ = label.toggle_attribute_with_force("hidden", !by_field);
+                    if let Some(label) = s.root.as_ref().and_then(|r| find(r, "log-field-label")) {
+                        let _ = label.toggle_attribute_with_force("hidden", !by_field);
+                    }
+                }
+                show_status(&s, pg);
+            }
+        }
+    };
+    let on_drag = {
+        let shared = Rc::clone(&shared);
+        move |ev: leptos::ev::DragEvent| {
+            ev.prevent_default();
+            let kind = ev.type_();
+            if let Some(zone) = shared.borrow().root.as_ref().and_then(|r| find(r, "log-drop")) {
+                let _ = zone.class_list().toggle_with_force("dragging", kind == "dragover");
+            }
+            if kind == "drop" {
+                if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+                    choose(Source::File(file));
                 }
             }
-            _ => {}
         }
     };
-    let dragging = move |on: bool| {
-        if let Some(zone) = panel.get_untracked().and_then(|p| p.query_selector("#log-drop").ok().flatten()) {
-            let _ = zone.class_list().toggle_with_force("dragging", on);
-        }
-    };
-    let on_drop = move |ev: leptos::ev::DragEvent| {
-        ev.prevent_default();
-        dragging(false);
-        if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
-            choose(Source::File(file));
-        }
-    };
-    // Two bindings only (the status line, and the results once they change), each one string.
-    let shown_status = move || {
-        let changed = under.get().is_some_and(|q| pg.scenario.with(|s| s.to_query_full()) != q);
-        outcome.with(|o| {
-            let stale = changed && o.status.progress.is_none() && !o.report.is_empty();
-            let ms = |t: Option<f64>| t.map_or(String::new(), |t| format!("{t:.0}"));
-            let times = format!(
-                "<span hidden id=\"log-times\" data-read-ms=\"{}\" data-total-ms=\"{}\"></span>",
-                ms(o.times.0),
-                ms(o.times.1)
-            );
-            status(&Status { stale, ..o.status.clone() }) + &times
-        })
-    };
-    let results = Memo::new(move |_| outcome.with(|o| o.report.clone() + &o.sizing));
     view! {
         <section class="panel logs" id="logs" aria-labelledby="logs-title" node_ref=panel
-            on:click=on_click on:change=on_change on:drop=on_drop
-            on:dragover=move |ev: leptos::ev::DragEvent| { ev.prevent_default(); dragging(true); }
-            on:dragleave=move |_| dragging(false)>
+            on:click=on_click on:change=on_change on:drop=on_drag.clone() on:dragover=on_drag.clone() on:dragleave=on_drag>
             <div inner_html=CONTROLS></div>
-            <div id="log-status" inner_html=shown_status></div>
-            <div id="log-results" inner_html=move || results.get()></div>
+            <div id="log-status"></div>
+            <div id="log-results"></div>
         </section>
     }
 }

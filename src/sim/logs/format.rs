@@ -173,7 +173,9 @@ fn request_path(request: &str) -> &str {
     let start = b.iter().position(|&c| c == b' ').map_or(b.len(), |i| i + 1);
     let end = start + b[start..].iter().position(|&c| c == b' ').unwrap_or(b.len() - start);
     let target = &request[start..end];
-    let target = match target.find("://") {
+    // An absolute URL (`GET http://host/path`, proxies) names its path after the host.
+    let scheme = if target.starts_with('/') { None } else { target.find("://") };
+    let target = match scheme {
         Some(i) => target[i + 3..].find('/').map_or("/", |j| &target[i + 3 + j..]),
         None => target,
     };

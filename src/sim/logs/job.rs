@@ -1,11 +1,12 @@
-//! One analysis of a log as the page runs it (in its worker): read the log once, replaying it in
-//! shadow mode while keeping its arrivals, hand over the report, then sweep the policy over those
-//! arrivals with progress and hand over the sizing table. The CLI prints the same numbers from
+//! One analysis of a log as the page runs it (in its worker): read the log once, a chunk at a
+//! time ([`Analysis::feed`]), replaying it in shadow mode while keeping its arrivals; then
+//! ([`Analysis::finish`]) hand over the report, sweep the policy over those arrivals with
+//! progress and hand over the sizing table. The CLI prints the same numbers from
 //! the same functions ([`super::shadow`], [`super::sizing`]).
 
 use std::io::BufRead;
 
-use super::reader::{read_log, LogError};
+use super::reader::{Arrival, LogError, LogReader};
 use super::shadow::{Shadow, ShadowReport};
 use super::sizing::{sweep_with, Sizing};
 use super::wire::Ask;
@@ -32,29 +33,84 @@ pub enum Step<'a> {
     },
 }
 
+/// The policy `ask` names, or why it is not one (line 0).
+pub fn policy(ask: &Ask) -> Result<Scenario, LogError> {
+    Scenario::from_query(&ask.query).map_err(|e| LogError { line: 0, message: format!("the policy: {e}") })
+}
+
+/// One analysis fed a chunk at a time (the page's worker reads a `File` as a stream).
+pub struct Analysis<'s> {
+    sc: &'s Scenario,
+    target: f64,
+    reader: LogReader,
+    run: Shadow<'s>,
+    arrivals: Vec<Arrival>,
+}
+
+impl<'s> Analysis<'s> {
+    /// An analysis under `sc` (from [`policy`]) as `ask` says; `bytes` (if known) sizes the
+    /// arrivals kept for the sweep at once rather than by doubling (a log line is 80 bytes or
+    /// more, so this rarely over-reserves and never past [`MAX_SWEPT`]).
+    pub fn new(sc: &'s Scenario, ask: &Ask, bytes: Option<u64>) -> Self {
+        let expected = bytes.map_or(0, |b| (b / 80) as usize).min(MAX_SWEPT);
+        Analysis {
+            sc,
+            target: ask.target,
+            reader: LogReader::new(ask.format.clone(), &ask.key),
+            run: Shadow::new(sc),
+            arrivals: Vec::with_capacity(expected),
+        }
+    }
+
+    /// Reads the next `chunk` of the log.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
+        let (run, arrivals) = (&mut self.run, &mut self.arrivals);
+        self.reader.feed(chunk, &mut |a| {
+            run.push(a);
+            if arrivals.len() < MAX_SWEPT {
+                arrivals.push(a);
+            }
+        })
+    }
+
+    /// The end of the log: tells `on` the report, the sweep's progress and the sizing table.
+    pub fn finish(self, mut on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
+        let Analysis { sc, target, reader, mut run, mut arrivals } = self;
+        let read = reader.finish(&mut |a| {
+            run.push(a);
+            if arrivals.len() < MAX_SWEPT {
+                arrivals.push(a);
+            }
+        })?;
+        let report = run.finish(read);
+        on(Step::Report(&report));
+        let sizing = sweep_with(&arrivals, &report.read.keys, sc, target, |done, of| on(Step::Swept(done, of)));
+        on(Step::Sized { sizing: &sizing, report: &report, swept: arrivals.len() });
+        Ok(())
+    }
+}
+
 /// Analyses the log in `input` as `ask` says, telling `on` each step; stops at the first error
 /// (a bad policy is line 0).
-pub fn analyse(input: impl BufRead, ask: &Ask, mut on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
-    let sc = Scenario::from_query(&ask.query).map_err(|e| LogError { line: 0, message: format!("the policy: {e}") })?;
-    let mut run = Shadow::new(&sc);
-    let mut arrivals = Vec::new();
-    let read = read_log(input, ask.format.clone(), &ask.key, |a| {
-        run.push(a);
-        if arrivals.len() < MAX_SWEPT {
-            arrivals.push(a);
+pub fn analyse(mut input: impl BufRead, ask: &Ask, on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
+    let sc = policy(ask)?;
+    let mut analysis = Analysis::new(&sc, ask, None);
+    loop {
+        let chunk = input.fill_buf().map_err(|e| LogError { line: 0, message: format!("cannot be read: {e}") })?;
+        if chunk.is_empty() {
+            break;
         }
-    })?;
-    let report = run.finish(read);
-    on(Step::Report(&report));
-    let sizing = sweep_with(&arrivals, &report.read.keys, &sc, ask.target, |done, of| on(Step::Swept(done, of)));
-    on(Step::Sized { sizing: &sizing, report: &report, swept: arrivals.len() });
-    Ok(())
+        let n = chunk.len();
+        analysis.feed(chunk)?;
+        input.consume(n);
+    }
+    analysis.finish(on)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::logs::reader::KeyBy;
+    use crate::sim::logs::reader::{read_log, KeyBy};
     use crate::sim::logs::samples::sample_log;
     use crate::sim::logs::{shadow, sizing};
 
@@ -94,6 +150,34 @@ mod tests {
         })
         .unwrap();
         assert_eq!((steps, swept), (vec!["report", "sized"], expected.rows.len()), "one progress step per policy");
+    }
+
+    #[test]
+    fn chunks_of_any_size_read_as_the_whole_log() {
+        let log = sample_log("login", 5, 2).unwrap();
+        let ask = ask("capacity=5&refill=0.5");
+        let sc = policy(&ask).unwrap();
+        let totals = |chunk: usize| {
+            let mut analysis = Analysis::new(&sc, &ask, Some(log.len() as u64));
+            log.as_bytes().chunks(chunk).for_each(|c| analysis.feed(c).unwrap());
+            let mut out = None;
+            analysis
+                .finish(|step| {
+                    if let Step::Report(r) = step {
+                        out = Some((r.requests, r.admitted, r.keys_throttled(), r.read.lines));
+                    }
+                })
+                .unwrap();
+            out.unwrap()
+        };
+        let whole = totals(log.len());
+        assert_eq!(whole.0 as usize, log.lines().count());
+        for chunk in [1, 7, 4096, 65_537] {
+            assert_eq!(totals(chunk), whole, "{chunk}-byte chunks");
+        }
+        let mut long = Analysis::new(&sc, &ask, None);
+        let e = (0..20).find_map(|_| long.feed(&[b'x'; 4000]).err()).expect("refused");
+        assert_eq!((e.line, e.message.as_str()), (1, "is longer than 65536 bytes: not an access log line"));
     }
 
     #[test]

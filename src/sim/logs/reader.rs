@@ -14,7 +14,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 
 use super::csv::csv_header;
 use super::format::{LogFormat, FORMAT_NAMES};
@@ -107,9 +107,18 @@ impl Orderer {
             }
             let keys = self.seconds.remove(&second).expect("the first second");
             let n = keys.len() as i64;
+            // Nothing else is waiting: this second's requests come before anything still to be
+            // read (a later line may be at most REORDER_MS older than the latest), so they go
+            // out in order without the heap, which is all a whole-second log ever needs.
+            let direct = self.ready.is_empty();
             for (k, key) in keys.into_iter().enumerate() {
-                self.seq += 1;
-                self.ready.push(Reverse((second * 1_000_000_000 + k as i64 * 1_000_000_000 / n, self.seq, key)));
+                let ns = second * 1_000_000_000 + k as i64 * 1_000_000_000 / n;
+                if direct {
+                    self.emit(ns, key, out);
+                } else {
+                    self.seq += 1;
+                    self.ready.push(Reverse((ns, self.seq, key)));
+                }
             }
         }
         let horizon_ns = horizon.saturating_mul(1_000_000);
@@ -118,75 +127,149 @@ impl Orderer {
                 break;
             }
             self.ready.pop();
-            let origin = *self.origin_ms.get_or_insert(ns.div_euclid(DAY_NS) * (DAY_NS / 1_000_000));
-            out(Arrival { at: SimTime((ns - origin * 1_000_000).max(0) as u64), key });
+            self.emit(ns, key, out);
         }
+    }
+
+    /// Emits the arrival at `ns` (since the epoch) of `key`.
+    fn emit(&mut self, ns: i64, key: u32, out: &mut impl FnMut(Arrival)) {
+        let origin = *self.origin_ms.get_or_insert(ns.div_euclid(DAY_NS) * (DAY_NS / 1_000_000));
+        out(Arrival { at: SimTime((ns - origin * 1_000_000).max(0) as u64), key });
     }
 }
 
-/// Reads `input` (`format`: detected from the first line if `None`), keyed by `key`, calling
-/// `out` with every arrival in time order. Stops at the first error.
-pub fn read_log(
-    input: impl BufRead,
+/// A log read as it comes, in chunks of any size ([`LogReader::feed`]): lines split across
+/// chunks are carried over; [`LogReader::finish`] flushes what is left and says what was read.
+pub struct LogReader {
     format: Option<LogFormat>,
-    key: &KeyBy,
-    mut out: impl FnMut(Arrival),
-) -> Result<ReadSummary, LogError> {
-    let mut input = input;
-    let mut format = format;
-    let mut header: Vec<String> = Vec::new();
-    let mut keys = Keys::default();
-    let mut order = Orderer::new();
-    if format == Some(LogFormat::Times) {
-        order.origin_ms = Some(0);
-    }
-    let (mut lines, mut requests, mut reordered) = (0usize, 0u64, 0u64);
-    let (mut skipped, mut first_skipped) = (0u64, None);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        let n = (&mut input)
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| error(lines + 1, format!("cannot be read: {e}")))?;
-        if n == 0 {
-            break;
+    key: KeyBy,
+    header: Vec<String>,
+    keys: Keys,
+    order: Orderer,
+    lines: usize,
+    requests: u64,
+    reordered: u64,
+    skipped: (u64, Option<usize>),
+    /// The line being read (the start of one whose end is in a later chunk).
+    carry: Vec<u8>,
+}
+
+impl LogReader {
+    /// A reader of a log in `format` (detected from the first line if `None`), keyed by `key`.
+    pub fn new(format: Option<LogFormat>, key: &KeyBy) -> Self {
+        let mut order = Orderer::new();
+        if format == Some(LogFormat::Times) {
+            order.origin_ms = Some(0);
         }
-        lines += 1;
-        if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+        LogReader {
+            format,
+            key: key.clone(),
+            header: Vec::new(),
+            keys: Keys::default(),
+            order,
+            lines: 0,
+            requests: 0,
+            reordered: 0,
+            skipped: (0, None),
+            carry: Vec::new(),
+        }
+    }
+
+    /// Reads the next `chunk` of the log, calling `out` with every arrival now in order.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Arrival)) -> Result<(), LogError> {
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            // `read_until` on a slice finds the line's end with memchr; `carry` keeps a line's
+            // start until a later chunk brings its end.
+            let _ = (&mut rest).read_until(b'\n', &mut self.carry);
+            if self.carry.last() == Some(&b'\n') {
+                let line = std::mem::take(&mut self.carry);
+                let read = self.line(&line, out);
+                self.carry = line;
+                self.carry.clear();
+                read?;
+            } else if self.carry.len() > MAX_LINE {
+                return Err(error(self.lines + 1, format!("is longer than {MAX_LINE} bytes: not an access log line")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of the log: its last line, what is still held, and what reading found.
+    pub fn finish(mut self, out: &mut impl FnMut(Arrival)) -> Result<ReadSummary, LogError> {
+        if !self.carry.is_empty() {
+            let last = std::mem::take(&mut self.carry);
+            self.line(&last, out)?;
+        }
+        self.order.flush(true, out);
+        let (skipped, first_skipped) = self.skipped;
+        let format = self.format.ok_or_else(|| error(0, "is empty: no request to replay"))?;
+        if self.requests == 0 {
+            return Err(error(
+                first_skipped.unwrap_or(0),
+                format!("no line is a request in the {} format", format.name()),
+            ));
+        }
+        if skipped > 10 && skipped * 100 > self.requests + skipped {
+            return Err(error(
+                first_skipped.unwrap_or(0),
+                format!(
+                    "{skipped} of {} lines do not fit the {} format (this is the first); name the format with log_format",
+                    self.requests + skipped,
+                    format.name()
+                ),
+            ));
+        }
+        Ok(ReadSummary {
+            format,
+            lines: self.lines,
+            requests: self.requests,
+            reordered: self.reordered,
+            skipped: self.skipped,
+            keys: self.keys,
+            origin_ms: self.order.origin_ms.unwrap_or(0),
+        })
+    }
+
+    /// One line (its `\n` included, if it has one).
+    fn line(&mut self, bytes: &[u8], out: &mut impl FnMut(Arrival)) -> Result<(), LogError> {
+        self.lines += 1;
+        let lines = self.lines;
+        if bytes.len() > MAX_LINE + 1 || (bytes.len() > MAX_LINE && bytes.last() != Some(&b'\n')) {
             return Err(error(lines, format!("is longer than {MAX_LINE} bytes: not an access log line")));
         }
-        if buf.contains(&0) {
+        if bytes.contains(&0) {
             return Err(error(lines, "holds a NUL byte: this is a binary file, not a text log"));
         }
-        let text = std::str::from_utf8(&buf)
+        let text = std::str::from_utf8(bytes)
             .map_err(|e| error(lines, format!("is not UTF-8 text (at byte {})", e.valid_up_to())))?;
         let line = text.strip_suffix('\n').unwrap_or(text);
         let line = line.strip_suffix('\r').unwrap_or(line);
         if line.bytes().all(|b| b.is_ascii_whitespace()) {
-            continue;
+            return Ok(());
         }
-        if format.is_none() {
-            format = Some(LogFormat::detect(line).ok_or_else(|| {
+        if self.format.is_none() {
+            self.format = Some(LogFormat::detect(line).ok_or_else(|| {
                 error(lines, format!("is not in a log format this reads ({FORMAT_NAMES}); name one with log_format"))
             })?);
-            if format == Some(LogFormat::Times) {
-                order.origin_ms = Some(0);
+            if self.format == Some(LogFormat::Times) {
+                self.order.origin_ms = Some(0);
             }
         }
-        let f = format.as_ref().expect("a format");
+        let f = self.format.as_ref().expect("a format");
         if line.starts_with('#') && matches!(f, LogFormat::CloudFront | LogFormat::Times) {
-            continue;
+            return Ok(());
         }
-        if matches!(f, LogFormat::Csv(_)) && header.is_empty() {
-            header = csv_header(line);
-            continue;
+        if matches!(f, LogFormat::Csv(_)) && self.header.is_empty() {
+            self.header = csv_header(line);
+            return Ok(());
         }
-        let Some(entry) = f.parse(line, &header) else {
-            skipped += 1;
-            first_skipped.get_or_insert(lines);
-            continue;
+        let Some(entry) = f.parse(line, &self.header) else {
+            self.skipped.0 += 1;
+            self.skipped.1.get_or_insert(lines);
+            return Ok(());
         };
+        let order = &mut self.order;
         let ms = entry.stamp.ms;
         if order.latest != i64::MIN && ms < order.latest - REORDER_MS {
             return Err(error(
@@ -194,11 +277,12 @@ pub fn read_log(
                 format!("its time is {:.3} s before an earlier line's; lines may be at most {} s out of order (sort merged logs by time first)", (order.latest - ms) as f64 / 1e3, REORDER_MS / 1000),
             ));
         }
-        let id = keys.intern(key.of(&entry));
-        requests += 1;
+        let id = self.keys.intern(self.key.of(&entry));
+        self.requests += 1;
         if ms < order.latest && (!entry.stamp.whole_second || ms.div_euclid(1000) < order.latest.div_euclid(1000)) {
-            reordered += 1;
+            self.reordered += 1;
         }
+        let before = order.latest;
         order.latest = order.latest.max(ms);
         if entry.stamp.whole_second {
             order.seconds.entry(ms.div_euclid(1000)).or_default().push(id);
@@ -210,32 +294,33 @@ pub fn read_log(
             order.seq += 1;
             order.ready.push(Reverse((ns, order.seq, id)));
         }
-        order.flush(false, &mut out);
+        // What can go out only changes when the latest stamp moves.
+        if order.latest != before {
+            order.flush(false, out);
+        }
+        Ok(())
     }
-    order.flush(true, &mut out);
-    let format = format.ok_or_else(|| error(0, "is empty: no request to replay"))?;
-    if requests == 0 {
-        return Err(error(first_skipped.unwrap_or(0), format!("no line is a request in the {} format", format.name())));
+}
+
+/// Reads `input` (`format`: detected from the first line if `None`), keyed by `key`, calling
+/// `out` with every arrival in time order. Stops at the first error.
+pub fn read_log(
+    mut input: impl BufRead,
+    format: Option<LogFormat>,
+    key: &KeyBy,
+    mut out: impl FnMut(Arrival),
+) -> Result<ReadSummary, LogError> {
+    let mut reader = LogReader::new(format, key);
+    loop {
+        let chunk = input.fill_buf().map_err(|e| error(reader.lines + 1, format!("cannot be read: {e}")))?;
+        if chunk.is_empty() {
+            break;
+        }
+        let n = chunk.len();
+        reader.feed(chunk, &mut out)?;
+        input.consume(n);
     }
-    if skipped > 10 && skipped * 100 > requests + skipped {
-        return Err(error(
-            first_skipped.unwrap_or(0),
-            format!(
-                "{skipped} of {} lines do not fit the {} format (this is the first); name the format with log_format",
-                requests + skipped,
-                format.name()
-            ),
-        ));
-    }
-    Ok(ReadSummary {
-        format,
-        lines,
-        requests,
-        reordered,
-        skipped: (skipped, first_skipped),
-        keys,
-        origin_ms: order.origin_ms.unwrap_or(0),
-    })
+    reader.finish(&mut out)
 }
 
 #[cfg(test)]

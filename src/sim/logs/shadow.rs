@@ -12,8 +12,9 @@ use crate::sim::{AnyLimiter, Limiter, Nanos, Scenario, SimTime};
 
 /// How often idle keys are looked for, in requests.
 const SWEEP_EVERY: u64 = 1 << 16;
-/// The most buckets of the rejections-over-time series.
-const MAX_BUCKETS: u64 = 600;
+/// The most buckets of the rejections-over-time series: past it, neighbours merge and the
+/// bucket doubles (1 s, 2 s, 4 s, …), so the series takes constant memory however long the log.
+const MAX_BUCKETS: usize = 600;
 
 /// One key's counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -100,6 +101,20 @@ fn count_within(recent: &mut VecDeque<SimTime>, t: SimTime, span: Nanos) -> u64 
     recent.len() as u64
 }
 
+/// Counts a rejection `since` ns after the first request in `counts` (buckets of `bucket` ns),
+/// merging neighbours and doubling the bucket while it is past the last one.
+fn count_rejection(counts: &mut Vec<u64>, bucket: &mut u64, since: u64) {
+    while since / *bucket >= MAX_BUCKETS as u64 {
+        *counts = counts.chunks(2).map(|c| c.iter().sum()).collect();
+        *bucket *= 2;
+    }
+    let i = (since / *bucket) as usize;
+    if counts.len() <= i {
+        counts.resize(i + 1, 0);
+    }
+    counts[i] += 1;
+}
+
 /// One limiter per key under one policy, fed arrivals in time order.
 pub struct Shadow<'s> {
     sc: &'s Scenario,
@@ -114,7 +129,9 @@ pub struct Shadow<'s> {
     seen: u64,
     live_peak: usize,
     dropped: u64,
-    rejected_at: Vec<SimTime>,
+    /// Rejections per `bucket` since `first`.
+    rejections: Vec<u64>,
+    bucket: u64,
     first: Option<SimTime>,
 }
 
@@ -132,7 +149,8 @@ impl<'s> Shadow<'s> {
             seen: 0,
             live_peak: 0,
             dropped: 0,
-            rejected_at: Vec::new(),
+            rejections: Vec::new(),
+            bucket: 1_000_000_000,
             first: None,
         }
     }
@@ -170,7 +188,8 @@ impl<'s> Shadow<'s> {
             counts.admitted += 1;
         } else {
             counts.rejected += 1;
-            self.rejected_at.push(a.at);
+            let since = a.at.as_nanos() - self.first.unwrap_or(a.at).as_nanos();
+            count_rejection(&mut self.rejections, &mut self.bucket, since);
         }
         if self.peaks {
             counts.peak_1s = counts.peak_1s.max(count_within(&mut state.second, a.at, Nanos::from_secs(1)));
@@ -198,14 +217,7 @@ impl<'s> Shadow<'s> {
     /// The report, with what reading found.
     pub fn finish(self, read: ReadSummary) -> ShadowReport {
         let first = self.first.unwrap_or(SimTime::ZERO);
-        let last = self.rejected_at.last().copied().unwrap_or(first);
-        let span = last.as_nanos().saturating_sub(first.as_nanos());
-        let bucket = Nanos((span / MAX_BUCKETS).max(1_000_000_000).div_ceil(1_000_000_000) * 1_000_000_000);
-        let mut rejections =
-            vec![0u64; if self.rejected_at.is_empty() { 0 } else { (span / bucket.as_nanos() + 1) as usize }];
-        for t in &self.rejected_at {
-            rejections[((t.as_nanos() - first.as_nanos()) / bucket.as_nanos()) as usize] += 1;
-        }
+        let (rejections, bucket) = (self.rejections, Nanos(self.bucket));
         let (requests, admitted, rejected) =
             self.per_key.iter().fold((0, 0, 0), |(r, a, j), k| (r + k.requests, a + k.admitted, j + k.rejected));
         ShadowReport {
@@ -258,6 +270,17 @@ mod tests {
         assert_eq!(r.rejections, [2]);
         let global = shadow(text.as_bytes(), None, &KeyBy::Global, &sc).unwrap();
         assert_eq!((global.admitted, global.read.keys.len()), (2, 1), "one key: one bucket for everyone");
+    }
+
+    #[test]
+    fn rejections_over_time_keep_at_most_600_buckets_doubling_their_width() {
+        let (mut counts, mut bucket) = (Vec::new(), 1_000_000_000);
+        count_rejection(&mut counts, &mut bucket, 0);
+        count_rejection(&mut counts, &mut bucket, 599_500_000_000);
+        assert_eq!((counts.len(), bucket), (600, 1_000_000_000));
+        count_rejection(&mut counts, &mut bucket, 1_300_000_000_000);
+        assert_eq!((counts.len(), bucket, counts[0], counts[149], counts[325]), (326, 4_000_000_000, 1, 1, 1));
+        assert_eq!(counts.iter().sum::<u64>(), 3);
     }
 
     #[test]
