@@ -268,13 +268,15 @@ async fn drive_logs() {
 
     eprintln!("logs: bad files");
     // How it looks: a phone, and dark.
+    set_control(&client, "#log-target", "1", "change").await;
     viewport(&client, 375, 900, 1.0, true).await;
     tokio::time::sleep(Duration::from_millis(400)).await;
     let scroll = js(&client, "return document.documentElement.scrollWidth;").await;
     assert!(scroll.as_f64().unwrap() <= 375.0, "the page scrolls sideways at 375 px: {scroll}");
     click(&client, "#log-sample-api").await;
     analysed(&client, "the sample at 375 px").await;
-    super::save_element(&client, "#logs", "logs-375.png").await;
+    super::save_element(&client, "#log-report", "logs-375-report.png").await;
+    super::save_element(&client, "#log-sizing", "logs-375-sizing.png").await;
     super::page::cdp(
         &client,
         "Emulation.setEmulatedMedia",

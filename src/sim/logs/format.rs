@@ -207,11 +207,15 @@ fn quoted(s: &str) -> Vec<&str> {
 fn combined(line: &str) -> Option<Entry<'_>> {
     let (ip, rest) = line.split_once(' ')?;
     let open = rest.find('[')?;
-    let close = open + rest[open..].find(']')?;
+    // The time is nearly always `dd/Mon/yyyy:hh:mm:ss +zzzz`, 26 bytes: look there first.
+    let close = match rest.as_bytes().get(open + 27) {
+        Some(b']') => open + 27,
+        _ => open + rest[open..].find(']')?,
+    };
     let stamp = clf(&rest[open + 1..close])?;
     let after = &rest[close + 1..];
-    // The request is the first quoted string.
-    let start = after.find('"')? + 1;
+    // The request is the first quoted string, nearly always right after a space.
+    let start = if after.as_bytes().get(1) == Some(&b'"') { 2 } else { after.find('"')? + 1 };
     let request = &after[start..start + after[start..].find('"')?];
     (!ip.is_empty()).then(|| Entry {
         stamp,

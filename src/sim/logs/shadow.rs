@@ -35,8 +35,8 @@ pub struct KeyCounts {
 struct Live {
     limiter: AnyLimiter,
     last: SimTime,
-    second: VecDeque<SimTime>,
-    window: VecDeque<SimTime>,
+    /// Its arrivals within the longer of 1 s and the policy's window.
+    recent: VecDeque<SimTime>,
 }
 
 /// The shadow report of one log under one policy.
@@ -92,13 +92,22 @@ pub fn rest_after(sc: &Scenario) -> Nanos {
     Nanos(quota.window.as_nanos().saturating_mul(2).saturating_add(refill.as_nanos()).saturating_add(1_000_000_000))
 }
 
-/// Pushes `t` into `recent`, drops what is `span` or more older, and returns how many are left.
-fn count_within(recent: &mut VecDeque<SimTime>, t: SimTime, span: Nanos) -> u64 {
+/// Pushes `t` into `recent` (one key's arrivals, in order), drops what is older than both 1 s
+/// and `window`, and returns how many are within 1 s and within `window` of `t`.
+fn peaks(recent: &mut VecDeque<SimTime>, t: SimTime, window: Nanos) -> (u64, u64) {
+    const SECOND: u64 = 1_000_000_000;
+    let longest = window.as_nanos().max(SECOND);
     recent.push_back(t);
-    while recent.front().is_some_and(|&f| t.as_nanos() - f.as_nanos() >= span.as_nanos()) {
+    while recent.front().is_some_and(|&f| t.as_nanos() - f.as_nanos() >= longest) {
         recent.pop_front();
     }
-    recent.len() as u64
+    let within = |span: u64| (recent.len() - recent.partition_point(|&f| t.as_nanos() - f.as_nanos() >= span)) as u64;
+    let n = recent.len() as u64;
+    if window.as_nanos() >= SECOND {
+        (within(SECOND), n)
+    } else {
+        (n, within(window.as_nanos()))
+    }
 }
 
 /// Counts a rejection `since` ns after the first request in `counts` (buckets of `bucket` ns),
@@ -177,8 +186,7 @@ impl<'s> Shadow<'s> {
         let state = slot.get_or_insert_with(|| Live {
             limiter: sc.limiter(),
             last: a.at,
-            second: VecDeque::new(),
-            window: VecDeque::new(),
+            recent: VecDeque::new(),
         });
         state.last = a.at;
         let verdict = state.limiter.check(a.at);
@@ -192,8 +200,9 @@ impl<'s> Shadow<'s> {
             count_rejection(&mut self.rejections, &mut self.bucket, since);
         }
         if self.peaks {
-            counts.peak_1s = counts.peak_1s.max(count_within(&mut state.second, a.at, Nanos::from_secs(1)));
-            counts.peak_window = counts.peak_window.max(count_within(&mut state.window, a.at, self.window));
+            let (second, window) = peaks(&mut state.recent, a.at, self.window);
+            counts.peak_1s = counts.peak_1s.max(second);
+            counts.peak_window = counts.peak_window.max(window);
         }
         self.seen += 1;
         // Idle keys are looked for every 2^16 requests, or once per key seen, whichever is rarer.
