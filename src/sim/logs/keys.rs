@@ -46,7 +46,7 @@ impl KeyBy {
     pub(super) fn of<'e>(&self, entry: &'e Entry<'_>) -> &'e str {
         let k = match self {
             KeyBy::Ip => &entry.ip,
-            KeyBy::Path => &entry.path,
+            KeyBy::Path => entry.path(),
             KeyBy::Global => "*",
             KeyBy::Field(name) => entry.field(name).unwrap_or("-"),
         };

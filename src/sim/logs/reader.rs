@@ -138,6 +138,24 @@ impl Orderer {
     }
 }
 
+/// Where the first `\n` of `bytes` is: eight bytes at a time (a zero byte of `word ^ 0x0a…`
+/// sets its top bit in `(x − 0x01…) & !x & 0x80…`; the lowest such bit is the first one).
+fn newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOPS: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    let mut words = bytes.chunks_exact(8);
+    for (k, word) in words.by_ref().enumerate() {
+        let x = u64::from_le_bytes(word.try_into().expect("eight bytes")) ^ NL;
+        let found = x.wrapping_sub(ONES) & !x & TOPS;
+        if found != 0 {
+            return Some(k * 8 + found.trailing_zeros() as usize / 8);
+        }
+    }
+    let done = bytes.len() - words.remainder().len();
+    words.remainder().iter().position(|&b| b == b'\n').map(|i| done + i)
+}
+
 /// A log read as it comes, in chunks of any size ([`LogReader::feed`]): lines split across
 /// chunks are carried over; [`LogReader::finish`] flushes what is left and says what was read.
 pub struct LogReader {
@@ -150,7 +168,7 @@ pub struct LogReader {
     requests: u64,
     reordered: u64,
     skipped: (u64, Option<usize>),
-    /// The line being read (the start of one whose end is in a later chunk).
+    /// The start of a line whose end is in a later chunk.
     carry: Vec<u8>,
 }
 
@@ -178,20 +196,31 @@ impl LogReader {
     /// Reads the next `chunk` of the log, calling `out` with every arrival now in order.
     pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Arrival)) -> Result<(), LogError> {
         let mut rest = chunk;
-        while !rest.is_empty() {
-            // `read_until` on a slice finds the line's end with memchr; `carry` keeps a line's
-            // start until a later chunk brings its end.
-            let _ = (&mut rest).read_until(b'\n', &mut self.carry);
-            if self.carry.last() == Some(&b'\n') {
-                let line = std::mem::take(&mut self.carry);
-                let read = self.line(&line, out);
-                self.carry = line;
-                self.carry.clear();
-                read?;
-            } else if self.carry.len() > MAX_LINE {
-                return Err(error(self.lines + 1, format!("is longer than {MAX_LINE} bytes: not an access log line")));
-            }
+        if !self.carry.is_empty() {
+            // A line began in an earlier chunk: its end, if it is in this one.
+            let Some(i) = newline(rest) else { return self.keep(rest) };
+            let mut line = std::mem::take(&mut self.carry);
+            line.extend_from_slice(&rest[..=i]);
+            let read = self.line(&line, out);
+            line.clear();
+            self.carry = line;
+            read?;
+            rest = &rest[i + 1..];
         }
+        // Lines wholly in the chunk are read where they are, without a copy.
+        while let Some(i) = newline(rest) {
+            self.line(&rest[..=i], out)?;
+            rest = &rest[i + 1..];
+        }
+        self.keep(rest)
+    }
+
+    /// Keeps the start of a line whose end is in a later chunk.
+    fn keep(&mut self, start: &[u8]) -> Result<(), LogError> {
+        if self.carry.len() + start.len() > MAX_LINE {
+            return Err(error(self.lines + 1, format!("is longer than {MAX_LINE} bytes: not an access log line")));
+        }
+        self.carry.extend_from_slice(start);
         Ok(())
     }
 
@@ -326,6 +355,21 @@ pub fn read_log(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn newlines_are_found_wherever_they_are() {
+        for len in 0..40 {
+            for at in 0..len {
+                let mut b = vec![b'a'; len];
+                b[at] = b'\n';
+                if at + 1 < len {
+                    b[len - 1] = b'\n';
+                }
+                assert_eq!(newline(&b), Some(at), "{len} bytes, at {at}");
+            }
+            assert_eq!(newline(&vec![0x8a; len]), None, "bytes ≥ 0x80 are not newlines");
+        }
+    }
 
     fn read(text: &str, key: KeyBy) -> Result<(Vec<(u64, String)>, ReadSummary), LogError> {
         let mut got = Vec::new();

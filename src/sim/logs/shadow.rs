@@ -183,11 +183,7 @@ impl<'s> Shadow<'s> {
             self.live_now += 1;
             self.live_peak = self.live_peak.max(self.live_now);
         }
-        let state = slot.get_or_insert_with(|| Live {
-            limiter: sc.limiter(),
-            last: a.at,
-            recent: VecDeque::new(),
-        });
+        let state = slot.get_or_insert_with(|| Live { limiter: sc.limiter(), last: a.at, recent: VecDeque::new() });
         state.last = a.at;
         let verdict = state.limiter.check(a.at);
         let counts = &mut self.per_key[k];
