@@ -1,0 +1,229 @@
+//! `ratelimit-sim`'s command line: the usage text, and the flags read into [`Args`] with a
+//! message naming any flag that is wrong and its allowed values.
+
+use ratelimit_playground::app::share::cards::{parse_cards, Card};
+use ratelimit_playground::app::share::link::MAX_MOMENT_SECS;
+use ratelimit_playground::production;
+use ratelimit_playground::sim::logs::samples::SAMPLES;
+use ratelimit_playground::sim::logs::{KeyBy, LogFormat};
+use ratelimit_playground::sim::Nanos;
+
+/// The longest sample log `--minutes` makes: a week.
+const MAX_SAMPLE_MINUTES: u64 = 10_080;
+
+pub const USAGE: &str = "\
+usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisions] [--out FILE]
+       ratelimit-sim --query QUERY --format svg --show CARDS [--at SECONDS] [--out FILE]
+       ratelimit-sim --query QUERY --log FILE [--log-format F] [--key K] [--format json|csv] [--out FILE]
+       ratelimit-sim --query QUERY --log FILE --sweep [--target-keys PCT] [--format json|csv]
+       ratelimit-sim --sample-log api|login [--minutes M] [--query seed=S] [--out FILE]
+       ratelimit-sim --query QUERY --export nginx|envoy|governor|express|upstash|redis-lua
+       ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
+                           [--trace FILE] [--format json|decisions] [--out FILE]
+
+Runs a rate-limiting scenario to completion, exactly and deterministically.
+
+  --query QUERY   the scenario, in the web app's URL format, e.g.
+                  'algo=token_bucket&capacity=10&refill=5&rate=20&duration=60'
+                  (the README lists every key with its unit, range and default)
+  --trace FILE    arrival times to replay, one per line in milliseconds ('-' reads stdin);
+                  implies traffic=trace
+  --format F      json (default: totals, latency percentiles, the series), csv (the series),
+                  svg (the app's throughput and inner-state charts, for docs without iframes), or
+                  decisions (one CSV line per request: t_ms,key,node,status,retry_after_ms)
+  --out FILE      write there instead of standard output
+  --show CARDS    with --format svg: an embed's still instead — exactly the cards an embed with
+                  show=CARDS draws (throughput,state,steady,strip,response,stats,compare, and
+                  multi-node topology,swimlane,code,nodes,rtt,sweep,outage), 600 px wide, by the
+                  same drawing code, at the moment --at
+  --at SECONDS    the moment of the still, like an embed's t= (0 to 600; default: the end of the
+                  scenario's duration, at most 600)
+  --log FILE      shadow mode: replay an access log ('-' reads stdin) through the policy, one
+                  limiter per key, and report who would have got a 429: totals, keys,
+                  keys_throttled, per_key (sorted by rejections, then key), rejections over time;
+                  csv prints per_key. Nothing leaves the machine.
+  --log-format F  the log's format (default: detected from its first line): combined | common |
+                  msec | json[:TIME_FIELD] | csv[:TIME_COLUMN] | alb | cloudfront | times
+  --key K         what a limiter is kept per: ip (default) | field:NAME | path | global
+  --sweep         the sizing assistant: up to 100 policies (capacity × refill, or limit ×
+                  window) drawn from the log's peaks, each run on the log, and the smallest under
+                  which at most --target-keys PCT (0 to 100, default 1) of the keys see a 429,
+                  with the keys it still throttles
+  --sample-log S  print a generated (not real) combined-format log to try --log on: api (300
+                  clients, three scrapers, a cron burst each minute) or login (credential
+                  stuffing); --minutes M long (1 to 10080, default 10), from the query's seed
+  --export T      print the scenario's policy as configuration for T instead of running it:
+                  exactly what the page's \"Use this in production\" tab copies
+
+`redis` runs a multi-node scenario (nodes=N, store=race|atomic|async, rtt=…) against a real Redis
+in real time — one connection per node, the round trip added by a local delay proxy — and prints
+the measured run beside the engine's simulation of it. Everything it writes is one key,
+rlp:{run-…}:limiter, deleted at the end (and on Ctrl-C).
+
+  --url URL       redis://[[user]:password@]host[:port][/db]
+  --speed S       scenario seconds per real second (default 1; 0.01 to 100)
+  --format F      json (default: measured, simulated, difference) or decisions (one CSV line
+                  per measured request)
+
+Exit status: 0 on success, 2 on invalid input (the message names the parameter and its range),
+1 when the server cannot be reached or refuses a command, 130 when interrupted.";
+
+/// What to print.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Json,
+    Csv,
+    Svg,
+    Decisions,
+}
+
+pub struct Args {
+    pub query: String,
+    pub trace: Option<String>,
+    pub format: Format,
+    pub out: Option<String>,
+    pub export: Option<String>,
+    /// `--show`: the cards of an embed's still.
+    pub show: Option<Vec<Card>>,
+    /// `--at`: the still's moment.
+    pub at: Option<Nanos>,
+    /// `--log`: the access log to replay in shadow mode.
+    pub log: Option<String>,
+    /// `--log-format`.
+    pub log_format: Option<LogFormat>,
+    /// `--key` (`ip` when not given).
+    pub key: Option<KeyBy>,
+    /// `--sample-log` and `--minutes`.
+    pub sample: Option<(String, u64)>,
+    /// `--sweep`, with `--target-keys` as a share (0–1).
+    pub sweep: Option<f64>,
+}
+
+pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
+    let mut args = Args {
+        query: String::new(),
+        trace: None,
+        format: Format::Json,
+        out: None,
+        export: None,
+        show: None,
+        at: None,
+        log: None,
+        log_format: None,
+        key: None,
+        sample: None,
+        sweep: None,
+    };
+    let (mut query, mut minutes, mut target) = (None, None, None);
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--query" => query = Some(value("--query")?),
+            "--trace" => args.trace = Some(value("--trace")?),
+            "--out" => args.out = Some(value("--out")?),
+            "--export" => {
+                let name = value("--export")?;
+                if !production::EXPORT_NAMES.contains(&name.as_str()) {
+                    let names = production::EXPORT_NAMES.join(" | ");
+                    return Err(format!("--export: '{name}' is not one of {names}"));
+                }
+                args.export = Some(name);
+            }
+            "--format" => {
+                args.format = match value("--format")?.as_str() {
+                    "json" => Format::Json,
+                    "csv" => Format::Csv,
+                    "svg" => Format::Svg,
+                    "decisions" => Format::Decisions,
+                    other => return Err(format!("--format: '{other}' is not one of json | csv | svg | decisions")),
+                }
+            }
+            "--log" => args.log = Some(value("--log")?),
+            "--sweep" => args.sweep = Some(0.01),
+            "--target-keys" => {
+                let text = value("--target-keys")?;
+                match text.parse::<f64>() {
+                    Ok(p) if (0.0..=100.0).contains(&p) => target = Some(p / 100.0),
+                    _ => return Err(format!("--target-keys: '{text}' is not a percentage from 0 to 100")),
+                }
+            }
+            "--sample-log" => {
+                let name = value("--sample-log")?;
+                if !SAMPLES.contains(&name.as_str()) {
+                    return Err(format!("--sample-log: '{name}' is not one of {}", SAMPLES.join(" | ")));
+                }
+                args.sample = Some((name, 10));
+            }
+            "--minutes" => {
+                let text = value("--minutes")?;
+                match text.parse::<u64>() {
+                    Ok(m) if (1..=MAX_SAMPLE_MINUTES).contains(&m) => minutes = Some(m),
+                    _ => {
+                        return Err(format!(
+                            "--minutes: '{text}' is not a whole number of minutes from 1 to {MAX_SAMPLE_MINUTES}"
+                        ))
+                    }
+                }
+            }
+            "--log-format" => {
+                args.log_format =
+                    Some(LogFormat::named(&value("--log-format")?).map_err(|e| format!("--log-format: {e}"))?)
+            }
+            "--key" => args.key = Some(KeyBy::named(&value("--key")?).map_err(|e| format!("--key: {e}"))?),
+            "--show" => {
+                let (cards, error) = parse_cards(&value("--show")?);
+                if let Some(e) = error {
+                    return Err(format!("--show: {}", e.trim_end_matches("; ignored")));
+                }
+                if cards.is_empty() {
+                    return Err("--show: name at least one card".into());
+                }
+                args.show = Some(cards);
+            }
+            "--at" => {
+                let text = value("--at")?;
+                match text.parse::<f64>() {
+                    Ok(t) if t.is_finite() && (0.0..=MAX_MOMENT_SECS as f64).contains(&t) => {
+                        args.at = Some(Nanos((t * 1000.0).round() as u64 * 1_000_000));
+                    }
+                    _ => return Err(format!("--at: '{text}' is not a time in seconds from 0 to {MAX_MOMENT_SECS}")),
+                }
+            }
+            other => return Err(format!("unknown argument '{other}'; see --help")),
+        }
+    }
+    if (args.show.is_some() || args.at.is_some()) && args.format != Format::Svg {
+        return Err("--show and --at draw an embed's still: use them with --format svg".into());
+    }
+    if args.at.is_some() && args.show.is_none() {
+        return Err("--at is the moment of an embed's still: give the cards with --show".into());
+    }
+    match (&mut args.sample, minutes) {
+        (Some(sample), Some(m)) => sample.1 = m,
+        (None, Some(_)) => return Err("--minutes is the length of a --sample-log".into()),
+        _ => {}
+    }
+    match (&mut args.sweep, target) {
+        (Some(share), Some(t)) => *share = t,
+        (None, Some(_)) => return Err("--target-keys is the sizing assistant's: add --sweep".into()),
+        _ => {}
+    }
+    if args.sweep.is_some() && args.log.is_none() {
+        return Err("--sweep sizes a policy on a log: give it with --log FILE".into());
+    }
+    if args.sample.is_some() && query.is_none() {
+        query = Some(String::new());
+    }
+    if args.log.is_some() && !matches!(args.format, Format::Json | Format::Csv) {
+        return Err("--log reports as json or csv: use --format json or --format csv".into());
+    }
+    if args.log.is_some() && (args.trace.is_some() || args.export.is_some()) {
+        return Err("--log replays a log: leave out --trace and --export".into());
+    }
+    if args.log.is_none() && (args.log_format.is_some() || args.key.is_some()) {
+        return Err("--log-format and --key describe a log: give it with --log FILE".into());
+    }
+    args.query = query.ok_or("--query is required (use --query '' for all defaults)")?;
+    Ok(Some(args))
+}
