@@ -203,7 +203,40 @@ async fn drive_logs() {
     js(&client, &drop).await;
     wait_until(&client, "document.querySelector('#log-source') && document.querySelector('#log-source').textContent.includes('dropped.log') && document.querySelector('#log-sizing')", Duration::from_secs(30), "a dropped log is analysed").await;
     assert_eq!(report(&client).await[0], 2000, "every dropped line is a request");
-    eprintln!("logs: apply, options, drop");
+    // JSON lines whose time is in a field named in the page, limited per a field of their own.
+    let json_log = dir.join("app.jsonl");
+    let json: String = (0..300)
+        .map(|i| format!("{{\"t\": {}.{:03}, \"client\": \"c{}\"}}\n", 1_700_000_000 + i / 10, (i % 10) * 100, i % 3))
+        .collect();
+    std::fs::write(&json_log, json).unwrap();
+    set_control(&client, "#log-format", "json", "change").await;
+    set_control(&client, "#log-time-field", "t", "change").await;
+    set_control(&client, "#log-key", "field", "change").await;
+    set_control(&client, "#log-field", "client", "change").await;
+    upload(&client, &json_log).await;
+    wait_until(&client, "document.querySelector('#log-source') && document.querySelector('#log-source').textContent.includes('app.jsonl') && document.querySelector('#log-sizing')", Duration::from_secs(30), "the JSON log is analysed").await;
+    let query = applied_query(&client).await;
+    let path = json_log.to_str().unwrap();
+    let by_cli: Value = serde_json::from_str(&cli(&[
+        "--query",
+        &query,
+        "--log",
+        path,
+        "--log-format",
+        "json:t",
+        "--key",
+        "field:client",
+    ]))
+    .unwrap();
+    let n = |k: &str| by_cli[k].as_u64().unwrap();
+    assert_eq!(
+        report(&client).await,
+        [n("requests"), n("admitted"), n("rejected"), n("keys"), n("keys_throttled")],
+        "JSON by a named field, as the CLI"
+    );
+    set_control(&client, "#log-format", "", "change").await;
+    set_control(&client, "#log-key", "ip", "change").await;
+    eprintln!("logs: apply, options, drop, JSON");
     // A large upload: progress while the page keeps animating, then Cancel.
     let big = dir.join("big.log");
     big_log(&big, 1_500_000);

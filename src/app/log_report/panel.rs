@@ -24,6 +24,7 @@ pub const CONTROLS: &str = r#"<h2 id="logs-title">Your traffic: who would get a 
 <label><span>Limit per</span><select id="log-key" name="key"><option value="ip">client IP</option><option value="path">path</option><option value="field">a field (API key, user id…)</option><option value="global">everyone together (one key)</option></select></label>
 <label id="log-field-label" hidden><span>Field</span><input type="text" id="log-field" size="12" value="api_key"></label>
 <label><span>Format</span><select id="log-format" name="log_format"><option value="">detect from the first line</option><option value="combined">nginx/Apache combined or common</option><option value="msec">nginx with $msec first</option><option value="json">JSON lines</option><option value="csv">CSV with a header</option><option value="alb">AWS ALB</option><option value="cloudfront">AWS CloudFront</option><option value="times">one time per line (ms)</option></select></label>
+<label id="log-time-label" hidden><span>Time field</span><input type="text" id="log-time-field" size="10" placeholder="time, ts, @timestamp…"></label>
 <label><span>Recommend a policy that throttles at most</span><input type="number" id="log-target" min="0" max="100" step="0.1" value="1"><span>% of keys</span></label>
 </div>
 <p class="hint">Logs with whole-second stamps (combined, ALB, CloudFront) get their n requests of one second spread evenly: the k-th arrives at the second + k/n. Lines up to 5 s out of order are put in order. The same report from the command line: <code>ratelimit-sim --log FILE --key K --query Q</code> (add <code>--sweep</code> for the sizing table).</p>"#;
@@ -40,14 +41,15 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The settings from the controls' values, and a notice for each value not used as given.
+    /// The settings from the controls' values (`time`: the time field of a JSON or CSV log, empty
+    /// to find it), and a notice for each value not used as given.
     ///
     /// ```
     /// use ratelimit_playground::app::log_report::panel::Settings;
-    /// let (s, notices) = Settings::read("field", "user_id", "", "250");
+    /// let (s, notices) = Settings::read("field", "user_id", "", "", "250");
     /// assert_eq!((s.target, notices[0].as_str()), (1.0, "target: 250 is above 100 %; using 100 %"));
     /// ```
-    pub fn read(key: &str, field: &str, format: &str, target: &str) -> (Settings, Vec<String>) {
+    pub fn read(key: &str, field: &str, format: &str, time: &str, target: &str) -> (Settings, Vec<String>) {
         let mut notices = Vec::new();
         let key = match (key, field.trim()) {
             ("field", "") => {
@@ -57,7 +59,11 @@ impl Settings {
             ("field", name) => KeyBy::Field(name.to_string()),
             (other, _) => KeyBy::named(other).unwrap_or(KeyBy::Ip),
         };
-        let format = if format.is_empty() { None } else { LogFormat::named(format).ok() };
+        let format = match (format, time.trim()) {
+            ("", _) => None,
+            ("json" | "csv", t) if !t.is_empty() => LogFormat::named(&format!("{format}:{t}")).ok(),
+            (f, _) => LogFormat::named(f).ok(),
+        };
         let target = match target.trim().parse::<f64>() {
             Ok(p) if (0.0..=100.0).contains(&p) => p / 100.0,
             Ok(p) if p > 100.0 => {
@@ -138,13 +144,15 @@ mod tests {
 
     #[test]
     fn options_read_as_given_or_are_named() {
-        let (s, n) = Settings::read("path", "", "json", "2.5");
+        let (s, n) = Settings::read("path", "", "json", "", "2.5");
         assert_eq!((s.key, s.format, s.target, n.len()), (KeyBy::Path, Some(LogFormat::Json(None)), 0.025, 0));
-        let (s, n) = Settings::read("field", " ", "", "-3");
+        let (s, _) = Settings::read("ip", "", "csv", "when", "1");
+        assert_eq!(s.format, Some(LogFormat::Csv(Some("when".into()))), "a CSV log's time column, named");
+        let (s, n) = Settings::read("field", " ", "", "", "-3");
         assert_eq!((s.key, s.target), (KeyBy::Ip, 0.0));
         assert!(n[0].starts_with("field: ") && n[1].starts_with("target: -3 is below 0"), "{n:?}");
         assert_eq!(
-            Settings::read("ip", "", "", "lots").1,
+            Settings::read("ip", "", "", "", "lots").1,
             ["target: 'lots' is not a percentage from 0 to 100; using 1 %"]
         );
     }

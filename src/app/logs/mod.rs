@@ -97,8 +97,8 @@ fn target_matching(ev: &web_sys::Event, selector: &str) -> Option<Element> {
 }
 
 /// The control values a report depends on.
-fn settings_of(root: &Element) -> [String; 4] {
-    ["log-key", "log-field", "log-format", "log-target"].map(|id| value_of(root, id))
+fn settings_of(root: &Element) -> [String; 5] {
+    ["log-key", "log-field", "log-format", "log-time-field", "log-target"].map(|id| value_of(root, id))
 }
 
 /// What an analysis started now would be made under: the policy and the options.
@@ -139,8 +139,8 @@ fn start(shared: &Shared, pg: Playground) {
     let mut s = shared.borrow_mut();
     s.worker = None;
     let (Some(src), Some(root)) = (s.source.clone(), s.root.clone()) else { return };
-    let [key, field, format, target] = settings_of(&root);
-    let (settings, notices) = Settings::read(&key, &field, &format, &target);
+    let [key, field, format, time, target] = settings_of(&root);
+    let (settings, notices) = Settings::read(&key, &field, &format, &time, &target);
     let ask = Ask {
         query,
         format: settings.format,
@@ -261,10 +261,16 @@ pub fn LogsPanel(
                 input.set_value("");
             } else {
                 let s = shared.borrow();
-                if e.id() == "log-key" {
-                    let by_field = e.unchecked_ref::<HtmlSelectElement>().value() == "field";
-                    if let Some(label) = s.root.as_ref().and_then(|r| find(r, "log-field-label")) {
-                        let _ = label.toggle_attribute_with_force("hidden", !by_field);
+                // The key's field name shows for `a field`; the time field for JSON and CSV.
+                let value = e.dyn_ref::<HtmlSelectElement>().map(HtmlSelectElement::value).unwrap_or_default();
+                let shown = match e.id().as_str() {
+                    "log-key" => Some(("log-field-label", value == "field")),
+                    "log-format" => Some(("log-time-label", value == "json" || value == "csv")),
+                    _ => None,
+                };
+                if let Some((id, show)) = shown {
+                    if let Some(label) = s.root.as_ref().and_then(|r| find(r, id)) {
+                        let _ = label.toggle_attribute_with_force("hidden", !show);
                     }
                 }
                 show_status(&s, pg);
