@@ -237,6 +237,9 @@ pub fn LogsPanel(
                 let mut s = shared.borrow_mut();
                 s.worker = None;
                 (s.status.progress, s.status.error) = (None, Some("Cancelled: nothing was kept.".into()));
+                // Even a report already shown goes: the analysis it belongs to was not finished.
+                (s.has_report, s.status.source) = (false, None);
+                show_results(&s, "", false);
                 show_status(&s, pg);
             } else if target_matching(&ev, "#log-again").is_some() {
                 start(&shared, pg);

@@ -23,6 +23,8 @@ use crate::sim::SimTime;
 
 /// The longest line read, in bytes.
 pub const MAX_LINE: usize = 64 * 1024;
+/// The largest stamp read, ms from the epoch either way (its ns fit an `i64`).
+const MAX_STAMP_MS: i64 = 9_000_000_000_000;
 /// How far out of order lines may be, ms.
 pub const REORDER_MS: i64 = 5_000;
 /// A day in ns: simulated time 0 is the UTC midnight before a log's first request, so fixed
@@ -121,7 +123,9 @@ impl Orderer {
                 }
             }
         }
-        let horizon_ns = horizon.saturating_mul(1_000_000);
+        // A whole second not yet spread holds times from its start: nothing later goes out first.
+        let pending = self.seconds.first_key_value().map_or(i64::MAX, |(&s, _)| s.saturating_mul(1_000_000_000));
+        let horizon_ns = horizon.saturating_mul(1_000_000).min(pending);
         while let Some(&Reverse((ns, _, key))) = self.ready.peek() {
             if ns >= horizon_ns && !all {
                 break;
@@ -300,6 +304,13 @@ impl LogReader {
         };
         let order = &mut self.order;
         let ms = entry.stamp.ms;
+        // Nanoseconds since the epoch must fit an i64: a stamp beyond ±9·10¹² ms (the years
+        // 1685–2255) is not a request's time.
+        if ms.abs() > MAX_STAMP_MS {
+            self.skipped.0 += 1;
+            self.skipped.1.get_or_insert(lines);
+            return Ok(());
+        }
         if order.latest != i64::MIN && ms < order.latest - REORDER_MS {
             return Err(error(
                 lines,
@@ -403,6 +414,25 @@ mod tests {
         let e = read("1000\n20000\n2000\n", KeyBy::Global).unwrap_err();
         assert_eq!(e.line, 3, "{e}");
         assert!(e.to_string().contains("at most 5 s out of order"), "{e}");
+    }
+
+    #[test]
+    fn whole_seconds_and_fractions_mixed_still_come_out_in_time_order() {
+        // Date.now()/1000 prints a whole second now and then: that second's requests are spread
+        // from its start, so the 0.5 s before it must wait for them.
+        let stamps = ["1700000000.5", "1700000000", "1700000005.6", "1700000006.1", "1700000012.25"];
+        let log: String = stamps.iter().map(|t| format!("{{\"ts\": {t}, \"ip\": \"a\"}}\n")).collect();
+        let (got, _) = read(&log, KeyBy::Ip).unwrap();
+        let times: Vec<u64> = got.iter().map(|g| g.0 - 80_000_000).collect();
+        assert_eq!(times, [0, 500, 5600, 6100, 12250]);
+    }
+
+    #[test]
+    fn stamps_out_of_any_calendar_are_skipped_not_overflowed() {
+        let far = "1 - - [14/Nov/9999:22:13:20 +0000] \"GET / HTTP/1.1\" 200 5\n";
+        let log = format!("{}{far}{}", clf_line("a", 20), clf_line("a", 21));
+        let (got, summary) = read(&log, KeyBy::Ip).unwrap();
+        assert_eq!((got.len(), summary.skipped), (2, (1, Some(2))));
     }
 
     #[test]

@@ -98,10 +98,11 @@ fn peaks(recent: &mut VecDeque<SimTime>, t: SimTime, window: Nanos) -> (u64, u64
     const SECOND: u64 = 1_000_000_000;
     let longest = window.as_nanos().max(SECOND);
     recent.push_back(t);
-    while recent.front().is_some_and(|&f| t.as_nanos() - f.as_nanos() >= longest) {
+    let age = |f: &SimTime| t.as_nanos().saturating_sub(f.as_nanos());
+    while recent.front().is_some_and(|f| age(f) >= longest) {
         recent.pop_front();
     }
-    let within = |span: u64| (recent.len() - recent.partition_point(|&f| t.as_nanos() - f.as_nanos() >= span)) as u64;
+    let within = |span: u64| (recent.len() - recent.partition_point(|f| age(f) >= span)) as u64;
     let n = recent.len() as u64;
     if window.as_nanos() >= SECOND {
         (within(SECOND), n)
@@ -136,6 +137,8 @@ pub struct Shadow<'s> {
     /// Whether to track each key's peaks (the sweep does not need them).
     peaks: bool,
     seen: u64,
+    /// When (in requests seen) idle keys are next looked for.
+    next_sweep: u64,
     live_peak: usize,
     dropped: u64,
     /// Rejections per `bucket` since `first`.
@@ -156,6 +159,7 @@ impl<'s> Shadow<'s> {
             live_now: 0,
             peaks: true,
             seen: 0,
+            next_sweep: SWEEP_EVERY,
             live_peak: 0,
             dropped: 0,
             rejections: Vec::new(),
@@ -192,7 +196,7 @@ impl<'s> Shadow<'s> {
             counts.admitted += 1;
         } else {
             counts.rejected += 1;
-            let since = a.at.as_nanos() - self.first.unwrap_or(a.at).as_nanos();
+            let since = a.at.as_nanos().saturating_sub(self.first.unwrap_or(a.at).as_nanos());
             count_rejection(&mut self.rejections, &mut self.bucket, since);
         }
         if self.peaks {
@@ -201,8 +205,10 @@ impl<'s> Shadow<'s> {
             counts.peak_window = counts.peak_window.max(window);
         }
         self.seen += 1;
-        // Idle keys are looked for every 2^16 requests, or once per key seen, whichever is rarer.
-        if self.seen.is_multiple_of(SWEEP_EVERY.max(self.live.len() as u64)) {
+        // Idle keys are looked for every 2^16 requests, or once per key seen, whichever is rarer:
+        // a scan of every key never costs more than the requests since the last one.
+        if self.seen >= self.next_sweep {
+            self.next_sweep = self.seen + SWEEP_EVERY.max(self.live.len() as u64);
             let rest = self.rest.as_nanos();
             for slot in &mut self.live {
                 if slot.as_ref().is_some_and(|l| a.at.as_nanos().saturating_sub(l.last.as_nanos()) >= rest) {
@@ -286,6 +292,19 @@ mod tests {
         count_rejection(&mut counts, &mut bucket, 1_300_000_000_000);
         assert_eq!((counts.len(), bucket, counts[0], counts[149], counts[325]), (326, 4_000_000_000, 1, 1, 1));
         assert_eq!(counts.iter().sum::<u64>(), 3);
+    }
+
+    #[test]
+    fn a_key_per_request_is_swept_now_and_then_not_every_request() {
+        // 200 000 requests, each its own key (a request id): the idle scan runs once per as
+        // many requests as there are keys, so this is linear, and the idle ones are dropped.
+        let text: String = (0..200_000u64)
+            .map(|i| format!("{{\"msec\": {}.{:03}, \"ip\": \"r{i}\"}}\n", 1_700_000_000 + i / 1000, i % 1000))
+            .collect();
+        let sc = Scenario::from_query("capacity=5&refill=1").unwrap();
+        let r = shadow(text.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
+        assert_eq!((r.read.keys.len(), r.admitted), (200_000, 200_000));
+        assert!(r.dropped > 100_000 && r.live_peak < 200_000, "dropped {}, at most {} live", r.dropped, r.live_peak);
     }
 
     #[test]

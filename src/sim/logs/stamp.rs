@@ -49,7 +49,7 @@ fn offset_ms(s: &str) -> Option<i64> {
         _ => return None,
     };
     let digits: String = rest.chars().filter(|c| *c != ':').collect();
-    if digits.len() != 4 {
+    if digits.len() != 4 || !digits.is_ascii() {
         return None;
     }
     Some(sign * (num(&digits[..2])? * 60 + num(&digits[2..])?) * 60_000)
@@ -125,7 +125,8 @@ pub fn clf(s: &str) -> Option<Stamp> {
 /// ```
 pub fn iso8601(s: &str) -> Option<Stamp> {
     let s = s.trim();
-    if s.len() < 19 || !s.is_char_boundary(19) {
+    // Every position below is a byte offset: only ASCII text can be an ISO 8601 time.
+    if s.len() < 19 || !s.is_ascii() {
         return None;
     }
     let (date, rest) = s.split_at(10);
@@ -151,12 +152,16 @@ pub fn iso8601(s: &str) -> Option<Stamp> {
     Some(Stamp { ms, whole_second: frac.is_none() })
 }
 
-/// Epoch seconds (`1700000000`, `1700000000.123`) or, with 13 digits or more, milliseconds.
+/// Epoch seconds (`1700000000`, `1700000000.123`, up to 11 digits), or a whole number of
+/// milliseconds (13 digits), microseconds (16) or nanoseconds (19), as loggers write them.
 ///
 /// ```
 /// use ratelimit_playground::sim::logs::stamp::epoch;
 /// assert_eq!(epoch("1700000000.5").unwrap().ms, 1_700_000_000_500);
 /// assert_eq!(epoch("1700000000123").unwrap(), epoch("1700000000.123").unwrap());
+/// assert_eq!(epoch("1700000000123456").unwrap().ms, 1_700_000_000_123);
+/// assert_eq!(epoch("1700000000123456789").unwrap().ms, 1_700_000_000_123);
+/// assert!(epoch("170000000012345").is_none(), "15 digits are no unit");
 /// ```
 pub fn epoch(s: &str) -> Option<Stamp> {
     let s = s.trim();
@@ -165,8 +170,14 @@ pub fn epoch(s: &str) -> Option<Stamp> {
         None => (s, None),
     };
     let n = num(int)?;
-    if int.len() >= 13 {
-        return frac.is_none().then_some(Stamp { ms: n, whole_second: false });
+    if int.len() > 11 {
+        let per_ms = match int.len() {
+            13 => 1,
+            16 => 1_000,
+            19 => 1_000_000,
+            _ => return None,
+        };
+        return frac.is_none().then_some(Stamp { ms: n / per_ms, whole_second: false });
     }
     match frac {
         Some(f) => Some(Stamp { ms: n * 1000 + fraction_ms(f)?, whole_second: false }),
@@ -199,6 +210,11 @@ mod tests {
             "1.2.3",
             "12ab",
             "2023-11-14T22:13:2é",
+            "2023-11-1€T22:13:20",
+            "2023-11-14T2€:13:20",
+            "2023-11-14T22:13:20+1€",
+            "14/Nov/2023:22:13:20 +1€",
+            "14/Nov/2023:22:13:20 +1é1",
         ] {
             assert!(clf(s).is_none() && iso8601(s).is_none() && epoch(s).is_none(), "{s}");
         }

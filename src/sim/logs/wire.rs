@@ -32,7 +32,8 @@ impl Ask {
             KeyBy::Global => "global".into(),
             KeyBy::Field(f) => format!("field:{f}"),
         };
-        [self.query.as_str(), &format, &clean(&key), &self.target.to_string(), &self.width.to_string()].join("\t")
+        [self.query.as_str(), &clean(&format), &clean(&key), &self.target.to_string(), &self.width.to_string()]
+            .join("\t")
     }
 
     /// Reads [`Ask::encode`]'s line; the message names what is wrong.
