@@ -5,9 +5,11 @@
 //! of any size is read line by line, holding a few seconds of it and the per-key counts.
 
 pub mod csv;
+pub mod entry;
 pub mod format;
 pub mod job;
 pub mod keys;
+mod order;
 pub mod output;
 pub mod reader;
 pub mod samples;

@@ -1,24 +1,22 @@
 //! Streams an access log into arrivals in time order, each with its key, holding only a few
-//! seconds of it: lines are read one at a time (at most [`MAX_LINE`] bytes each), their format
-//! detected from the first line unless given, and
+//! seconds of it: lines are read as they come (at most [`MAX_LINE`] bytes each), their format
+//! detected from the first line unless given, and put in order (`order.rs`):
 //!
-//! - stamps with whole-second resolution are spread over their second: the n requests of one
-//!   second arrive at second + k/n, k = 0 … n − 1, in log order;
-//! - lines up to [`REORDER_MS`] out of order (merged logs, workers writing late) are put in
-//!   order and counted; a jump further back (a clock change, logs concatenated out of order) is
-//!   an error naming the line;
+//! - the n requests of a whole-second stamp's second arrive at second + k/n, in log order;
+//! - lines up to [`REORDER_MS`] out of order are put in order and counted; a jump further back
+//!   (a clock change, logs concatenated out of order) is an error naming the line;
 //! - a line that does not fit the format is skipped and counted; more than 1 % of them (and
 //!   more than 10) is an error naming the first;
 //! - simulated time 0 is the UTC midnight before the first request, so clock-aligned windows
 //!   (a minute, an hour) fall where a real limiter's fall.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
 use std::io::BufRead;
 
 use super::csv::csv_header;
 use super::format::{LogFormat, FORMAT_NAMES};
 pub use super::keys::{KeyBy, Keys, KEY_NAMES};
+use super::order::Orderer;
 use crate::sim::SimTime;
 
 /// The longest line read, in bytes.
@@ -27,9 +25,6 @@ pub const MAX_LINE: usize = 64 * 1024;
 const MAX_STAMP_MS: i64 = 9_000_000_000_000;
 /// How far out of order lines may be, ms.
 pub const REORDER_MS: i64 = 5_000;
-/// A day in ns: simulated time 0 is the UTC midnight before a log's first request, so fixed
-/// windows fall on the clock's minutes and hours as real limiters' do (`times` logs start at 0).
-const DAY_NS: i64 = 86_400_000_000_000;
 
 /// A log that cannot be read, with the line at fault.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,65 +76,6 @@ pub struct ReadSummary {
     /// Simulated time 0, ms since the epoch: the UTC midnight before the first request (0 for a
     /// `times` log).
     pub origin_ms: i64,
-}
-
-/// The stage that puts entries in order and spreads whole seconds.
-struct Orderer {
-    /// Whole-second stamps not yet spread: second → keys in log order.
-    seconds: BTreeMap<i64, Vec<u32>>,
-    /// Times ready to emit: (absolute ns, sequence, key).
-    ready: BinaryHeap<Reverse<(i64, u64, u32)>>,
-    seq: u64,
-    /// The latest stamp seen, ms.
-    latest: i64,
-    origin_ms: Option<i64>,
-}
-
-impl Orderer {
-    fn new() -> Self {
-        Orderer { seconds: BTreeMap::new(), ready: BinaryHeap::new(), seq: 0, latest: i64::MIN, origin_ms: None }
-    }
-
-    /// Emits what is at least `REORDER_MS` older than the latest stamp (everything, at the end).
-    fn flush(&mut self, all: bool, out: &mut impl FnMut(Arrival)) {
-        let horizon = if all { i64::MAX } else { self.latest.saturating_sub(REORDER_MS) };
-        while let Some((&second, _)) = self.seconds.first_key_value() {
-            if !all && (second + 1) * 1000 > horizon {
-                break;
-            }
-            let keys = self.seconds.remove(&second).expect("the first second");
-            let n = keys.len() as i64;
-            // Nothing else is waiting: this second's requests come before anything still to be
-            // read (a later line may be at most REORDER_MS older than the latest), so they go
-            // out in order without the heap, which is all a whole-second log ever needs.
-            let direct = self.ready.is_empty();
-            for (k, key) in keys.into_iter().enumerate() {
-                let ns = second * 1_000_000_000 + k as i64 * 1_000_000_000 / n;
-                if direct {
-                    self.emit(ns, key, out);
-                } else {
-                    self.seq += 1;
-                    self.ready.push(Reverse((ns, self.seq, key)));
-                }
-            }
-        }
-        // A whole second not yet spread holds times from its start: nothing later goes out first.
-        let pending = self.seconds.first_key_value().map_or(i64::MAX, |(&s, _)| s.saturating_mul(1_000_000_000));
-        let horizon_ns = horizon.saturating_mul(1_000_000).min(pending);
-        while let Some(&Reverse((ns, _, key))) = self.ready.peek() {
-            if ns >= horizon_ns && !all {
-                break;
-            }
-            self.ready.pop();
-            self.emit(ns, key, out);
-        }
-    }
-
-    /// Emits the arrival at `ns` (since the epoch) of `key`.
-    fn emit(&mut self, ns: i64, key: u32, out: &mut impl FnMut(Arrival)) {
-        let origin = *self.origin_ms.get_or_insert(ns.div_euclid(DAY_NS) * (DAY_NS / 1_000_000));
-        out(Arrival { at: SimTime((ns - origin * 1_000_000).max(0) as u64), key });
-    }
 }
 
 /// Where the first `\n` of `bytes` is: eight bytes at a time (a zero byte of `word ^ 0x0a…`

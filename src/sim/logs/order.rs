@@ -1,0 +1,72 @@
+//! Putting a log's entries in time order: whole-second stamps are held until their second is
+//! complete and spread over it (the k-th of n at second + k/n), finer ones wait in a heap for up
+//! to [`super::reader::REORDER_MS`], and each goes out as an [`Arrival`] in simulated time.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+use super::reader::{Arrival, REORDER_MS};
+use crate::sim::SimTime;
+
+/// A day in ns: simulated time 0 is the UTC midnight before a log's first request, so fixed
+/// windows fall on the clock's minutes and hours as real limiters' do (`times` logs start at 0).
+const DAY_NS: i64 = 86_400_000_000_000;
+
+/// The stage that puts entries in order and spreads whole seconds.
+pub(super) struct Orderer {
+    /// Whole-second stamps not yet spread: second → keys in log order.
+    pub(super) seconds: BTreeMap<i64, Vec<u32>>,
+    /// Times ready to emit: (absolute ns, sequence, key).
+    pub(super) ready: BinaryHeap<Reverse<(i64, u64, u32)>>,
+    pub(super) seq: u64,
+    /// The latest stamp seen, ms.
+    pub(super) latest: i64,
+    pub(super) origin_ms: Option<i64>,
+}
+
+impl Orderer {
+    pub(super) fn new() -> Self {
+        Orderer { seconds: BTreeMap::new(), ready: BinaryHeap::new(), seq: 0, latest: i64::MIN, origin_ms: None }
+    }
+
+    /// Emits what is at least `REORDER_MS` older than the latest stamp (everything, at the end).
+    pub(super) fn flush(&mut self, all: bool, out: &mut impl FnMut(Arrival)) {
+        let horizon = if all { i64::MAX } else { self.latest.saturating_sub(REORDER_MS) };
+        while let Some((&second, _)) = self.seconds.first_key_value() {
+            if !all && (second + 1) * 1000 > horizon {
+                break;
+            }
+            let keys = self.seconds.remove(&second).expect("the first second");
+            let n = keys.len() as i64;
+            // Nothing else is waiting: this second's requests come before anything still to be
+            // read (a later line may be at most REORDER_MS older than the latest), so they go
+            // out in order without the heap, which is all a whole-second log ever needs.
+            let direct = self.ready.is_empty();
+            for (k, key) in keys.into_iter().enumerate() {
+                let ns = second * 1_000_000_000 + k as i64 * 1_000_000_000 / n;
+                if direct {
+                    self.emit(ns, key, out);
+                } else {
+                    self.seq += 1;
+                    self.ready.push(Reverse((ns, self.seq, key)));
+                }
+            }
+        }
+        // A whole second not yet spread holds times from its start: nothing later goes out first.
+        let pending = self.seconds.first_key_value().map_or(i64::MAX, |(&s, _)| s.saturating_mul(1_000_000_000));
+        let horizon_ns = horizon.saturating_mul(1_000_000).min(pending);
+        while let Some(&Reverse((ns, _, key))) = self.ready.peek() {
+            if ns >= horizon_ns && !all {
+                break;
+            }
+            self.ready.pop();
+            self.emit(ns, key, out);
+        }
+    }
+
+    /// Emits the arrival at `ns` (since the epoch) of `key`.
+    fn emit(&mut self, ns: i64, key: u32, out: &mut impl FnMut(Arrival)) {
+        let origin = *self.origin_ms.get_or_insert(ns.div_euclid(DAY_NS) * (DAY_NS / 1_000_000));
+        out(Arrival { at: SimTime((ns - origin * 1_000_000).max(0) as u64), key });
+    }
+}
