@@ -6,7 +6,7 @@
 
 use std::io::BufRead;
 
-use super::reader::{Arrival, LogError, LogReader};
+use super::reader::{each_chunk, Arrival, LogError, LogReader};
 use super::shadow::{Shadow, ShadowReport};
 use super::sizing::{sweep_with, Sizing};
 use super::wire::Ask;
@@ -38,6 +38,14 @@ pub fn policy(ask: &Ask) -> Result<Scenario, LogError> {
     Scenario::from_query(&ask.query).map_err(|e| LogError { line: 0, message: format!("the policy: {e}") })
 }
 
+/// One arrival through the shadow run, kept for the sweep while there is room.
+fn replay(run: &mut Shadow<'_>, arrivals: &mut Vec<Arrival>, a: Arrival) {
+    run.push(a);
+    if arrivals.len() < MAX_SWEPT {
+        arrivals.push(a);
+    }
+}
+
 /// One analysis fed a chunk at a time (the page's worker reads a `File` as a stream).
 pub struct Analysis<'s> {
     sc: &'s Scenario,
@@ -65,23 +73,13 @@ impl<'s> Analysis<'s> {
     /// Reads the next `chunk` of the log.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
         let (run, arrivals) = (&mut self.run, &mut self.arrivals);
-        self.reader.feed(chunk, &mut |a| {
-            run.push(a);
-            if arrivals.len() < MAX_SWEPT {
-                arrivals.push(a);
-            }
-        })
+        self.reader.feed(chunk, &mut |a| replay(run, arrivals, a))
     }
 
     /// The end of the log: tells `on` the report, the sweep's progress and the sizing table.
     pub fn finish(self, mut on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
         let Analysis { sc, target, reader, mut run, mut arrivals } = self;
-        let read = reader.finish(&mut |a| {
-            run.push(a);
-            if arrivals.len() < MAX_SWEPT {
-                arrivals.push(a);
-            }
-        })?;
+        let read = reader.finish(&mut |a| replay(&mut run, &mut arrivals, a))?;
         let report = run.finish(read);
         on(Step::Report(&report));
         let sizing = sweep_with(&arrivals, &report.read.keys, sc, target, |done, of| on(Step::Swept(done, of)));
@@ -95,15 +93,7 @@ impl<'s> Analysis<'s> {
 pub fn analyse(mut input: impl BufRead, ask: &Ask, on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
     let sc = policy(ask)?;
     let mut analysis = Analysis::new(&sc, ask, None);
-    loop {
-        let chunk = input.fill_buf().map_err(|e| LogError { line: 0, message: format!("cannot be read: {e}") })?;
-        if chunk.is_empty() {
-            break;
-        }
-        let n = chunk.len();
-        analysis.feed(chunk)?;
-        input.consume(n);
-    }
+    each_chunk(&mut input, |chunk| analysis.feed(chunk))?;
     analysis.finish(on)
 }
 

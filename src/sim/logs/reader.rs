@@ -287,16 +287,24 @@ pub fn read_log(
     mut out: impl FnMut(Arrival),
 ) -> Result<ReadSummary, LogError> {
     let mut reader = LogReader::new(format, key);
+    each_chunk(&mut input, |chunk| reader.feed(chunk, &mut out))?;
+    reader.finish(&mut out)
+}
+
+/// Hands `feed` every chunk `input` gives, as it gives them, until its end or an error.
+pub fn each_chunk(
+    input: &mut impl BufRead,
+    mut feed: impl FnMut(&[u8]) -> Result<(), LogError>,
+) -> Result<(), LogError> {
     loop {
-        let chunk = input.fill_buf().map_err(|e| error(reader.lines + 1, format!("cannot be read: {e}")))?;
+        let chunk = input.fill_buf().map_err(|e| error(0, format!("cannot be read: {e}")))?;
         if chunk.is_empty() {
-            break;
+            return Ok(());
         }
         let n = chunk.len();
-        reader.feed(chunk, &mut out)?;
+        feed(chunk)?;
         input.consume(n);
     }
-    reader.finish(&mut out)
 }
 
 #[cfg(test)]
