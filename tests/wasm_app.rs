@@ -209,6 +209,61 @@ fn chart_draws_both_series_onto_a_canvas() {
     assert!(pixels_near(&canvas, ChartTheme::LIGHT.background) < total, "nothing drawn");
 }
 
+/// Pixels of the two canvases (same size) whose colours differ by more than a rounding.
+fn pixels_differing(a: &HtmlCanvasElement, b: &HtmlCanvasElement) -> usize {
+    let data = |c: &HtmlCanvasElement| {
+        let ctx: web_sys::CanvasRenderingContext2d = c.get_context("2d").unwrap().unwrap().unchecked_into();
+        ctx.get_image_data(0.0, 0.0, c.width().into(), c.height().into()).unwrap().data().0
+    };
+    let (a, b) = (data(a), data(b));
+    a.chunks(4).zip(b.chunks(4)).filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 8)).count()
+}
+
+#[wasm_bindgen_test]
+fn the_batching_backend_paints_what_plotters_canvas_paints() {
+    use plotters::prelude::*;
+    use ratelimit_playground::chart::batched::BatchedCanvas;
+    let (w, h) = (600, 300);
+    let (plain, batched) = (canvas(w, h), canvas(w, h));
+    let buckets = (0..30u32)
+        .map(|s| BucketCounts {
+            start_secs: f64::from(s),
+            width_secs: 1.0,
+            admitted: 5 + u64::from(s % 4),
+            rejected: 3,
+        })
+        .collect();
+    let data = ThroughputWindow { end_secs: 30.0, width_secs: 60.0, buckets, ..ThroughputWindow::default() };
+    let style = ChartStyle { theme: ChartTheme::LIGHT, scale: 1.0 };
+    // A chart with axes and text, then marks of every shape on top, in alternating colours so
+    // batches open and close.
+    fn marks<DB: DrawingBackend>(root: &DrawingArea<DB, plotters::coord::Shift>) {
+        for i in 0..40 {
+            let (x, colour) = (10 + i * 14, if i % 3 == 0 { RED } else { BLUE });
+            root.draw(&Circle::new((x, 250), 4, colour.stroke_width(2))).unwrap();
+            root.draw(&Circle::new((x, 270), 3, colour.filled())).unwrap();
+            root.draw(&Cross::new((x, 232), 4, colour.stroke_width(1))).unwrap();
+            root.draw(&Rectangle::new([(x - 2, 200), (x + 2, 220)], colour.filled())).unwrap();
+            root.draw(&Rectangle::new([(x - 4, 180), (x + 4, 195)], colour.stroke_width(1))).unwrap();
+            root.draw(&PathElement::new(vec![(x, 150), (x + 7, 170), (x + 14, 150)], colour.stroke_width(1))).unwrap();
+        }
+    }
+    let root = CanvasBackend::with_canvas_object(plain.clone()).unwrap().into_drawing_area();
+    draw_throughput(&root, &data, &style).unwrap();
+    marks(&root);
+    let root = BatchedCanvas::new(&batched).unwrap().into_drawing_area();
+    draw_throughput(&root, &data, &style).unwrap();
+    marks(&root);
+    root.present().unwrap();
+
+    assert!(
+        pixels_near(&batched, ChartTheme::LIGHT.admitted) > 300,
+        "the batched chart is missing its admitted series"
+    );
+    let differing = pixels_differing(&plain, &batched);
+    assert!(differing * 1000 <= (w * h) as usize, "{differing} of {} pixels differ from plotters-canvas's", w * h);
+}
+
 #[wasm_bindgen_test]
 fn canvas_follows_css_size_and_theme_variables() {
     let canvas = canvas(10, 10);

@@ -5,10 +5,10 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
+use super::batched::BatchedCanvas;
 use super::plot::{draw_axes, plot_area, Axes, ChartStyle, Plot, PlotFrame};
 use super::theme::{parse_hex_rgb, ChartTheme};
 
@@ -51,8 +51,8 @@ fn style_for(canvas: &HtmlCanvasElement) -> ChartStyle {
     ChartStyle { scale: fit_to_display(canvas), theme: theme_from_css(canvas) }
 }
 
-fn area_of(canvas: &HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, Shift>, String> {
-    let backend = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("a chart canvas has no 2d context")?;
+fn area_of(canvas: &HtmlCanvasElement) -> Result<DrawingArea<BatchedCanvas, Shift>, String> {
+    let backend = BatchedCanvas::new(canvas).ok_or("a chart canvas has no 2d context")?;
     Ok(backend.into_drawing_area())
 }
 
@@ -79,7 +79,7 @@ impl Layers {
         &mut self,
         axes: &Axes,
         env: u64,
-        draw: impl FnOnce(&Plot<CanvasBackend>, &ChartStyle) -> Result<(), String>,
+        draw: impl FnOnce(&Plot<BatchedCanvas>, &ChartStyle) -> Result<(), String>,
     ) -> Result<(), String> {
         let current = self.laid_out.as_ref().is_some_and(|(a, e, ..)| a == axes && *e == env);
         if !current {
@@ -114,7 +114,7 @@ impl Surface {
     pub fn draw(
         &mut self,
         env: u64,
-        draw: impl FnOnce(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<(), String>,
+        draw: impl FnOnce(&DrawingArea<BatchedCanvas, Shift>, &ChartStyle) -> Result<(), String>,
     ) -> Result<(), String> {
         let style = match self.fitted {
             Some((e, style)) if e == env => style,

@@ -5,6 +5,8 @@
 
 pub mod axis;
 #[cfg(target_arch = "wasm32")]
+pub mod batched;
+#[cfg(target_arch = "wasm32")]
 pub mod canvas;
 pub mod cluster_swimlane;
 pub mod cluster_swimlane_draw;

@@ -6,16 +6,16 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::DrawingArea;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::app::chart_env::use_chart_env;
+use crate::chart::batched::BatchedCanvas;
 use crate::chart::canvas::Surface;
 use crate::chart::plot::ChartStyle;
 
 /// Draws one layer over its whole canvas.
-pub type Painter = Box<dyn Fn(&DrawingArea<CanvasBackend, Shift>, &ChartStyle) -> Result<(), String>>;
+pub type Painter = Box<dyn Fn(&DrawingArea<BatchedCanvas, Shift>, &ChartStyle) -> Result<(), String>>;
 
 fn clear(canvas: &HtmlCanvasElement) {
     if let Ok(Some(ctx)) = canvas.get_context("2d") {

@@ -1,0 +1,251 @@
+//! [`BatchedCanvas`]: the plotters backend every chart in the page draws with. It paints what
+//! plotters-canvas would, in far fewer canvas calls: consecutive shapes of one colour and width
+//! go into a single path that is stroked or filled once, and a style is set only when it changes.
+//! A 16-node topology frame was ~280 separate `stroke()` calls, each with a colour string
+//! formatted in Rust and parsed again by the canvas; batched, it is a handful.
+//!
+//! Order is kept (a shape of another style closes the open path first), so the picture is the
+//! same, except that overlapping translucent shapes of one style blend once where they overlap.
+//! Text goes to plotters-canvas's own backend on the same context.
+
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// How the open path will be painted: stroked at a width, or filled; and in which colour.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Ink {
+    stroke_width: Option<u32>,
+    rgb: (u8, u8, u8),
+    alpha_bits: u64,
+}
+
+/// A failed canvas call, as the canvas reported it.
+#[derive(Debug)]
+pub struct BatchError(String);
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+type Result<T = ()> = std::result::Result<T, DrawingErrorKind<BatchError>>;
+
+/// A `<canvas>` as a plotters backend that merges consecutive shapes of one style into one path.
+/// What is still open is painted by [`present`](DrawingBackend::present) or when it is dropped.
+pub struct BatchedCanvas {
+    text: CanvasBackend,
+    ctx: CanvasRenderingContext2d,
+    size: (u32, u32),
+    open: Option<Ink>,
+    stroke_style: Option<Ink>,
+    fill_style: Option<Ink>,
+}
+
+impl BatchedCanvas {
+    /// The backend for `canvas`, or `None` if it has no 2d context.
+    pub fn new(canvas: &HtmlCanvasElement) -> Option<Self> {
+        let ctx = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok()?;
+        let text = CanvasBackend::with_canvas_object(canvas.clone())?;
+        let size = (canvas.width(), canvas.height());
+        Some(BatchedCanvas { text, ctx, size, open: None, stroke_style: None, fill_style: None })
+    }
+
+    /// Opens a path for `ink` unless the open one already has it.
+    fn begin(&mut self, ink: Ink) {
+        if self.open == Some(ink) {
+            return;
+        }
+        self.flush();
+        if let Some(width) = ink.stroke_width {
+            if self.stroke_style != Some(ink) {
+                self.ctx.set_stroke_style_str(&css_color(ink));
+                self.ctx.set_line_width(f64::from(width));
+                self.stroke_style = Some(ink);
+            }
+        } else if self.fill_style.map(|f| (f.rgb, f.alpha_bits)) != Some((ink.rgb, ink.alpha_bits)) {
+            self.ctx.set_fill_style_str(&css_color(ink));
+            self.fill_style = Some(ink);
+        }
+        self.ctx.begin_path();
+        self.open = Some(ink);
+    }
+
+    /// Paints the open path, if any.
+    fn flush(&mut self) {
+        match self.open.take() {
+            Some(Ink { stroke_width: Some(_), .. }) => self.ctx.stroke(),
+            Some(_) => self.ctx.fill(),
+            None => {}
+        }
+    }
+}
+
+impl Drop for BatchedCanvas {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+fn stroke_ink<S: BackendStyle>(style: &S) -> Option<Ink> {
+    let c = style.color();
+    (c.alpha > 0.0).then(|| Ink { stroke_width: Some(style.stroke_width()), rgb: c.rgb, alpha_bits: c.alpha.to_bits() })
+}
+
+fn fill_ink(c: BackendColor) -> Option<Ink> {
+    (c.alpha > 0.0).then_some(Ink { stroke_width: None, rgb: c.rgb, alpha_bits: c.alpha.to_bits() })
+}
+
+/// `#rrggbb` when opaque, else `rgba(r,g,b,0.xxx)`, written without float formatting.
+fn css_color(ink: Ink) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let (r, g, b) = ink.rgb;
+    let alpha = f64::from_bits(ink.alpha_bits);
+    let mut s = String::with_capacity(24);
+    if alpha >= 1.0 {
+        s.push('#');
+        for v in [r, g, b] {
+            s.push(HEX[usize::from(v >> 4)] as char);
+            s.push(HEX[usize::from(v & 15)] as char);
+        }
+        return s;
+    }
+    s.push_str("rgba(");
+    for v in [r, g, b] {
+        s.push_str(&v.to_string());
+        s.push(',');
+    }
+    let milli = (alpha.clamp(0.0, 1.0) * 1000.0).round() as u32;
+    s.push_str("0.");
+    s.push_str(&format!("{milli:03}"));
+    s.push(')');
+    s
+}
+
+/// plotters-canvas's half-pixel shift for horizontal and vertical lines, so 1 px lines are crisp.
+fn crisp(from: BackendCoord, to: BackendCoord) -> ((f64, f64), (f64, f64)) {
+    let (mut a, mut b) = ((f64::from(from.0), f64::from(from.1)), (f64::from(to.0), f64::from(to.1)));
+    if from.0 == to.0 {
+        a.0 -= 0.5;
+        b.0 -= 0.5;
+    }
+    if from.1 == to.1 {
+        a.1 -= 0.5;
+        b.1 -= 0.5;
+    }
+    (a, b)
+}
+
+fn text_error<E: std::error::Error + Send + Sync>(e: DrawingErrorKind<E>) -> DrawingErrorKind<BatchError> {
+    match e {
+        DrawingErrorKind::DrawingError(e) => DrawingErrorKind::DrawingError(BatchError(e.to_string())),
+        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
+    }
+}
+
+impl DrawingBackend for BatchedCanvas {
+    type ErrorType = BatchError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    fn ensure_prepared(&mut self) -> Result {
+        Ok(())
+    }
+
+    fn present(&mut self) -> Result {
+        self.flush();
+        Ok(())
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result {
+        if let Some(ink) = fill_ink(color) {
+            self.begin(ink);
+            self.ctx.rect(f64::from(point.0), f64::from(point.1), 1.0, 1.0);
+        }
+        Ok(())
+    }
+
+    fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> Result {
+        if let Some(ink) = stroke_ink(style) {
+            let (a, b) = crisp(from, to);
+            self.begin(ink);
+            self.ctx.move_to(a.0, a.1);
+            self.ctx.line_to(b.0, b.1);
+        }
+        Ok(())
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result {
+        let ink = if fill { fill_ink(style.color()) } else { stroke_ink(style) };
+        if let Some(ink) = ink {
+            self.begin(ink);
+            let (x, y) = (f64::from(upper_left.0), f64::from(upper_left.1));
+            self.ctx.rect(x, y, f64::from(bottom_right.0) - x, f64::from(bottom_right.1) - y);
+        }
+        Ok(())
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> Result {
+        let Some(ink) = stroke_ink(style) else { return Ok(()) };
+        let mut points = path.into_iter();
+        if let Some(start) = points.next() {
+            self.begin(ink);
+            self.ctx.move_to(f64::from(start.0), f64::from(start.1));
+            for p in points {
+                self.ctx.line_to(f64::from(p.0), f64::from(p.1));
+            }
+        }
+        Ok(())
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> Result {
+        let Some(ink) = fill_ink(style.color()) else { return Ok(()) };
+        let mut points = path.into_iter();
+        if let Some(start) = points.next() {
+            self.begin(ink);
+            self.ctx.move_to(f64::from(start.0), f64::from(start.1));
+            for p in points {
+                self.ctx.line_to(f64::from(p.0), f64::from(p.1));
+            }
+            self.ctx.close_path();
+        }
+        Ok(())
+    }
+
+    fn draw_circle<S: BackendStyle>(&mut self, center: BackendCoord, radius: u32, style: &S, fill: bool) -> Result {
+        let ink = if fill { fill_ink(style.color()) } else { stroke_ink(style) };
+        if let Some(ink) = ink {
+            self.begin(ink);
+            let (x, y, r) = (f64::from(center.0), f64::from(center.1), f64::from(radius));
+            // A sub-path of its own: without the move, the circle would be joined to the last shape.
+            self.ctx.move_to(x + r, y);
+            self.ctx
+                .arc(x, y, r, 0.0, std::f64::consts::TAU)
+                .map_err(|e| DrawingErrorKind::DrawingError(BatchError(format!("{e:?}"))))?;
+        }
+        Ok(())
+    }
+
+    fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> Result {
+        self.flush();
+        // plotters-canvas sets the fill colour itself.
+        self.fill_style = None;
+        self.text.draw_text(text, style, pos).map_err(text_error)
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32)> {
+        self.text.estimate_text_size(text, style).map_err(text_error)
+    }
+}
