@@ -41,7 +41,7 @@ pub fn CompareColumn(
     let pg = playground;
     let key =
         entry(&VIEWS, View::Single(algo)).or_else(|| entry(&PRODUCT_VIEWS, View::Single(algo))).map_or("", |e| e.key);
-    let col = Memo::new(move |_| pg.snapshot.with(|s| s.columns.get(index).cloned().unwrap_or_default()));
+    let col = Memo::new(move |_| pg.readout.with(|s| s.columns.get(index).cloned().unwrap_or_default()));
     let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ s.completed_buckets));
     let render = move |layers: &mut Layers, env: u64| {
         let Some((data, y_max)) = pg

@@ -17,7 +17,7 @@ pub fn CompareView(
     playground: Playground,
 ) -> impl IntoView {
     let pg = playground;
-    let d = Memo::new(move |_| pg.snapshot.with(|s| s.disagreement.unwrap_or_default()));
+    let d = Memo::new(move |_| pg.readout.with(|s| s.disagreement.unwrap_or_default()));
     view! {
         <section class="compare" aria-labelledby="compare-title">
             <h2 id="compare-title" class="visually-hidden">"All five algorithms on the same arrivals"</h2>

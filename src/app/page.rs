@@ -15,7 +15,6 @@ use super::in_view::use_in_view;
 use super::media::use_media_query;
 use super::playback::Playback;
 use super::playground::Playground;
-use super::raf::use_raf_fn;
 use super::share::{apply_view, read_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar};
 use super::visibility::use_page_visible;
 use crate::sim::{Rate, Scenario};
@@ -51,7 +50,7 @@ pub fn App() -> impl IntoView {
     let visible = use_page_visible();
     let in_view = use_in_view(playground_area);
     let seen = Signal::derive(move || visible.get() && in_view.get());
-    use_raf_fn(Signal::derive(move || pg.running.get() && seen.get()), move |delta_ms| pg.frame(delta_ms));
+    pg.animate_while(seen);
     view! {
         <header class="site-header">
             <h1>"Rate limiter playground"</h1>

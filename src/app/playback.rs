@@ -24,7 +24,7 @@ pub fn Playback(
         }
     };
     // A memo: the text node is written only when the shown text changes, not on every frame.
-    let clock = Memo::new(move |_| clock_text(pg.snapshot.with(|s| s.now.as_secs_f64()), pg.running.get()));
+    let clock = Memo::new(move |_| clock_text(pg.readout.with(|s| s.now.as_secs_f64()), pg.running.get()));
     let status = move || match (pg.running.get(), held.get()) {
         (true, true) => "waiting while out of view",
         (true, false) => "running",
@@ -69,7 +69,7 @@ pub fn Playback(
                     })
                     .collect::<Vec<_>>()}
                 <span class="clock" aria-live="off">
-                    <span id="clock" data-ns=move || pg.snapshot.with(|s| s.now.as_nanos())>{move || clock.get()}</span>
+                    <span id="clock" data-ns=move || pg.readout.with(|s| s.now.as_nanos())>{move || clock.get()}</span>
                     <span class="clock-status" id="play-status">{status}</span>
                 </span>
             </div>

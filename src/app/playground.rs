@@ -7,12 +7,18 @@ use leptos::prelude::*;
 
 use super::clock::{FixedStep, STEP};
 use super::options::View;
+use super::raf::use_raf_fn;
 use super::runner::Runner;
 use super::snapshot::Snapshot;
 use crate::sim::{Algorithm, Nanos, Scenario};
 
 /// Longest stretch a paused edit re-runs at once, so dragging a slider stays responsive.
 const REPLAY_CAP: Nanos = Nanos::from_secs(60);
+
+/// Real milliseconds between refreshes of [`Playground::readout`] while playing: ten a second,
+/// enough for a clock in tenths, and text that changes every frame would re-lay-out the page
+/// every frame.
+const READOUT_EVERY_MS: f64 = 100.0;
 
 /// Reactive handles for the playground. Cheap to copy.
 #[derive(Clone, Copy)]
@@ -26,14 +32,20 @@ pub struct Playground {
     pub running: RwSignal<bool>,
     /// Simulated seconds per real second.
     pub speed: RwSignal<f64>,
-    /// The engine's numbers as of the latest change of simulated time.
+    /// The engine's numbers as of the latest change of simulated time: what the charts draw.
     pub snapshot: RwSignal<Snapshot>,
+    /// The same numbers for text (counters, clock, headers): [`snapshot`](Self::snapshot) at most
+    /// ten times a second while playing, and exactly it whenever paused, stepped, jumped or
+    /// restarted.
+    pub readout: RwSignal<Snapshot>,
     /// Why the last scenario change was refused, if it was.
     pub error: RwSignal<Option<String>>,
     /// Whether the multi-node view is shown (see [`super::cluster`]).
     pub cluster: RwSignal<bool>,
     runner: StoredValue<Runner, LocalStorage>,
     clock: StoredValue<FixedStep, LocalStorage>,
+    /// Real milliseconds since `readout` was last refreshed.
+    readout_age: StoredValue<f64, LocalStorage>,
 }
 
 impl Playground {
@@ -49,8 +61,32 @@ impl Playground {
             compare: RwSignal::new(false),
             running: RwSignal::new(running),
             speed: RwSignal::new(1.0),
+            readout: RwSignal::new(snapshot.clone()),
             snapshot: RwSignal::new(snapshot),
             error: RwSignal::new(None),
+            readout_age: StoredValue::new_local(0.0),
+        }
+    }
+
+    /// Runs the animation loop while the user wants it to play and `seen` (the page is visible
+    /// and the playground in view). Whenever the loop stops, the text catches up with the charts,
+    /// so paused or held it shows exactly the instant they show.
+    pub fn animate_while(&self, seen: Signal<bool>) {
+        let pg = *self;
+        let active = Signal::derive(move || pg.running.get() && seen.get());
+        use_raf_fn(active, move |delta_ms| pg.frame(delta_ms));
+        Effect::new(move |_| {
+            if !active.get() {
+                pg.refresh_readout();
+            }
+        });
+    }
+
+    fn refresh_readout(&self) {
+        self.readout_age.set_value(0.0);
+        let snapshot = self.snapshot.get_untracked();
+        if self.readout.with_untracked(|r| *r != snapshot) {
+            self.readout.set(snapshot);
         }
     }
 
@@ -118,23 +154,28 @@ impl Playground {
         self.clock.update_value(FixedStep::reset);
         self.error.set(None);
         self.snapshot.set(snapshot);
+        self.refresh_readout();
     }
 
     /// One animation frame of `real_ms`: runs the whole fixed steps it releases.
     pub fn frame(&self, real_ms: f64) {
         let speed = self.speed.get_untracked();
         let steps = self.clock.try_update_value(|c| c.tick(real_ms, speed)).unwrap_or(0);
+        self.readout_age.update_value(|age| *age += real_ms);
         if steps > 0 {
-            self.change(|r| r.advance(Nanos(STEP.as_nanos() * u64::from(steps))));
+            self.change(|r| r.advance(Nanos(STEP.as_nanos() * u64::from(steps))), false);
         }
     }
 
     /// Pauses and runs exactly the next event.
     pub fn step(&self) {
         self.running.set(false);
-        self.change(|r| {
-            r.step_event();
-        });
+        self.change(
+            |r| {
+                r.step_event();
+            },
+            true,
+        );
     }
 
     /// Fast-forward: computes `secs` of simulated time at once.
@@ -144,11 +185,13 @@ impl Playground {
 
     /// Fast-forwards by `by` of simulated time at once.
     pub fn jump_by(&self, by: Nanos) {
-        self.change(|r| r.jump(by));
+        self.change(|r| r.jump(by), true);
         self.clock.update_value(FixedStep::reset);
     }
 
-    fn change(&self, f: impl FnOnce(&mut Runner)) {
+    /// Applies `f` to the engine and shows the result: in the charts at once, and in the text at
+    /// once too if `at_once` (a step or a jump), else at most ten times a second while playing.
+    fn change(&self, f: impl FnOnce(&mut Runner), at_once: bool) {
         let generation = self.snapshot.with_untracked(|s| s.generation);
         let snapshot = self.runner.try_update_value(|r| {
             f(r);
@@ -156,6 +199,9 @@ impl Playground {
         });
         if let Some(snapshot) = snapshot {
             self.snapshot.set(snapshot);
+            if at_once || !self.running.get_untracked() || self.readout_age.get_value() >= READOUT_EVERY_MS {
+                self.refresh_readout();
+            }
         }
     }
 

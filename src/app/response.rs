@@ -14,7 +14,7 @@ pub fn LastResponse(
     playground: Playground,
 ) -> impl IntoView {
     let pg = playground;
-    let last = Memo::new(move |_| pg.snapshot.with(|s| s.last.clone()));
+    let last = Memo::new(move |_| pg.readout.with(|s| s.last.clone()));
     let status = move || status_line(last.with(|l| l.as_ref().map(|l| l.status)));
     let bare = move || last.with(|l| l.as_ref().is_some_and(|l| l.headers.is_empty()));
     let lines = move || {

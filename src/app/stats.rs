@@ -43,7 +43,7 @@ pub fn Stats(
     playground: Playground,
 ) -> impl IntoView {
     let pg = playground;
-    let col = Memo::new(move |_| pg.snapshot.with(|s| s.main().cloned().unwrap_or_default()));
+    let col = Memo::new(move |_| pg.readout.with(|s| s.main().cloned().unwrap_or_default()));
     let total = move |f: fn(&Column) -> u64| Signal::derive(move || col.with(|c| group_thousands(f(c))));
     let ratio = Signal::derive(move || {
         col.with(|c| {

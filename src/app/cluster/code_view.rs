@@ -37,7 +37,7 @@ pub fn CodeCard(
     let pg = playground;
     let store = Memo::new(move |_| pg.scenario.with(|s| s.store));
     let now = Memo::new(move |_| {
-        pg.snapshot.with(|s| (s.generation, s.events));
+        pg.readout.with(|s| (s.generation, s.events));
         pg.with_runner(|r| r.sims().first().and_then(|s| current(s.metrics().events()))).flatten()
     });
     let step = Memo::new(move |_| now.get().map(|c| c.step));

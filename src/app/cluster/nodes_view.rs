@@ -14,7 +14,7 @@ pub fn NodeBars(
 ) -> impl IntoView {
     let pg = playground;
     let counts = Memo::new(move |_| {
-        pg.snapshot.with(|s| (s.generation, s.events));
+        pg.readout.with(|s| (s.generation, s.events));
         pg.with_runner(|r| {
             r.sims().first().map(|s| {
                 let n = (s.scenario().nodes as usize).clamp(1, 16);

@@ -18,10 +18,10 @@ pub fn ClusterStats(
 ) -> impl IntoView {
     let pg = playground;
     let r = Memo::new(move |_| {
-        pg.snapshot.with(|s| (s.generation, s.events));
+        pg.readout.with(|s| (s.generation, s.events));
         pg.with_runner(|run| run.sims().first().map(ClusterReadout::of)).flatten().unwrap_or_default()
     });
-    let rejected = Memo::new(move |_| pg.snapshot.with(|s| s.main().map_or(0, |c| c.totals.rejected)));
+    let rejected = Memo::new(move |_| pg.readout.with(|s| s.main().map_or(0, |c| c.totals.rejected)));
     let over = move || r.with(ClusterReadout::over_label);
     let share = move || r.with(ClusterReadout::share_label);
     let store = Memo::new(move |_| pg.scenario.with(|s| s.store));

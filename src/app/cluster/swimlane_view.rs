@@ -26,7 +26,11 @@ pub fn SwimlaneCard(
         let _ = redraw.get();
         pg.with_runner(|r| r.sims().first().map(swimlane)).flatten().unwrap_or_default()
     });
-    let lost = Memo::new(move |_| lane.with(|l| l.lost_updates));
+    // Text, so it follows the readout (ten times a second while playing), not every frame.
+    let lost = Memo::new(move |_| {
+        pg.readout.with(|s| (s.generation, s.events));
+        lane.with_untracked(|l| l.lost_updates)
+    });
     let paint: Painter =
         Box::new(move |root, style| lane.with_untracked(|l| draw_swimlane(root, l, style)).map_err(|e| e.to_string()));
     let write: Painter = Box::new(move |root, style| {

@@ -21,7 +21,6 @@ use crate::app::in_view::use_in_view;
 use crate::app::media::use_media_query;
 use crate::app::options::View;
 use crate::app::playground::Playground;
-use crate::app::raf::use_raf_fn;
 use crate::app::visibility::use_page_visible;
 use crate::sim::ParamError;
 
@@ -71,7 +70,7 @@ pub fn EmbedApp(
     let visible = use_page_visible();
     let in_view = use_in_view(root);
     let seen = Signal::derive(move || visible.get() && in_view.get());
-    use_raf_fn(Signal::derive(move || pg.running.get() && seen.get()), move |delta_ms| pg.frame(delta_ms));
+    pg.animate_while(seen);
     use_frame_messages(root, pg);
     let caption =
         (!frame.caption.is_empty()).then(|| view! { <p class="embed-caption" id="embed-caption">{frame.caption}</p> });

@@ -19,7 +19,7 @@ pub fn EmbedBar(
     held: Signal<bool>,
 ) -> impl IntoView {
     let pg = playground;
-    let totals = Memo::new(move |_| pg.snapshot.with(|s| s.main().map(|c| c.totals).unwrap_or_default()));
+    let totals = Memo::new(move |_| pg.readout.with(|s| s.main().map(|c| c.totals).unwrap_or_default()));
     let count = move |f: fn(&crate::sim::Totals) -> u64| move || totals.with(|t| group_thousands(f(t)));
     let ratio = move || {
         totals.with(|t| if t.admitted + t.rejected == 0 { "—".to_string() } else { format_percent(t.pass_ratio()) })
@@ -29,7 +29,7 @@ pub fn EmbedBar(
         (true, false) => "running",
         (false, _) => "paused",
     };
-    let clock = Memo::new(move |_| clock_text(pg.snapshot.with(|s| s.now.as_secs_f64()), pg.running.get()));
+    let clock = Memo::new(move |_| clock_text(pg.readout.with(|s| s.now.as_secs_f64()), pg.running.get()));
     view! {
         <div class="embed-bar">
             <div class="embed-head">
@@ -42,7 +42,7 @@ pub fn EmbedBar(
                 </button>
                 <span class="embed-title">{move || algorithm_label(pg.algorithm())}</span>
                 <span class="embed-clock" title=status>
-                    <span id="clock" data-ns=move || pg.snapshot.with(|s| s.now.as_nanos())>
+                    <span id="clock" data-ns=move || pg.readout.with(|s| s.now.as_nanos())>
                         {move || clock.get()}
                     </span>
                     <span class="visually-hidden" id="play-status">{status}</span>
