@@ -142,7 +142,7 @@ async fn loads_and_looks_right() {
     cdp(&client, "Emulation.setEmulatedMedia", dark).await;
     let page_is_dark = "(() => { const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number); return r + g + b < 120; })()";
     wait_until(&client, page_is_dark, Duration::from_secs(3), "the page background is dark").await;
-    let chart_is_dark = "(() => { const c = document.querySelector('.plot-axes'); const p = c.getContext('2d').getImageData(2, 2, 1, 1).data; return p[0] + p[1] + p[2] < 150; })()";
+    let chart_is_dark = "(() => { const c = document.querySelector('.plot canvas'); const p = c.getContext('2d').getImageData(2, 2, 1, 1).data; return p[0] + p[1] + p[2] < 150; })()";
     wait_until(&client, chart_is_dark, Duration::from_secs(3), "the chart background follows dark mode").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(&client, "dark.png").await;

@@ -1,6 +1,6 @@
-//! `PlotCanvas`: a chart in two stacked HiDPI canvases — axes and labels below, data above. The
-//! data layer is redrawn when `redraw` changes; the axis layer only when the axes the render
-//! function asks for differ from the last ones, the theme flips or the page is resized.
+//! `PlotCanvas`: a chart in one HiDPI canvas, redrawn when `redraw` changes over an axis layer
+//! ([`Layers`]) that is drawn again only when the axes the render function asks for differ from
+//! the last ones, the theme flips or the page is resized.
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
@@ -10,7 +10,7 @@ use super::legend::Legend;
 use crate::chart::canvas::Layers;
 use crate::chart::plot::Key;
 
-/// Two stacked canvases driven by `render(layers, env)`, which reads its data, picks its axes
+/// A chart canvas driven by `render(layers, env)`, which reads its data, picks its axes
 /// and calls [`Layers::draw`].
 #[component]
 pub fn PlotCanvas<F>(
@@ -35,7 +35,6 @@ where
     F: Fn(&mut Layers, u64) -> Result<(), String> + 'static,
 {
     let env = use_chart_env();
-    let axes = NodeRef::<Canvas>::new();
     let data = NodeRef::<Canvas>::new();
     let layers = StoredValue::new_local(None::<Layers>);
     Effect::new(move |_| {
@@ -43,10 +42,12 @@ where
         // never subscribe to the snapshot and the chart would draw once and never again.
         let _ = redraw.get();
         let key = env.key();
-        let (Some(a), Some(d)) = (axes.get(), data.get()) else { return };
+        let Some(d) = data.get() else { return };
         layers.update_value(|l| {
-            let l = l.get_or_insert_with(|| Layers::new(a, d));
-            if let Err(e) = render(l, key) {
+            if l.is_none() {
+                *l = Layers::new(d);
+            }
+            if let Some(Err(e)) = l.as_mut().map(|l| render(l, key)) {
                 leptos::logging::warn!("chart {id} not drawn: {e}");
             }
         });
@@ -54,7 +55,6 @@ where
     view! {
         {legend.map(|keys| view! { <Legend keys=keys /> })}
         <div class=format!("plot {class}")>
-            <canvas class="plot-axes" node_ref=axes aria-hidden="true"></canvas>
             <canvas id=id class="plot-data" node_ref=data role="img" aria-label=label></canvas>
         </div>
     }
