@@ -13,6 +13,7 @@ pub mod limiter;
 mod ln_table;
 pub mod logs;
 pub mod metrics;
+pub mod nearest;
 pub mod peak;
 pub mod products;
 pub mod query;

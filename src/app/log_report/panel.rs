@@ -64,7 +64,7 @@ impl Settings {
             ("json" | "csv", t) if !t.is_empty() => LogFormat::named(&format!("{format}:{t}")).ok(),
             (f, _) => LogFormat::named(f).ok(),
         };
-        let target = match target.trim().parse::<f64>() {
+        let target = match crate::sim::nearest::nearest_f64(target.trim()).ok_or(()) {
             Ok(p) if (0.0..=100.0).contains(&p) => p / 100.0,
             Ok(p) if p > 100.0 => {
                 notices.push(format!("target: {p} is above 100 %; using 100 %"));

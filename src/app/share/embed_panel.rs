@@ -178,7 +178,7 @@ pub fn EmbedPanel(
                     <span>{format!("Opens at t = (s, 0 – {MAX_MOMENT_SECS})")}</span>
                     <input type="number" id="embed-t" min="0" max=MAX_MOMENT_SECS step="0.1"
                         prop:value=move || frame.with(|f| moment_text(f.at))
-                        on:change=move |ev| set_moment(event_target_value(&ev).parse().unwrap_or(0.0)) />
+                        on:change=move |ev| set_moment(crate::sim::nearest::nearest_f64(&event_target_value(&ev)).unwrap_or(0.0)) />
                 </label>
                 <button type="button" id="embed-t-now" on:click=move |_| set_moment((now() * 10.0).floor() / 10.0)>
                     {move || format!("Use now ({} s)", moment_text(Nanos((now() * 10.0).floor() as u64 * 100_000_000)))}

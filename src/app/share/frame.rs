@@ -161,7 +161,7 @@ impl Frame {
                     notices.push(notice(key, e));
                 }
             }
-            "t" => match value.parse::<f64>() {
+            "t" => match crate::sim::nearest::nearest_f64(value).ok_or(()) {
                 Ok(t) if t.is_finite() && t >= 0.0 => {
                     let max = MAX_MOMENT_SECS as f64;
                     if t > max {

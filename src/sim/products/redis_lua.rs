@@ -46,9 +46,10 @@ pub fn now_arg(now: SimTime) -> String {
     format!("{}.{:06}", ns / 1_000_000, ns % 1_000_000)
 }
 
-/// `tonumber` of a decimal: the nearest `double`, as C's `strtod` reads it.
+/// `tonumber` of a decimal: the nearest `double`, as C's `strtod` reads it (the arguments are
+/// plain decimals: integers, a refill like `0.25`, and `now` in ms with six decimals).
 fn lua_number(s: &str) -> f64 {
-    s.parse().unwrap_or(0.0)
+    super::super::nearest::nearest_f64(s).unwrap_or(0.0)
 }
 
 /// Lua 5.1's `a % b`: `a − floor(a / b) × b`.
