@@ -11,7 +11,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::cluster_swimlane::{OpKind, Swimlane};
-use super::plot::{ChartStyle, Drawn, FONT};
+use super::plot::{ChartStyle, Drawn};
+use super::style::font;
 
 /// Lane geometry on a `w` × `h` area.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -185,12 +186,12 @@ pub fn draw_swimlane_labels<DB: DrawingBackend>(
     let g = Lanes::new(w as i32, h as i32, nodes, style);
     let t = &style.theme;
     let size = if g.lane >= f64::from(style.px(15.0)) { 11.5 } else { 9.5 };
-    let font = (FONT, size * style.scale).into_font().color(&t.text).pos(Pos::new(HPos::Right, VPos::Center));
+    let names = font(size * style.scale).color(&t.text).pos(Pos::new(HPos::Right, VPos::Center));
     let at = g.left - style.px(8.0);
     for node in 0..nodes as u8 {
-        root.draw(&Text::new(format!("node {}", node + 1), (at, g.y(node)), font.clone()))?;
+        root.draw(&Text::new(format!("node {}", node + 1), (at, g.y(node)), names.clone()))?;
     }
-    let bold = (FONT, 11.5 * style.scale).into_font().style(FontStyle::Bold).color(&t.text);
+    let bold = font(11.5 * style.scale).style(FontStyle::Bold).color(&t.text);
     root.draw(&Text::new("store", (at, g.store_y()), bold.pos(Pos::new(HPos::Right, VPos::Center))))?;
     Ok(())
 }

@@ -12,7 +12,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::cluster_topology::{DotKind, Topology};
 use super::cluster_topology_layout::{layout, lerp, store_port, via_lb, Rect};
-use super::plot::{ChartStyle, Drawn, FONT};
+use super::plot::{ChartStyle, Drawn};
+use super::style::font;
 use crate::sim::{Balancer, StoreMode};
 
 fn boxed<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: Rect, fill: RGBAColor, line: ShapeStyle) -> Drawn<DB> {
@@ -139,7 +140,7 @@ pub fn draw_topology_labels<DB: DrawingBackend>(
     let l = layout(w as i32, h as i32, labels.nodes, style);
     let t = &style.theme;
     let font = |size: f64, bold: bool| {
-        let f = (FONT, size * style.scale).into_font();
+        let f = font(size * style.scale);
         let f = if bold { f.style(FontStyle::Bold) } else { f };
         f.color(&t.text).pos(Pos::new(HPos::Center, VPos::Center))
     };

@@ -12,7 +12,7 @@ use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-pub use super::style::{ChartStyle, Dash, Ink, Key, Ticks, FONT};
+pub use super::style::{font, ChartStyle, Dash, Ink, Key, Ticks, FONT};
 
 /// A drawing area in data coordinates: x and y as `f64`.
 pub type Plot<DB> = DrawingArea<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
@@ -65,7 +65,7 @@ pub fn draw_axes<DB: DrawingBackend>(
     draw_legend(&legend_area, &axes.legend, style)?;
     let (font_size, y_area, x_area) = if axes.compact { (10.5, 34.0, 22.0) } else { (12.0, 48.0, 26.0) };
     let x_area = x_area + if axes.x_title.is_some() { 16.0 } else { 0.0 };
-    let label_font = (FONT, font_size * style.scale).into_font().color(&t.text);
+    let label_font = font(font_size * style.scale).color(&t.text);
     let mut chart = ChartBuilder::on(&plot_area)
         .margin_left(style.px(2.0))
         .margin_right(style.px(if axes.compact { 14.0 } else { 18.0 }))
@@ -158,7 +158,7 @@ pub fn draw_marker<DB: DrawingBackend>(plot: &Plot<DB>, x: f64, ink: Ink, dash: 
 
 fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, keys: &[Key], style: &ChartStyle) -> Drawn<DB> {
     let t = &style.theme;
-    let font = (FONT, 12.5 * style.scale).into_font().color(&t.text).pos(Pos::new(HPos::Left, VPos::Center));
+    let font = font(12.5 * style.scale).color(&t.text).pos(Pos::new(HPos::Left, VPos::Center));
     let y = style.px(14.0);
     let mut x = style.px(52.0);
     for key in keys {

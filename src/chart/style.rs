@@ -2,13 +2,20 @@
 //! how ticks read ([`Ticks`]), and which colour ([`Ink`]) and line ([`Dash`]) a series uses, so
 //! series never differ by colour alone.
 
-use plotters::style::RGBColor;
+use plotters::style::{FontDesc, FontFamily, FontStyle, RGBColor};
 
 use super::axis::short_number;
 use super::theme::ChartTheme;
 
 /// The font every chart uses (the canvas resolves it like CSS).
 pub const FONT: &str = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif";
+
+/// [`FONT`] at `size` pixels. Built from its parts: plotters' `(name, size).into_font()` looks
+/// the name up through `str::to_lowercase`, which brings 12 KB of Unicode case tables into the
+/// wasm (#15).
+pub fn font(size: f64) -> FontDesc<'static> {
+    FontDesc::new(FontFamily::Name(FONT), size, FontStyle::Normal)
+}
 
 /// How to draw: colours, and `scale` = device pixels per CSS pixel (fonts, strokes and margins
 /// are multiplied by it so a HiDPI canvas looks the same size, only sharper).

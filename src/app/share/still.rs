@@ -28,7 +28,7 @@ use crate::chart::cluster_topology_draw::{draw_topology, draw_topology_labels, T
 use crate::chart::convergence::draw_convergence;
 use crate::chart::state::draw_state;
 use crate::chart::strip::draw_strip;
-use crate::chart::style::{ChartStyle, FONT};
+use crate::chart::style::{font, ChartStyle};
 use crate::chart::throughput::{draw_throughput, ThroughputWindow};
 use crate::sim::{Nanos, Scenario, Simulation};
 
@@ -250,7 +250,7 @@ fn text<DB: DrawingBackend>(
     size: u32,
     style: &ChartStyle,
 ) -> Result<(), String> {
-    let font = (FONT, size).into_font().color(&style.theme.text);
+    let font = font(f64::from(size)).color(&style.theme.text);
     area.draw(&Text::new(s.to_string(), (x, y), font)).map_err(|e| e.to_string())
 }
 
