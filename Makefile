@@ -54,7 +54,7 @@ unit: dist
 
 # wasm-bindgen-test in headless Chromium: the app mounted for real, the engine's golden output.
 wasm-test:
-	cargo test --locked --target $(WASM) --test wasm_app --test wasm_determinism --test wasm_crash
+	cargo test --locked --target $(WASM) --test wasm_app --test wasm_charts --test wasm_determinism --test wasm_crash
 
 size: bootstrap dist
 	@scripts/size.sh dist
