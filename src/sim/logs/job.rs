@@ -6,7 +6,8 @@
 
 use std::io::BufRead;
 
-use super::reader::{each_chunk, Arrival, LogError, LogReader};
+use super::chunks::each_chunk;
+use super::reader::{Arrival, LogError, LogReader};
 use super::shadow::{Shadow, ShadowReport};
 use super::sizing::{sweep_with, Sizing};
 use super::wire::Ask;

@@ -1,9 +1,10 @@
-//! The user's own traffic: access logs read as arrivals per client ([`reader`], in the formats
+//! The user's own traffic: access logs read as arrivals per client ([`reader`], fed by [`chunks`], in the formats
 //! of [`format`], with the timestamps of [`stamp`]) and replayed through one limiter per key in
 //! shadow mode ([`shadow`]): who would have got a 429 under a policy. [`job`] is one analysis as
 //! the page's worker runs it, speaking [`wire`]'s text. Pure and streaming: a log
 //! of any size is read line by line, holding a few seconds of it and the per-key counts.
 
+pub mod chunks;
 pub mod csv;
 pub mod entry;
 pub mod format;
