@@ -10,7 +10,6 @@
 
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
-use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 /// How the open path will be painted: stroked at a width, or filled; and in which colour.
@@ -49,7 +48,7 @@ pub struct BatchedCanvas {
 impl BatchedCanvas {
     /// The backend for `canvas`, or `None` if it has no 2d context.
     pub fn new(canvas: &HtmlCanvasElement) -> Option<Self> {
-        let ctx = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok()?;
+        let ctx = super::canvas::context(canvas)?;
         let text = CanvasBackend::with_canvas_object(canvas.clone())?;
         let size = (canvas.width(), canvas.height());
         Some(BatchedCanvas { text, ctx, size, open: None, stroke_style: None, fill_style: None })

@@ -134,7 +134,7 @@ impl Surface {
     }
 }
 
-/// The 2d context of `canvas`.
-fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+/// The 2d context of `canvas`, if it has one.
+pub fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     canvas.get_context("2d").ok()??.dyn_into().ok()
 }

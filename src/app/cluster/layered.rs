@@ -6,22 +6,19 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::DrawingArea;
-use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::HtmlCanvasElement;
 
 use crate::app::chart_env::use_chart_env;
 use crate::chart::batched::BatchedCanvas;
-use crate::chart::canvas::Surface;
+use crate::chart::canvas::{context, Surface};
 use crate::chart::plot::ChartStyle;
 
 /// Draws one layer over its whole canvas.
 pub type Painter = Box<dyn Fn(&DrawingArea<BatchedCanvas, Shift>, &ChartStyle) -> Result<(), String>>;
 
 fn clear(canvas: &HtmlCanvasElement) {
-    if let Ok(Some(ctx)) = canvas.get_context("2d") {
-        if let Ok(ctx) = ctx.dyn_into::<CanvasRenderingContext2d>() {
-            ctx.clear_rect(0.0, 0.0, f64::from(canvas.width()), f64::from(canvas.height()));
-        }
+    if let Some(ctx) = context(canvas) {
+        ctx.clear_rect(0.0, 0.0, f64::from(canvas.width()), f64::from(canvas.height()));
     }
 }
 
