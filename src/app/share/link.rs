@@ -292,6 +292,20 @@ mod tests {
     }
 
     #[test]
+    fn a_moment_is_read_as_a_plain_decimal_and_anything_else_gets_a_notice() {
+        let at = |t: &str| {
+            let link = Link::parse(&format!("embed=1&t={t}"), &page_start());
+            (link.frame.at, link.notices.iter().map(|n| n.to_string()).collect::<Vec<_>>())
+        };
+        assert_eq!(at("12.25"), (Nanos::from_millis(12_250), vec![]));
+        for bad in ["1e3", "inf", "NaN", "12.5.1", "0x10", "1,5"] {
+            let (moment, notices) = at(bad);
+            assert_eq!(moment, Nanos(0), "t={bad}");
+            assert!(notices[0].contains(&format!("'{bad}' is not a time in seconds from 0 to 600")), "{notices:?}");
+        }
+    }
+
+    #[test]
     fn bad_embed_keys_are_named_with_their_allowed_values() {
         let long = "x".repeat(MAX_CAPTION + 5);
         let q = format!("show=state,chart&t=-3&autoplay=maybe&theme=sepia&caption={long}");
