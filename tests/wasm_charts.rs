@@ -103,6 +103,7 @@ fn pixels_differing(a: &HtmlCanvasElement, b: &HtmlCanvasElement) -> usize {
 fn the_batching_backend_paints_what_plotters_canvas_paints() {
     use plotters::prelude::*;
     use ratelimit_playground::chart::batched::BatchedCanvas;
+    use ratelimit_playground::chart::sprites::sprite_count;
     let (w, h) = (600, 300);
     let (plain, batched) = (canvas(w, h), canvas(w, h));
     let buckets = (0..30u32)
@@ -131,11 +132,14 @@ fn the_batching_backend_paints_what_plotters_canvas_paints() {
     let root = CanvasBackend::with_canvas_object(plain.clone()).unwrap().into_drawing_area();
     draw_throughput(&root, &data, &style).unwrap();
     marks(&root);
+    let sprites_before = sprite_count();
     let root = BatchedCanvas::new(&batched).unwrap().into_drawing_area();
     draw_throughput(&root, &data, &style).unwrap();
     marks(&root);
     root.present().unwrap();
 
+    // The rings, dots and crosses came from sprites: one per shape, size and colour.
+    assert_eq!(sprite_count() - sprites_before, 6, "the marks were not all stamped from sprites");
     assert!(
         pixels_near(&batched, ChartTheme::LIGHT.admitted) > 300,
         "the batched chart is missing its admitted series"

@@ -6,18 +6,29 @@
 //!
 //! Order is kept (a shape of another style closes the open path first), so the picture is the
 //! same, except that overlapping translucent shapes of one style blend once where they overlap.
+//! Small circles and crosses (plotters draws a `Cross` as two diagonals, one after the other) are
+//! copied from [sprites](super::sprites) instead of being rasterised as paths each time.
 //! Text goes to plotters-canvas's own backend on the same context.
 
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-/// How the open path will be painted: stroked at a width, or filled; and in which colour.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct Ink {
+use super::sprites::{stamp, Mark, MAX_RADIUS};
+
+/// How a shape is painted: stroked at a width, or filled; and in which colour.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Ink {
     stroke_width: Option<u32>,
     rgb: (u8, u8, u8),
     alpha_bits: u64,
+}
+
+impl Ink {
+    /// The width it strokes at, or `None` when it fills.
+    pub(crate) fn stroke_width(self) -> Option<u32> {
+        self.stroke_width
+    }
 }
 
 /// A failed canvas call, as the canvas reported it.
@@ -43,6 +54,8 @@ pub struct BatchedCanvas {
     open: Option<Ink>,
     stroke_style: Option<Ink>,
     fill_style: Option<Ink>,
+    /// A down-right diagonal held back: if the next line is its mirror, the two are a cross.
+    diagonal: Option<(BackendCoord, BackendCoord, Ink)>,
 }
 
 impl BatchedCanvas {
@@ -51,7 +64,7 @@ impl BatchedCanvas {
         let ctx = super::canvas::context(canvas)?;
         let text = CanvasBackend::with_canvas_object(canvas.clone())?;
         let size = (canvas.width(), canvas.height());
-        Some(BatchedCanvas { text, ctx, size, open: None, stroke_style: None, fill_style: None })
+        Some(BatchedCanvas { text, ctx, size, open: None, stroke_style: None, fill_style: None, diagonal: None })
     }
 
     /// Opens a path for `ink` unless the open one already has it.
@@ -74,6 +87,28 @@ impl BatchedCanvas {
         self.open = Some(ink);
     }
 
+    /// Adds a line to the open path of `ink`.
+    fn line(&mut self, from: BackendCoord, to: BackendCoord, ink: Ink) {
+        let (a, b) = crisp(from, to);
+        self.begin(ink);
+        self.ctx.move_to(a.0, a.1);
+        self.ctx.line_to(b.0, b.1);
+    }
+
+    /// Draws a held-back diagonal as the plain line it turned out to be.
+    fn settle(&mut self) {
+        if let Some((from, to, ink)) = self.diagonal.take() {
+            self.line(from, to, ink);
+        }
+    }
+
+    /// Copies `mark` from its sprite, after painting everything drawn before it. False if no
+    /// sprite could be made.
+    fn stamp(&mut self, mark: Mark, ink: Ink, centre: BackendCoord) -> bool {
+        self.flush();
+        stamp(&self.ctx, mark, ink, centre)
+    }
+
     /// Paints the open path, if any.
     fn flush(&mut self) {
         match self.open.take() {
@@ -86,6 +121,7 @@ impl BatchedCanvas {
 
 impl Drop for BatchedCanvas {
     fn drop(&mut self) {
+        self.settle();
         self.flush();
     }
 }
@@ -100,7 +136,7 @@ fn fill_ink(c: BackendColor) -> Option<Ink> {
 }
 
 /// `#rrggbb` when opaque, else `rgba(r,g,b,0.xxx)`, written without float formatting.
-fn css_color(ink: Ink) -> String {
+pub(crate) fn css_color(ink: Ink) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let (r, g, b) = ink.rgb;
     let alpha = f64::from_bits(ink.alpha_bits);
@@ -158,11 +194,13 @@ impl DrawingBackend for BatchedCanvas {
     }
 
     fn present(&mut self) -> Result {
+        self.settle();
         self.flush();
         Ok(())
     }
 
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result {
+        self.settle();
         if let Some(ink) = fill_ink(color) {
             self.begin(ink);
             self.ctx.rect(f64::from(point.0), f64::from(point.1), 1.0, 1.0);
@@ -171,11 +209,28 @@ impl DrawingBackend for BatchedCanvas {
     }
 
     fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> Result {
-        if let Some(ink) = stroke_ink(style) {
-            let (a, b) = crisp(from, to);
-            self.begin(ink);
-            self.ctx.move_to(a.0, a.1);
-            self.ctx.line_to(b.0, b.1);
+        let Some(ink) = stroke_ink(style) else {
+            self.settle();
+            return Ok(());
+        };
+        if let Some((a, b, held)) = self.diagonal.take() {
+            // plotters' Cross: (x−s, y−s)→(x+s, y+s), then (x−s, y+s)→(x+s, y−s).
+            let mirror = from == (a.0, b.1) && to == (b.0, a.1) && held == ink;
+            let reach = ((b.0 - a.0) / 2) as u32;
+            if mirror && self.stamp(Mark::Cross(reach), ink, (a.0 + reach as i32, a.1 + reach as i32)) {
+                return Ok(());
+            }
+            self.line(a, b, held);
+            if mirror {
+                self.line(from, to, ink);
+                return Ok(());
+            }
+        }
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        if dx == dy && dx > 0 && dx % 2 == 0 && (dx / 2) as u32 <= MAX_RADIUS {
+            self.diagonal = Some((from, to, ink));
+        } else {
+            self.line(from, to, ink);
         }
         Ok(())
     }
@@ -187,6 +242,7 @@ impl DrawingBackend for BatchedCanvas {
         style: &S,
         fill: bool,
     ) -> Result {
+        self.settle();
         let ink = if fill { fill_ink(style.color()) } else { stroke_ink(style) };
         if let Some(ink) = ink {
             self.begin(ink);
@@ -197,6 +253,7 @@ impl DrawingBackend for BatchedCanvas {
     }
 
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> Result {
+        self.settle();
         let Some(ink) = stroke_ink(style) else { return Ok(()) };
         let mut points = path.into_iter();
         if let Some(start) = points.next() {
@@ -210,6 +267,7 @@ impl DrawingBackend for BatchedCanvas {
     }
 
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> Result {
+        self.settle();
         let Some(ink) = fill_ink(style.color()) else { return Ok(()) };
         let mut points = path.into_iter();
         if let Some(start) = points.next() {
@@ -224,8 +282,12 @@ impl DrawingBackend for BatchedCanvas {
     }
 
     fn draw_circle<S: BackendStyle>(&mut self, center: BackendCoord, radius: u32, style: &S, fill: bool) -> Result {
+        self.settle();
         let ink = if fill { fill_ink(style.color()) } else { stroke_ink(style) };
         if let Some(ink) = ink {
+            if radius <= MAX_RADIUS && self.stamp(Mark::Circle(radius), ink, center) {
+                return Ok(());
+            }
             self.begin(ink);
             let (x, y, r) = (f64::from(center.0), f64::from(center.1), f64::from(radius));
             // A sub-path of its own: without the move, the circle would be joined to the last shape.
@@ -238,6 +300,7 @@ impl DrawingBackend for BatchedCanvas {
     }
 
     fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> Result {
+        self.settle();
         self.flush();
         // plotters-canvas sets the fill colour itself.
         self.fill_style = None;

@@ -17,6 +17,8 @@ pub mod cluster_trace;
 pub mod convergence;
 pub mod history;
 pub mod plot;
+#[cfg(target_arch = "wasm32")]
+pub mod sprites;
 pub mod state;
 pub mod strip;
 pub mod style;
