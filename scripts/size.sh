@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Prints the transfer size of a release build's wasm, JS and CSS: raw, gzip -9 and brotli -q 11,
 # then where the page wasm's bytes go by crate (scripts/wasm-breakdown.py), and fails if the
-# page's brotli total is above scripts/size-budget or the log worker's above
-# scripts/size-budget-worker (make test runs this).
+# page's brotli total is above scripts/size-budget, the log worker's above
+# scripts/size-budget-worker or the embed builder's above scripts/size-budget-embed (make test
+# runs this).
 #
 #   scripts/size.sh [DIST]
 set -euo pipefail
@@ -11,17 +12,22 @@ dist="${1:-dist}"
 [[ -d "$dist" ]] || { echo "size: no $dist/; run trunk build --release first" >&2; exit 1; }
 budget=$(grep -v '^#' scripts/size-budget | tr -d '[:space:]' | head -c 20)
 worker_budget=$(grep -v '^#' scripts/size-budget-worker | tr -d '[:space:]' | head -c 20)
+embed_budget=$(grep -v '^#' scripts/size-budget-embed | tr -d '[:space:]' | head -c 20)
 # The page is what index.html loads; the log worker (ratelimit-logs*) is fetched only when a log
-# is analysed, so it is counted and budgeted on its own.
+# is analysed and the embed builder (ratelimit-embed*, embed-builder.js) only when the Embed panel
+# opens, so each is counted and budgeted on its own.
 printf '%-44s %10s %10s %10s\n' file raw gzip brotli
 total=(0 0 0)
 worker=(0 0 0)
+embed=(0 0 0)
 while IFS= read -r f; do
   raw=$(stat -c %s "$f")
   gz=$(gzip -9 -c "$f" | wc -c)
   br=$(brotli -q 11 -c "$f" | wc -c)
   if [[ "$(basename "$f")" == ratelimit-logs* ]]; then
     worker=($((worker[0] + raw)) $((worker[1] + gz)) $((worker[2] + br)))
+  elif [[ "$(basename "$f")" == ratelimit-embed* || "$(basename "$f")" == embed-builder.js ]]; then
+    embed=($((embed[0] + raw)) $((embed[1] + gz)) $((embed[2] + br)))
   else
     total=($((total[0] + raw)) $((total[1] + gz)) $((total[2] + br)))
   fi
@@ -29,6 +35,7 @@ while IFS= read -r f; do
 done < <(find "$dist" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) | sort)
 printf '%-44s %10d %10d %10d\n' "page (first load)" "${total[@]}"
 printf '%-44s %10d %10d %10d\n' "log worker (on first use)" "${worker[@]}"
+printf '%-44s %10d %10d %10d\n' "embed builder (on first use)" "${embed[@]}"
 
 # The breakdown reads function names, which the shipped wasm no longer has: bind the cargo
 # output again with names kept, before wasm-opt.
@@ -42,9 +49,10 @@ if [[ -f "$cargo_wasm" ]] && command -v wasm-bindgen >/dev/null; then
   echo
 fi
 
-awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_budget" 'BEGIN {
+awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_budget" -v e="${embed[2]}" -v emax="$embed_budget" 'BEGIN {
   printf "page brotli: %.1f KB; budget %.1f KB (scripts/size-budget); target 150 KB (issue #15)\n", b / 1000, max / 1000
   printf "log worker brotli: %.1f KB, fetched when a log is analysed; budget %.1f KB (scripts/size-budget-worker)\n", w / 1000, wmax / 1000
+  printf "embed builder brotli: %.1f KB, fetched when the Embed panel opens; budget %.1f KB (scripts/size-budget-embed)\n", e / 1000, emax / 1000
   failed = 0
   if (b > max) {
     printf "size: the page is %d bytes brotli, over the budget of %d by %d: make it smaller, or raise scripts/size-budget and say why in the commit\n", b, max, b - max > "/dev/stderr"
@@ -52,6 +60,10 @@ awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_bud
   }
   if (w > wmax) {
     printf "size: the log worker is %d bytes brotli, over the budget of %d by %d: make it smaller, or raise scripts/size-budget-worker and say why in the commit\n", w, wmax, w - wmax > "/dev/stderr"
+    failed = 1
+  }
+  if (e > emax) {
+    printf "size: the embed builder is %d bytes brotli, over the budget of %d by %d: make it smaller, or raise scripts/size-budget-embed and say why in the commit\n", e, emax, e - emax > "/dev/stderr"
     failed = 1
   }
   exit failed

@@ -57,10 +57,14 @@ async fn assert_running(client: &Client, i: usize, running: bool, what: &str) {
 }
 
 /// The Embed panel's snippet for the page at `url`, after clicking the `toggle` controls' checkboxes.
+/// The builder is a wasm module of its own: fetched when the panel opens, not before.
 async fn snippet(client: &Client, url: &str, toggle: &[&str]) -> String {
     open(client, url).await;
+    let fetched = "return performance.getEntriesByType('resource').filter(r => /ratelimit-embed/.test(r.name)).length;";
+    assert_eq!(js(client, fetched).await, 0, "the page fetched the embed builder before the panel opened");
     click(client, "#embed").await;
     wait_until(client, "document.querySelector('#embed-snippet')", Duration::from_secs(3), "the embed panel").await;
+    assert!(js(client, fetched).await.as_u64() >= Some(2), "the builder's script and wasm were not fetched");
     for key in toggle {
         click(client, &format!("#embed-with-{key}")).await;
     }

@@ -3,6 +3,10 @@
 //! previews load exactly the snippet's address, and the snippet's frame starts at the height the
 //! 600 px one reports); copy the snippet (sandboxed to scripts, titled
 //! for screen readers, stacked over a linked still) and the command that draws the still.
+//!
+//! It runs in a wasm module of its own, loaded when the panel is first opened
+//! ([`super::builder_host`] on the page, [`super::builder_module`] in the builder), and sees the
+//! page only through the [`BuilderInput`] the page sends it.
 
 use leptos::ev;
 use leptos::html::{Iframe, Textarea};
@@ -10,6 +14,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 use web_sys::js_sys;
 
+use super::builder_input::BuilderInput;
 use super::cards::{fit, Card, CARDS};
 use super::clipboard::CopyButton;
 use super::link::{
@@ -19,7 +24,6 @@ use super::link::{
 use super::snippet::{frame_height, frame_title, iframe, svg_command, FALLBACK_IMAGE, FRAME_WIDTH};
 use super::url_sync::page_base;
 use crate::app::options::is_windowed;
-use crate::app::playground::Playground;
 use crate::sim::Nanos;
 
 /// The controls offered first: the arrival rate and the two parameters of the algorithm shown.
@@ -95,22 +99,24 @@ fn Preview(
 /// The snippet builder.
 #[component]
 pub fn EmbedPanel(
-    /// The page state to embed.
-    playground: Playground,
+    /// The page's state, as the page last sent it.
+    #[prop(into)]
+    input: Signal<BuilderInput>,
 ) -> impl IntoView {
-    let pg = playground;
-    let cluster = pg.cluster.get_untracked();
+    let (opened_on, textbook) = input.with_untracked(|i| (i.view, i.scenario.algo.textbook(i.scenario.product.lua)));
+    let cluster = opened_on == LinkView::Cluster;
     let offered: Vec<(Card, &'static str)> =
         CARDS.iter().copied().filter(|(c, _)| if cluster { *c != Card::Compare } else { !c.multi_node() }).collect();
     let frame = RwSignal::new(Frame {
-        controls: suggested(is_windowed(pg.textbook())),
-        cards: vec![if pg.compare.get_untracked() { Card::Compare } else { Card::Throughput }],
+        controls: suggested(is_windowed(textbook)),
+        cards: vec![if opened_on == LinkView::Compare { Card::Compare } else { Card::Throughput }],
         ..Frame::default()
     });
+    let scenario = Memo::new(move |_| input.with(|i| i.scenario.clone()));
     let image = RwSignal::new(FALLBACK_IMAGE.to_string());
     let view_key = move || if cluster { LinkView::Cluster } else { LinkView::Single };
     let url = Memo::new(move |_| {
-        frame.with(|f| pg.scenario.with(|sc| format!("{}?{}", page_base(), embed_query(sc, view_key(), f))))
+        frame.with(|f| scenario.with(|sc| format!("{}?{}", page_base(), embed_query(sc, view_key(), f))))
     });
     let height = Memo::new(move |_| {
         frame.with(|f| frame_height(&fit(&f.cards, cluster).0, !f.controls.is_empty(), !f.caption.is_empty()))
@@ -118,15 +124,15 @@ pub fn EmbedPanel(
     // The snippet's frame starts at the height the 600 px preview reports, once it has.
     let measured = RwSignal::new(None::<u32>);
     let narrow = RwSignal::new(None::<u32>);
-    let page = move || pg.scenario.with(|sc| format!("{}?{}", page_base(), share_query(sc, view_key())));
+    let page = move || scenario.with(|sc| format!("{}?{}", page_base(), share_query(sc, view_key())));
     let snippet = Signal::derive(move || {
         let h = measured.get().unwrap_or_else(|| height.get());
-        iframe(&url.get(), &pg.scenario.with(frame_title), h, &page(), &image.get())
+        iframe(&url.get(), &scenario.with(frame_title), h, &page(), &image.get())
     });
     let command = Signal::derive(move || {
         frame.with(|f| {
             let cards = fit(&f.cards, cluster).0;
-            pg.scenario.with(|sc| svg_command(&scenario_query(sc), &cards, &moment_text(f.at), &image.get()))
+            scenario.with(|sc| svg_command(&scenario_query(sc), &cards, &moment_text(f.at), &image.get()))
         })
     });
     let field = NodeRef::<Textarea>::new();
@@ -139,7 +145,7 @@ pub fn EmbedPanel(
         let secs = if secs.is_finite() { secs.clamp(0.0, MAX_MOMENT_SECS as f64) } else { 0.0 };
         frame.update(|f| f.at = Nanos((secs * 1000.0).round() as u64 * 1_000_000));
     };
-    let now = move || pg.snapshot.with(|s| s.now.as_secs_f64());
+    let now = move || input.with(|i| i.now.as_secs_f64());
     view! {
         <div class="panel share-panel embed-builder" id="embed-panel">
             <fieldset class="embed-controls-pick" id="embed-cards-pick">

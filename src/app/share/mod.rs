@@ -4,8 +4,13 @@
 //! `postMessage`; the chart exports as PNG, the series as CSV, the scenario as JSON; and the
 //! production panel shows the current policy as configuration for the limiters people run.
 //!
-//! [`cards`], [`link`], [`export`] and [`snippet`] are plain Rust, tested natively; the rest needs a browser.
+//! The Embed panel's builder is a wasm module of its own, loaded when the panel first opens
+//! (`builder_host` on the page's side, `builder_module` on the builder's).
+//!
+//! [`builder_input`], [`cards`], [`link`], [`export`] and [`snippet`] are plain Rust, tested
+//! natively; the rest needs a browser.
 
+pub mod builder_input;
 pub mod cards;
 pub mod export;
 pub mod frame;
@@ -14,6 +19,10 @@ pub mod snippet;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod still;
 
+#[cfg(target_arch = "wasm32")]
+mod builder_host;
+#[cfg(target_arch = "wasm32")]
+pub mod builder_module;
 #[cfg(target_arch = "wasm32")]
 mod clipboard;
 #[cfg(target_arch = "wasm32")]

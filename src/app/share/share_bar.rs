@@ -1,11 +1,11 @@
 //! The share bar under the page title: Share (the link to exactly this run, copied), Embed (the
-//! snippet for a frame, see [`super::embed_panel`]) and the exports.
+//! snippet for a frame, see [`super::embed_panel`], loaded on first use) and the exports.
 
 use leptos::html::Input;
 use leptos::prelude::*;
 
+use super::builder_host::EmbedBuilderHost;
 use super::clipboard::CopyStatus;
-use super::embed_panel::EmbedPanel;
 use super::exports::ExportButtons;
 use super::url_sync::current_link;
 use crate::app::playground::Playground;
@@ -68,7 +68,7 @@ pub fn ShareBar(
             </div>
         </Show>
         <Show when=move || open.get() == Open::Embed>
-            <EmbedPanel playground=pg />
+            <EmbedBuilderHost playground=pg />
         </Show>
     }
 }
