@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Trunk post-build hook: moves Trunk's inline module loader out of index.html into its own file.
+"""Trunk post-build hook: moves Trunk's inline module loader out of index.html into its own file,
+and makes it pick the module: a frame's link (`embed=1`) starts `ratelimit-frame`, the compact
+embed layout alone (src/bin/ratelimit-frame.rs), every other link the page's module.
 
 A strict Content-Security-Policy (no 'unsafe-inline') then allows every script the page runs by
 origin alone: script-src 'self' 'wasm-unsafe-eval'. The file name carries a hash of its content,
-like Trunk's other assets, so it can be cached forever.
+like Trunk's other assets, so it can be cached forever. Trunk's preload links for the page's
+module go: a frame would fetch the whole page's module with them, for nothing.
 """
 import hashlib
 import os
@@ -21,7 +24,28 @@ inline = re.compile(r'<script type="module">(.*?)</script>', re.DOTALL)
 scripts = inline.findall(html)
 if len(scripts) != 1:
     sys.exit(f"externalize_loader: expected one inline module script in index.html, found {len(scripts)}")
-body = scripts[0].strip() + "\n"
+trunk = scripts[0].strip()
+static_import = re.compile(r"^import init, \* as bindings from '(\./[^']+\.js)';$", re.MULTILINE)
+if len(static_import.findall(trunk)) != 1:
+    sys.exit("externalize_loader: Trunk's loader no longer starts with the import this hook rewrites")
+page = static_import.sub(r"const bindings = await import('\1');\nconst init = bindings.default;", trunk)
+frame = """const script = document.createElement("script");
+script.crossOrigin = "anonymous"; // fetched with CORS, as every other asset of a sandboxed frame
+script.src = "./ratelimit-frame.js";
+await new Promise((loaded, failed) => { script.onload = loaded; script.onerror = failed; document.head.append(script); });
+const wasm = await wasm_bindgen({ module_or_path: "./ratelimit-frame_bg.wasm" });
+dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));"""
+indent = lambda code: "\n".join("  " + line if line else line for line in code.splitlines())
+body = (
+    "// A frame (embed=1) runs ratelimit-frame, the embed layout alone; the page runs its own module.\n"
+    + 'if (new URLSearchParams(location.search).get("embed") === "1") {\n'
+    + indent(frame)
+    + "\n} else {\n"
+    + indent(page)
+    + "\n}\n"
+)
+preloads = re.compile(r'<link rel="(?:modulepreload|preload)" href="\./ratelimit-playground-[^"]*"[^>]*>')
+html = preloads.sub("", html)
 name = f"loader-{hashlib.sha256(body.encode()).hexdigest()[:16]}.js"
 with open(os.path.join(staging, name), "w", encoding="utf-8") as f:
     f.write(body)

@@ -13,13 +13,18 @@ dist="${1:-dist}"
 budget=$(grep -v '^#' scripts/size-budget | tr -d '[:space:]' | head -c 20)
 worker_budget=$(grep -v '^#' scripts/size-budget-worker | tr -d '[:space:]' | head -c 20)
 embed_budget=$(grep -v '^#' scripts/size-budget-embed | tr -d '[:space:]' | head -c 20)
-# The page is what index.html loads; the log worker (ratelimit-logs*) is fetched only when a log
-# is analysed and the embed builder (ratelimit-embed*, embed-builder.js) only when the Embed panel
-# opens, so each is counted and budgeted on its own.
+frame_budget=$(grep -v '^#' scripts/size-budget-frame | tr -d '[:space:]' | head -c 20)
+# The page is what index.html loads for the playground; a frame (?embed=1) loads the same CSS and
+# loader but its own module (ratelimit-frame*) instead of the page's. The log worker
+# (ratelimit-logs*) is fetched only when a log is analysed and the embed builder
+# (ratelimit-embed*, embed-builder.js) only when the Embed panel opens, so each is counted and
+# budgeted on its own.
 printf '%-44s %10s %10s %10s\n' file raw gzip brotli
 total=(0 0 0)
 worker=(0 0 0)
 embed=(0 0 0)
+frame=(0 0 0)
+shared=(0 0 0)
 while IFS= read -r f; do
   raw=$(stat -c %s "$f")
   gz=$(gzip -9 -c "$f" | wc -c)
@@ -28,12 +33,19 @@ while IFS= read -r f; do
     worker=($((worker[0] + raw)) $((worker[1] + gz)) $((worker[2] + br)))
   elif [[ "$(basename "$f")" == ratelimit-embed* || "$(basename "$f")" == embed-builder.js ]]; then
     embed=($((embed[0] + raw)) $((embed[1] + gz)) $((embed[2] + br)))
-  else
+  elif [[ "$(basename "$f")" == ratelimit-frame* ]]; then
+    frame=($((frame[0] + raw)) $((frame[1] + gz)) $((frame[2] + br)))
+  elif [[ "$(basename "$f")" == ratelimit-playground* ]]; then
     total=($((total[0] + raw)) $((total[1] + gz)) $((total[2] + br)))
+  else
+    shared=($((shared[0] + raw)) $((shared[1] + gz)) $((shared[2] + br)))
   fi
   printf '%-44s %10d %10d %10d\n' "${f#"$dist"/}" "$raw" "$gz" "$br"
 done < <(find "$dist" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) | sort)
+total=($((total[0] + shared[0])) $((total[1] + shared[1])) $((total[2] + shared[2])))
+frame=($((frame[0] + shared[0])) $((frame[1] + shared[1])) $((frame[2] + shared[2])))
 printf '%-44s %10d %10d %10d\n' "page (first load)" "${total[@]}"
+printf '%-44s %10d %10d %10d\n' "embed frame (first load of ?embed=1)" "${frame[@]}"
 printf '%-44s %10d %10d %10d\n' "log worker (on first use)" "${worker[@]}"
 printf '%-44s %10d %10d %10d\n' "embed builder (on first use)" "${embed[@]}"
 
@@ -49,9 +61,10 @@ if [[ -f "$cargo_wasm" ]] && command -v wasm-bindgen >/dev/null; then
   echo
 fi
 
-awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_budget" -v e="${embed[2]}" -v emax="$embed_budget" 'BEGIN {
+awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_budget" -v e="${embed[2]}" -v emax="$embed_budget" -v f="${frame[2]}" -v fmax="$frame_budget" 'BEGIN {
   printf "page brotli: %.1f KB; budget %.1f KB (scripts/size-budget); target 150 KB (issue #15)\n", b / 1000, max / 1000
   printf "log worker brotli: %.1f KB, fetched when a log is analysed; budget %.1f KB (scripts/size-budget-worker)\n", w / 1000, wmax / 1000
+  printf "embed frame brotli: %.1f KB, what each frame in a post loads; budget %.1f KB (scripts/size-budget-frame)\n", f / 1000, fmax / 1000
   printf "embed builder brotli: %.1f KB, fetched when the Embed panel opens; budget %.1f KB (scripts/size-budget-embed)\n", e / 1000, emax / 1000
   failed = 0
   if (b > max) {
@@ -60,6 +73,10 @@ awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_bud
   }
   if (w > wmax) {
     printf "size: the log worker is %d bytes brotli, over the budget of %d by %d: make it smaller, or raise scripts/size-budget-worker and say why in the commit\n", w, wmax, w - wmax > "/dev/stderr"
+    failed = 1
+  }
+  if (f > fmax) {
+    printf "size: an embed frame is %d bytes brotli, over the budget of %d by %d: make it smaller, or raise scripts/size-budget-frame and say why in the commit\n", f, fmax, f - fmax > "/dev/stderr"
     failed = 1
   }
   if (e > emax) {

@@ -8,7 +8,7 @@
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::mount::mount_to;
-use ratelimit_playground::app::App;
+use ratelimit_playground::app::{App, EmbedPage};
 use ratelimit_playground::chart::theme::ChartTheme;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -201,7 +201,8 @@ async fn the_embed_shows_only_its_controls_and_reports_height_and_status() {
     js_sys::Function::new_no_args(record).call0(&wasm_bindgen::JsValue::NULL).unwrap();
     let old = set_query("embed=1&controls=seed,rate,knob&rate=6");
     let host = host();
-    let handle = mount_to(host.clone(), App);
+    // What ratelimit-frame mounts for an embed link (the loader starts it instead of the page).
+    let handle = mount_to(host.clone(), EmbedPage);
     TimeoutFuture::new(1500).await;
     assert!(host.query_selector(".site-header").unwrap().is_none(), "page chrome in the embed");
     assert!(host.query_selector(".embed").unwrap().is_some(), "no embed layout");

@@ -68,4 +68,4 @@ pub(crate) mod throughput_view;
 pub mod visibility;
 
 #[cfg(target_arch = "wasm32")]
-pub use page::App;
+pub use page::{App, EmbedPage};

@@ -29,13 +29,19 @@ fn first_scenario() -> Scenario {
     Scenario { rate: Rate::per_sec(8), ..Scenario::default() }
 }
 
+/// What a frame shows (`?embed=1`): the compact layout of [`EmbedApp`]. It is built as a wasm
+/// module of its own (`ratelimit-frame`), which the page's loader starts for embed links, so a
+/// blog post's frames do not load the whole page, nor the page the frame's code.
+#[component]
+pub fn EmbedPage() -> impl IntoView {
+    view! { <EmbedApp link=read_link(&first_scenario()) /> }
+}
+
 /// The whole page. Starts paused (on a computed preview) when the user prefers reduced motion.
+/// An embed link opens [`EmbedPage`] in its own module instead (the loader picks).
 #[component]
 pub fn App() -> impl IntoView {
     let link = read_link(&first_scenario());
-    if link.embed {
-        return view! { <EmbedApp link=link /> }.into_any();
-    }
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     let dark = use_media_query("(prefers-color-scheme: dark)");
     provide_chart_env(dark);
@@ -76,5 +82,4 @@ pub fn App() -> impl IntoView {
             </div>
         </main>
     }
-    .into_any()
 }

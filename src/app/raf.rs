@@ -1,6 +1,7 @@
 //! `use_raf_fn`: calls a function on every animation frame while a signal is true, with the real
 //! milliseconds since the previous frame. The hook owns its cleanup: when the calling component is
-//! disposed the pending frame is cancelled and the frame closure is dropped.
+//! disposed the pending frame is cancelled and the frame closure is dropped. And
+//! [`mark_first_frame`], the one mark `make bench` times page loads by.
 
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -71,4 +72,17 @@ pub fn use_raf_fn(active: Signal<bool>, mut callback: impl FnMut(f64) + 'static)
         for_cleanup.cancel();
         for_cleanup.frame.borrow_mut().take();
     });
+}
+
+/// Marks the first frame after mounting as `rlp-first-frame` in the page's performance
+/// timeline (a standard User Timing entry, invisible to users): `make bench` reads it to time
+/// navigation → first interactive frame.
+pub fn mark_first_frame() {
+    let Some(window) = web_sys::window() else { return };
+    let mark = Closure::once_into_js(|| {
+        if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = performance.mark("rlp-first-frame");
+        }
+    });
+    let _ = window.request_animation_frame(mark.unchecked_ref());
 }

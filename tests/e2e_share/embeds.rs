@@ -112,6 +112,9 @@ pub async fn snippet_layout_and_two_frames() {
     open(&client, &format!("{base}?rate=8&embed=1&controls=rate")).await;
     let layout = js(&client, "const q = s => document.querySelector(s); return { chrome: ['.site-header', '.controls', '#share', '#production', '.playback'].filter(q), ranges: [...document.querySelectorAll('input[type=range]')].map(r => r.id), open: q('#embed-open').href };").await;
     assert_eq!(layout, json!({ "chrome": [], "ranges": ["rate"], "open": format!("{base}?rate=8") }));
+    // A frame runs a module of its own: the page's is not fetched.
+    let modules = js(&client, "return performance.getEntriesByType('resource').map(r => r.name.split('/').pop()).filter(n => /^ratelimit-.*\\.wasm$/.test(n));").await;
+    assert_eq!(modules, json!(["ratelimit-frame_bg.wasm"]), "what an embed link loads");
     let reported = "window.__messages.some(m => m.type === 'ratelimit-playground:height' && m.height > 100)";
     wait_until(&client, reported, Duration::from_secs(3), "a height message").await;
     assert_clean(&client, "the embed layout").await;

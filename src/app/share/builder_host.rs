@@ -36,6 +36,7 @@ async fn run_script(src: &str) -> Result<(), JsValue> {
         script.set_onload(Some(&resolve));
         script.set_onerror(Some(&reject));
     });
+    script.set_cross_origin(Some("anonymous"));
     script.set_src(src);
     document.head().ok_or("no <head>")?.append_child(&script)?;
     JsFuture::from(loaded).await.map(|_| ())
