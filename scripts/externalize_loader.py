@@ -25,16 +25,18 @@ scripts = inline.findall(html)
 if len(scripts) != 1:
     sys.exit(f"externalize_loader: expected one inline module script in index.html, found {len(scripts)}")
 trunk = scripts[0].strip()
-static_import = re.compile(r"^import init, \* as bindings from '(\./[^']+\.js)';$", re.MULTILINE)
-if len(static_import.findall(trunk)) != 1:
+static_import = re.compile(r"^import init, \* as bindings from '([^']*/)([^'/]+\.js)';$", re.MULTILINE)
+found = static_import.findall(trunk)
+if len(found) != 1:
     sys.exit("externalize_loader: Trunk's loader no longer starts with the import this hook rewrites")
-page = static_import.sub(r"const bindings = await import('\1');\nconst init = bindings.default;", trunk)
-frame = """const script = document.createElement("script");
+base = found[0][0]  # "./" for a release build (--public-url ./), "/" for trunk serve
+page = static_import.sub(r"const bindings = await import('\1\2');\nconst init = bindings.default;", trunk)
+frame = f"""const script = document.createElement("script");
 script.crossOrigin = "anonymous"; // fetched with CORS, as every other asset of a sandboxed frame
-script.src = "./ratelimit-frame.js";
-await new Promise((loaded, failed) => { script.onload = loaded; script.onerror = failed; document.head.append(script); });
-const wasm = await wasm_bindgen({ module_or_path: "./ratelimit-frame_bg.wasm" });
-dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));"""
+script.src = "{base}ratelimit-frame.js";
+await new Promise((loaded, failed) => {{ script.onload = loaded; script.onerror = failed; document.head.append(script); }});
+const wasm = await wasm_bindgen({{ module_or_path: "{base}ratelimit-frame_bg.wasm" }});
+dispatchEvent(new CustomEvent("TrunkApplicationStarted", {{detail: {{wasm}}}}));"""
 indent = lambda code: "\n".join("  " + line if line else line for line in code.splitlines())
 body = (
     "// A frame (embed=1) runs ratelimit-frame, the embed layout alone; the page runs its own module.\n"
@@ -44,7 +46,7 @@ body = (
     + indent(page)
     + "\n}\n"
 )
-preloads = re.compile(r'<link rel="(?:modulepreload|preload)" href="\./ratelimit-playground-[^"]*"[^>]*>')
+preloads = re.compile(r'<link rel="(?:modulepreload|preload)" href="[^"]*ratelimit-playground-[^"]*"[^>]*>')
 html = preloads.sub("", html)
 name = f"loader-{hashlib.sha256(body.encode()).hexdigest()[:16]}.js"
 with open(os.path.join(staging, name), "w", encoding="utf-8") as f:
