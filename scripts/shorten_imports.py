@@ -15,31 +15,10 @@ import os
 import re
 import sys
 
+from wasmfile import imports, sections, uleb
+
 WBG = re.compile(r"^__wbg_[A-Za-z0-9_]+_[0-9a-f]{16}$")
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def leb(b, i):
-    """An unsigned LEB128 at b[i]: (value, index after it)."""
-    value = shift = 0
-    while True:
-        byte = b[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, i
-
-
-def uleb(n):
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
 
 
 def short(k):
@@ -52,51 +31,20 @@ def short(k):
     return name
 
 
-def import_end(body, k):
-    """The index after the import description starting at body[k] (its kind byte)."""
-    kind = body[k]
-    k += 1
-    if kind == 0:  # function: type index
-        _, k = leb(body, k)
-    elif kind in (1, 2):  # table (reftype + limits) or memory (limits)
-        if kind == 1:
-            k += 1
-        flags, k = leb(body, k)
-        _, k = leb(body, k)
-        if flags & 1:
-            _, k = leb(body, k)
-    elif kind == 3:  # global: valtype + mutability
-        k += 2
-    else:
-        sys.exit(f"shorten_imports: unknown import kind {kind}")
-    return k
-
-
 def rename_imports(wasm):
     """The wasm with its `__wbg_…` imports renamed, and the renaming."""
-    assert wasm[:4] == b"\0asm", "not a wasm module"
-    out, i, renamed = bytearray(wasm[:8]), 8, {}
-    while i < len(wasm):
-        sid = wasm[i]
-        size, j = leb(wasm, i + 1)
-        body = wasm[j:j + size]
+    out, renamed = bytearray(wasm[:8]), {}
+    for sid, body in sections(wasm):
         if sid == 2:
-            count, k = leb(body, 0)
-            new = bytearray(uleb(count))
-            for _ in range(count):
-                n, k2 = leb(body, k)
-                module, k = body[k2:k2 + n], k2 + n
-                n, k2 = leb(body, k)
-                name, k = body[k2:k2 + n].decode(), k2 + n
-                end = import_end(body, k)
+            entries = list(imports(body))
+            new = bytearray(uleb(len(entries)))
+            for module, name, kind, description in entries:
                 if WBG.match(name):
                     name = renamed.setdefault(name, short(len(renamed)))
                 encoded = name.encode()
-                new += uleb(len(module)) + module + uleb(len(encoded)) + encoded + body[k:end]
-                k = end
+                new += uleb(len(module)) + module + uleb(len(encoded)) + encoded + bytes([kind]) + description
             body = bytes(new)
         out += bytes([sid]) + uleb(len(body)) + body
-        i = j + size
     return bytes(out), renamed
 
 

@@ -61,27 +61,20 @@ if [[ -f "$cargo_wasm" ]] && command -v wasm-bindgen >/dev/null; then
   echo
 fi
 
-awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_budget" -v e="${embed[2]}" -v emax="$embed_budget" -v f="${frame[2]}" -v fmax="$frame_budget" 'BEGIN {
-  printf "page brotli: %.1f KB; budget %.1f KB (scripts/size-budget); target 150 KB (issue #15)\n", b / 1000, max / 1000
-  printf "log worker brotli: %.1f KB, fetched when a log is analysed; budget %.1f KB (scripts/size-budget-worker)\n", w / 1000, wmax / 1000
-  printf "embed frame brotli: %.1f KB, what each frame in a post loads; budget %.1f KB (scripts/size-budget-frame)\n", f / 1000, fmax / 1000
-  printf "embed builder brotli: %.1f KB, fetched when the Embed panel opens; budget %.1f KB (scripts/size-budget-embed)\n", e / 1000, emax / 1000
+awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_budget" -v e="${embed[2]}" -v emax="$embed_budget" -v f="${frame[2]}" -v fmax="$frame_budget" '
+# Prints what `what` transfers against its budget file; on stderr, and failing, when it is over.
+function check(what, when, bytes, budget, file) {
+  printf "%s brotli: %.1f KB%s; budget %.1f KB (%s)\n", what, bytes / 1000, when, budget / 1000, file
+  if (bytes > budget) {
+    printf "size: %s is %d bytes brotli, over the budget of %d by %d: make it smaller, or raise %s and say why in the commit\n", what, bytes, budget, bytes - budget, file > "/dev/stderr"
+    failed = 1
+  }
+}
+BEGIN {
   failed = 0
-  if (b > max) {
-    printf "size: the page is %d bytes brotli, over the budget of %d by %d: make it smaller, or raise scripts/size-budget and say why in the commit\n", b, max, b - max > "/dev/stderr"
-    failed = 1
-  }
-  if (w > wmax) {
-    printf "size: the log worker is %d bytes brotli, over the budget of %d by %d: make it smaller, or raise scripts/size-budget-worker and say why in the commit\n", w, wmax, w - wmax > "/dev/stderr"
-    failed = 1
-  }
-  if (f > fmax) {
-    printf "size: an embed frame is %d bytes brotli, over the budget of %d by %d: make it smaller, or raise scripts/size-budget-frame and say why in the commit\n", f, fmax, f - fmax > "/dev/stderr"
-    failed = 1
-  }
-  if (e > emax) {
-    printf "size: the embed builder is %d bytes brotli, over the budget of %d by %d: make it smaller, or raise scripts/size-budget-embed and say why in the commit\n", e, emax, e - emax > "/dev/stderr"
-    failed = 1
-  }
+  check("page", ", target 150 KB (issue #15)", b, max, "scripts/size-budget")
+  check("log worker", ", fetched when a log is analysed", w, wmax, "scripts/size-budget-worker")
+  check("embed frame", ", what each frame in a post loads", f, fmax, "scripts/size-budget-frame")
+  check("embed builder", ", fetched when the Embed panel opens", e, emax, "scripts/size-budget-embed")
   exit failed
 }'

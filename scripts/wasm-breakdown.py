@@ -10,26 +10,7 @@ usage: scripts/wasm-breakdown.py FILE.wasm [TOP]
 import re, sys
 from collections import Counter
 
-
-def leb(b, i):
-    result = shift = 0
-    while True:
-        byte = b[i]
-        i += 1
-        result |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return result, i
-
-
-def sections(b):
-    assert b[:4] == b"\0asm", "not a wasm file"
-    i = 8
-    while i < len(b):
-        sid = b[i]
-        size, j = leb(b, i + 1)
-        yield sid, b[j:j + size]
-        i = j + size
+from wasmfile import imports as import_entries, leb, sections
 
 
 def crate_of(name):
@@ -63,29 +44,7 @@ def main():
     bodies, names, data = [], {}, 0
     for sid, body in sections(b):
         if sid == 2:  # imports: count function imports, which come first in the index space
-            count, i = leb(body, 0)
-            for _ in range(count):
-                for _ in range(2):
-                    n, i = leb(body, i)
-                    i += n
-                kind = body[i]
-                i += 1
-                if kind == 0:
-                    _, i = leb(body, i)
-                    imports += 1
-                elif kind == 1:
-                    i += 1
-                    flags, i = leb(body, i)
-                    _, i = leb(body, i)
-                    if flags & 1:
-                        _, i = leb(body, i)
-                elif kind == 2:
-                    flags, i = leb(body, i)
-                    _, i = leb(body, i)
-                    if flags & 1:
-                        _, i = leb(body, i)
-                elif kind == 3:
-                    i += 2
+            imports += sum(1 for _, _, kind, _ in import_entries(body) if kind == 0)
         elif sid == 10:  # code
             count, i = leb(body, 0)
             for _ in range(count):
