@@ -11,6 +11,7 @@ use ratelimit_playground::chart::cluster_topology::Topology;
 use ratelimit_playground::chart::cluster_topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
 use ratelimit_playground::chart::cluster_trace::{Link, Traces};
 use ratelimit_playground::chart::plot::ChartStyle;
+use ratelimit_playground::chart::text_layer::write_svg;
 use ratelimit_playground::chart::theme::ChartTheme;
 use ratelimit_playground::sim::{Nanos, Scenario, SimTime, Simulation, StoreMode};
 
@@ -49,6 +50,27 @@ fn the_moving_layers_draw_no_text_and_the_text_layers_name_every_node() {
     assert!(text.has_text("GET, then SET") && !text.has_text("DOWN"));
     let text = record(|root| draw_swimlane_labels(root, 16, &style).unwrap());
     assert!(text.has_text("node 16") && text.has_text("store"), "{:?}", text.texts);
+}
+
+#[test]
+fn the_names_layer_is_svg_text_in_the_canvas_pixels() {
+    let sc = Scenario::from_query("nodes=16&store=race").unwrap();
+    let style = ChartStyle { scale: 2.0, ..ChartStyle::default() };
+    let labels = TopologyLabels { nodes: 16, lb: sc.lb, mode: sc.store, store_down: false };
+    let svg =
+        write_svg(1600, 760, |root| draw_topology_labels(root, &labels, &style).map_err(|e| e.to_string())).unwrap();
+    assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1600 760""#), "{svg}");
+    assert_eq!(
+        svg.matches("<text ").count(),
+        16 + 5,
+        "16 nodes, clients, the balancer and its policy, the store and its mode"
+    );
+    assert!((1..=16).all(|i| svg.contains(&format!(">node {i}</text>"))), "{svg}");
+    // Centred as the canvas centred them, at the scale's font size, bold where the canvas was.
+    assert!(svg.contains(r#"text-anchor="middle" dominant-baseline="middle""#), "{svg}");
+    assert!(svg.contains(r#"font-size="25.0" font-weight="bold""#), "the 12.5 px heads at scale 2: {svg}");
+    let lanes = write_svg(960, 700, |root| draw_swimlane_labels(root, 16, &style).map_err(|e| e.to_string())).unwrap();
+    assert!(lanes.contains(r#"text-anchor="end""#) && lanes.contains(">store</text>"), "{lanes}");
 }
 
 #[test]

@@ -46,8 +46,9 @@ pub fn theme_from_css(element: &Element) -> ChartTheme {
     }
 }
 
-/// The style to draw `canvas` with: the page theme and its device pixel ratio.
-fn style_for(canvas: &HtmlCanvasElement) -> ChartStyle {
+/// The style to draw `canvas` with: the page theme and its device pixel ratio (fitting its
+/// backing store to its CSS size first).
+pub fn style_for(canvas: &HtmlCanvasElement) -> ChartStyle {
     ChartStyle { scale: fit_to_display(canvas), theme: theme_from_css(canvas) }
 }
 

@@ -24,5 +24,6 @@ pub mod strip;
 pub mod style;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod svg;
+pub mod text_layer;
 pub mod theme;
 pub mod throughput;

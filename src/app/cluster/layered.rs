@@ -1,28 +1,28 @@
-//! `LayeredCanvas`: a picture in two stacked HiDPI canvases — what moves below, redrawn whenever
-//! `redraw` changes, and a transparent text layer above, redrawn only when `labels` changes, the
-//! theme flips or the page is resized. Canvas text is the costly part, so it is drawn rarely.
+//! `LayeredCanvas`: a picture in two stacked layers — what moves below, a HiDPI canvas redrawn
+//! whenever `redraw` changes, and the names above, written as SVG text
+//! ([`crate::chart::text_layer`]) only when `labels` changes, the theme flips or the page is
+//! resized. Canvas text is costly to draw, and a second canvas costly to keep: the browser copies
+//! every canvas of the page out again on each frame any of them changes; SVG that stays put does
+//! not cost a frame anything.
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::DrawingArea;
-use web_sys::HtmlCanvasElement;
 
 use crate::app::chart_env::use_chart_env;
 use crate::chart::batched::BatchedCanvas;
-use crate::chart::canvas::{context, Surface};
+use crate::chart::canvas::{style_for, Surface};
 use crate::chart::plot::ChartStyle;
+use crate::chart::text_layer::{write_svg, TextLayer};
 
-/// Draws one layer over its whole canvas.
+/// Draws the moving layer over its whole canvas.
 pub type Painter = Box<dyn Fn(&DrawingArea<BatchedCanvas, Shift>, &ChartStyle) -> Result<(), String>>;
 
-fn clear(canvas: &HtmlCanvasElement) {
-    if let Some(ctx) = context(canvas) {
-        ctx.clear_rect(0.0, 0.0, f64::from(canvas.width()), f64::from(canvas.height()));
-    }
-}
+/// Writes the names, in the moving canvas's pixels.
+pub type Writer = Box<dyn Fn(&DrawingArea<TextLayer, Shift>, &ChartStyle) -> Result<(), String>>;
 
-/// Two stacked canvases in a box `height` CSS pixels tall.
+/// A moving canvas under its names, in a box `height` CSS pixels tall.
 #[component]
 pub fn LayeredCanvas(
     /// Element id of the lower (moving) canvas: what tests and assistive technology look at.
@@ -41,40 +41,40 @@ pub fn LayeredCanvas(
     labels: Signal<u64>,
     /// Paints the moving layer (it must fill its background).
     paint: Painter,
-    /// Writes the text layer (on a transparent canvas).
-    write: Painter,
+    /// Writes the names above it.
+    write: Writer,
 ) -> impl IntoView {
     let env = use_chart_env();
     let below = NodeRef::<Canvas>::new();
-    let above = NodeRef::<Canvas>::new();
-    let surfaces = StoredValue::new_local(None::<(Surface, Surface)>);
+    let surface = StoredValue::new_local(None::<Surface>);
     let written = StoredValue::new_local(None::<(u64, u64)>);
+    let names = RwSignal::new(String::new());
     Effect::new(move |_| {
         let _ = redraw.get();
         let fit = env.key() ^ (u64::from(height.get()) << 32);
         let text_key = (fit, labels.get());
-        let (Some(b), Some(a)) = (below.get(), above.get()) else { return };
-        surfaces.update_value(|s| {
-            let (lower, upper) = s.get_or_insert_with(|| (Surface::new(b), Surface::new(a.clone())));
-            if written.get_value() != Some(text_key) {
-                let drawn = upper.draw(fit, |root, style| {
-                    clear(&a);
-                    write(root, style)
-                });
-                match drawn {
-                    Ok(()) => written.set_value(Some(text_key)),
-                    Err(e) => leptos::logging::warn!("{id} labels not drawn: {e}"),
-                }
-            }
+        let Some(b) = below.get() else { return };
+        surface.update_value(|s| {
+            let lower = s.get_or_insert_with(|| Surface::new(b.clone()));
             if let Err(e) = lower.draw(fit, |root, style| paint(root, style)) {
                 leptos::logging::warn!("{id} not drawn: {e}");
             }
         });
+        if written.get_value() != Some(text_key) {
+            let style = style_for(&b);
+            match write_svg(b.width(), b.height(), |root| write(root, &style)) {
+                Ok(svg) => {
+                    names.set(svg);
+                    written.set_value(Some(text_key));
+                }
+                Err(e) => leptos::logging::warn!("{id} labels not written: {e}"),
+            }
+        }
     });
     view! {
         <div class="layered" style:height=move || format!("{}px", height.get())>
             <canvas id=id class="layer-below" node_ref=below role="img" aria-label=label></canvas>
-            <canvas class="layer-above" node_ref=above aria-hidden="true"></canvas>
+            <div class="layer-above" aria-hidden="true" inner_html=move || names.get()></div>
         </div>
     }
 }

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::layered::{LayeredCanvas, Painter};
+use super::layered::{LayeredCanvas, Painter, Writer};
 use super::pictures::swimlane;
 use crate::app::playground::Playground;
 use crate::app::units::format_secs;
@@ -33,7 +33,7 @@ pub fn SwimlaneCard(
     });
     let paint: Painter =
         Box::new(move |root, style| lane.with_untracked(|l| draw_swimlane(root, l, style)).map_err(|e| e.to_string()));
-    let write: Painter = Box::new(move |root, style| {
+    let write: Writer = Box::new(move |root, style| {
         draw_swimlane_labels(root, nodes.get_untracked() as usize, style).map_err(|e| e.to_string())
     });
     let span = Memo::new(move |_| sc.with(|s| span_for(s).as_secs_f64()));

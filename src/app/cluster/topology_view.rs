@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::layered::{LayeredCanvas, Painter};
+use super::layered::{LayeredCanvas, Painter, Writer};
 use super::pictures::picture;
 use crate::app::playground::Playground;
 use crate::chart::cluster_topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
@@ -38,7 +38,7 @@ pub fn TopologyCard(
         };
         draw_topology(root, &topo, style).map_err(|e| e.to_string())
     });
-    let write: Painter = Box::new(move |root, style| {
+    let write: Writer = Box::new(move |root, style| {
         let t = sc.with_untracked(|s| TopologyLabels {
             nodes: s.nodes as usize,
             lb: s.lb,
