@@ -2,6 +2,7 @@
 //!
 //! - [`sim`]: the exact, deterministic engine (pure Rust; runs natively and in WebAssembly);
 //! - [`chart`]: drawing from plain data, generic over plotters' backends (canvas and SVG);
+//! - [`markup`]: escaping text for HTML and SVG;
 //! - [`production`]: the current policy as configuration for nginx, Envoy, governor,
 //!   express-rate-limit, Upstash and a Redis Lua script;
 //! - `redis` (native only): the CLI's runner of a multi-node scenario against a real Redis;
@@ -11,6 +12,7 @@
 
 pub mod app;
 pub mod chart;
+pub mod markup;
 pub mod production;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod redis;

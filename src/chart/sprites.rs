@@ -87,17 +87,21 @@ fn draw_sprite(mark: Mark, ink: Ink) -> Option<Sprite> {
 /// Paints `mark` in `ink` centred on `(x, y)` of `ctx` from its sprite, drawing the sprite first
 /// if it is new. False if no sprite could be made (the caller then draws the path itself).
 pub(crate) fn stamp(ctx: &CanvasRenderingContext2d, mark: Mark, ink: Ink, (x, y): (i32, i32)) -> bool {
-    SPRITES.with_borrow_mut(|sprites| {
-        let key = (mark, ink);
-        if !sprites.contains_key(&key) {
-            let Some(sprite) = draw_sprite(mark, ink) else { return false };
-            if sprites.len() >= MAX_SPRITES {
-                sprites.clear();
-            }
-            sprites.insert(key, sprite);
-        }
-        let Some(sprite) = sprites.get(&key) else { return false };
+    let copy = |sprite: &Sprite| {
         let (left, top) = (f64::from(x) - sprite.centre, f64::from(y) - sprite.centre);
         ctx.draw_image_with_image_bitmap(&sprite.bitmap, left, top).is_ok()
+    };
+    SPRITES.with_borrow_mut(|sprites| {
+        // One lookup for the hundreds of stamps a frame; a new sprite only now and then.
+        if let Some(sprite) = sprites.get(&(mark, ink)) {
+            return copy(sprite);
+        }
+        let Some(sprite) = draw_sprite(mark, ink) else { return false };
+        if sprites.len() >= MAX_SPRITES {
+            sprites.clear();
+        }
+        let copied = copy(&sprite);
+        sprites.insert((mark, ink), sprite);
+        copied
     })
 }

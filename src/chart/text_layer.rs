@@ -9,6 +9,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::markup::escape;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use plotters_backend::text_anchor::{HPos, VPos};
@@ -33,21 +34,6 @@ impl std::fmt::Display for Never {
 }
 
 impl std::error::Error for Never {}
-
-/// `text` with the characters that mean something in XML escaped.
-fn escaped(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// What `write` draws over `width` × `height` pixels (the canvas's own, device pixels), as one
 /// `<svg>` element whose user units are those pixels, to lay over the canvas at its CSS size.
@@ -136,11 +122,11 @@ impl DrawingBackend for TextLayer {
         let (r, g, b) = color.rgb;
         self.svg.borrow_mut().push_str(&format!(
             r#"<text x="{x}" y="{y}" text-anchor="{anchor}" dominant-baseline="{baseline}" font-family="{}" font-size="{:.1}" font-weight="{}" fill="rgb({r},{g},{b})" fill-opacity="{:.3}"{rotate}>{}</text>"#,
-            escaped(style.family().as_str()),
+            escape(style.family().as_str()),
             style.size(),
             if style.style().as_str() == "bold" { "bold" } else { "normal" },
             color.alpha,
-            escaped(text)
+            escape(text)
         ));
         Ok(())
     }

@@ -1,25 +1,6 @@
-//! Escaping text for markup, and the table rows the report and the sizing table are made of.
+//! The table rows the report and the sizing table are made of, and [`escape`] for their text.
 
-/// `text` safe inside an element or a quoted attribute.
-///
-/// ```
-/// use ratelimit_playground::app::log_report::html::escape;
-/// assert_eq!(escape(r#"<img src=x onerror="a()">&'"#), "&lt;img src=x onerror=&quot;a()&quot;&gt;&amp;&#39;");
-/// ```
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::markup::escape;
 
 /// A table with `id`, its caption, column heads and rows of cells (already markup; the first
 /// cell of each row is its header). `marked` rows get the class `recommended`.

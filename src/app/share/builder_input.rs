@@ -28,24 +28,14 @@ impl BuilderInput {
     /// assert!(input.encode().starts_with("compare\n1500000000\nalgo="));
     /// ```
     pub fn encode(&self) -> String {
-        let view = match self.view {
-            LinkView::Single => "single",
-            LinkView::Compare => "compare",
-            LinkView::Cluster => "cluster",
-        };
-        format!("{view}\n{}\n{}", self.now.as_nanos(), self.scenario.to_query_full())
+        format!("{}\n{}\n{}", self.view.key(), self.now.as_nanos(), self.scenario.to_query_full())
     }
 
     /// The input [`encode`](Self::encode) wrote, or `None` for anything else. The scenario is
     /// read leniently, as the page read it: it is the page's own, already clamped.
     pub fn decode(text: &str) -> Option<BuilderInput> {
         let mut lines = text.splitn(3, '\n');
-        let view = match lines.next()? {
-            "single" => LinkView::Single,
-            "compare" => LinkView::Compare,
-            "cluster" => LinkView::Cluster,
-            _ => return None,
-        };
+        let view = LinkView::from_key(lines.next()?)?;
         let now = Nanos(lines.next()?.parse().ok()?);
         let (scenario, _) = Scenario::from_query_lenient(lines.next()?);
         Some(BuilderInput { scenario, view, now })

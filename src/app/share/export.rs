@@ -38,11 +38,7 @@ pub fn scenario_json(sc: &Scenario, view: LinkView) -> String {
             format!("    \"{k}\": {value}")
         })
         .collect();
-    let view = match view {
-        LinkView::Single => "single",
-        LinkView::Compare => "compare",
-        LinkView::Cluster => "cluster",
-    };
+    let view = view.key();
     let query = serde_json::Value::from(share_query(sc, LinkView::Single)).to_string();
     format!(
         "{{\n  \"query\": {query},\n  \"view\": \"{view}\",\n  \"scenario\": {{\n{}\n  }},\n  \"effective_limit\": {},\n  \"effective_window_s\": {}\n}}\n",

@@ -29,6 +29,25 @@ pub enum LinkView {
 const VIEWS: [(&str, LinkView); 3] =
     [("single", LinkView::Single), ("compare", LinkView::Compare), ("cluster", LinkView::Cluster)];
 
+impl LinkView {
+    /// The `view` value naming it.
+    ///
+    /// ```
+    /// use ratelimit_playground::app::share::link::LinkView;
+    /// assert_eq!(LinkView::Cluster.key(), "cluster");
+    /// assert_eq!(LinkView::from_key("compare"), Some(LinkView::Compare));
+    /// assert_eq!(LinkView::from_key("grid"), None);
+    /// ```
+    pub fn key(self) -> &'static str {
+        VIEWS.iter().find(|(_, v)| *v == self).map_or("single", |(name, _)| name)
+    }
+
+    /// The view a `view` value names, if any.
+    pub fn from_key(key: &str) -> Option<LinkView> {
+        VIEWS.iter().find(|(name, _)| *name == key).map(|&(_, v)| v)
+    }
+}
+
 /// Everything an address says.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
@@ -55,8 +74,8 @@ struct AppKeys {
 impl AppKeys {
     fn read(&mut self, key: &str, value: &str, notices: &mut Vec<ParamError>) {
         match key {
-            "view" => match VIEWS.iter().find(|(name, _)| *name == value) {
-                Some(&(_, v)) => self.view = v,
+            "view" => match LinkView::from_key(value) {
+                Some(v) => self.view = v,
                 None => {
                     notices.push(notice(key, format!("'{value}' is not one of single | compare | cluster; ignored")))
                 }
@@ -166,8 +185,8 @@ pub fn scenario_query(sc: &Scenario) -> String {
 /// The query of the full page showing `sc` in `view`.
 pub fn share_query(sc: &Scenario, view: LinkView) -> String {
     let mut q = scenario_query(sc);
-    if let Some((name, _)) = VIEWS.iter().find(|(_, v)| *v == view && view != LinkView::Single) {
-        q.push_str(&format!("&view={name}"));
+    if view != LinkView::Single {
+        q.push_str(&format!("&view={}", view.key()));
     }
     q
 }
