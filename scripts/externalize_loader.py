@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Trunk post-build hook: moves Trunk's inline module loader out of index.html into its own file,
 and makes it pick the module: a frame's link (`embed=1`) starts `ratelimit-frame`, the compact
-embed layout alone (src/bin/ratelimit-frame.rs), every other link the page's module.
+embed layout alone (src/bin/ratelimit-frame.rs); a multi-node link `ratelimit-full`, the whole
+page (src/bin/ratelimit-full.rs); every other link the page's first module.
 
 A strict Content-Security-Policy (no 'unsafe-inline') then allows every script the page runs by
 origin alone: script-src 'self' 'wasm-unsafe-eval'. The file name carries a hash of its content,
@@ -31,17 +32,31 @@ if len(found) != 1:
     sys.exit("externalize_loader: Trunk's loader no longer starts with the import this hook rewrites")
 base = found[0][0]  # "./" for a release build (--public-url ./), "/" for trunk serve
 page = static_import.sub(r"const bindings = await import('\1\2');\nconst init = bindings.default;", trunk)
-frame = f"""const script = document.createElement("script");
+def classic(module):
+    """Starts `module`, built by Trunk as a worker (no-modules glue defining `wasm_bindgen`)."""
+    return f"""const script = document.createElement("script");
 script.crossOrigin = "anonymous"; // fetched with CORS, as every other asset of a sandboxed frame
-script.src = "{base}ratelimit-frame.js";
+script.src = "{base}{module}.js";
 await new Promise((loaded, failed) => {{ script.onload = loaded; script.onerror = failed; document.head.append(script); }});
-const wasm = await wasm_bindgen({{ module_or_path: "{base}ratelimit-frame_bg.wasm" }});
+const wasm = await wasm_bindgen({{ module_or_path: "{base}{module}_bg.wasm" }});
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", {{detail: {{wasm}}}}));"""
+
+
 indent = lambda code: "\n".join("  " + line if line else line for line in code.splitlines())
+# A multi-node link, as `cluster::presets::is_cluster` and `LinkView` read it. Should this miss
+# one, the page's module hands over to the whole page itself (app::whole_page): only slower.
+multi_node = (
+    'query.get("view") === "cluster" || Number(query.get("nodes")) > 1'
+    ' || (query.has("store") && query.get("store") !== "local")'
+)
 body = (
-    "// A frame (embed=1) runs ratelimit-frame, the embed layout alone; the page runs its own module.\n"
-    + 'if (new URLSearchParams(location.search).get("embed") === "1") {\n'
-    + indent(frame)
+    "// A frame (embed=1) runs ratelimit-frame, the embed layout alone; a multi-node link the whole\n"
+    + "// page (ratelimit-full); any other link the page's first module, every single-server view.\n"
+    + "const query = new URLSearchParams(location.search);\n"
+    + 'if (query.get("embed") === "1") {\n'
+    + indent(classic("ratelimit-frame"))
+    + f"\n}} else if ({multi_node}) {{\n"
+    + indent(classic("ratelimit-full"))
     + "\n} else {\n"
     + indent(page)
     + "\n}\n"

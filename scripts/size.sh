@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Prints the transfer size of a release build's wasm, JS and CSS: raw, gzip -9 and brotli -q 11,
 # then where the page wasm's bytes go by crate (scripts/wasm-breakdown.py), and fails if the
-# page's brotli total is above scripts/size-budget, the log worker's above
-# scripts/size-budget-worker or the embed builder's above scripts/size-budget-embed (make test
-# runs this).
+# page's brotli total is above scripts/size-budget, or another module's above its own
+# scripts/size-budget-* (make test runs this).
 #
 #   scripts/size.sh [DIST]
 set -euo pipefail
@@ -14,16 +13,19 @@ budget=$(grep -v '^#' scripts/size-budget | tr -d '[:space:]' | head -c 20)
 worker_budget=$(grep -v '^#' scripts/size-budget-worker | tr -d '[:space:]' | head -c 20)
 embed_budget=$(grep -v '^#' scripts/size-budget-embed | tr -d '[:space:]' | head -c 20)
 frame_budget=$(grep -v '^#' scripts/size-budget-frame | tr -d '[:space:]' | head -c 20)
+full_budget=$(grep -v '^#' scripts/size-budget-full | tr -d '[:space:]' | head -c 20)
 # The page is what index.html loads for the playground; a frame (?embed=1) loads the same CSS and
 # loader but its own module (ratelimit-frame*) instead of the page's. The log worker
-# (ratelimit-logs*) is fetched only when a log is analysed and the embed builder
-# (ratelimit-embed*, embed-builder.js) only when the Embed panel opens, so each is counted and
-# budgeted on its own.
+# (ratelimit-logs*) is fetched only when a log is analysed, the embed builder
+# (ratelimit-embed*, embed-builder.js) only when the Embed panel opens, and the whole page
+# (ratelimit-full*, the multi-node view included) for a multi-node link or when that view is first
+# shown, so each is counted and budgeted on its own.
 printf '%-44s %10s %10s %10s\n' file raw gzip brotli
 total=(0 0 0)
 worker=(0 0 0)
 embed=(0 0 0)
 frame=(0 0 0)
+full=(0 0 0)
 shared=(0 0 0)
 while IFS= read -r f; do
   raw=$(stat -c %s "$f")
@@ -35,6 +37,8 @@ while IFS= read -r f; do
     embed=($((embed[0] + raw)) $((embed[1] + gz)) $((embed[2] + br)))
   elif [[ "$(basename "$f")" == ratelimit-frame* ]]; then
     frame=($((frame[0] + raw)) $((frame[1] + gz)) $((frame[2] + br)))
+  elif [[ "$(basename "$f")" == ratelimit-full* ]]; then
+    full=($((full[0] + raw)) $((full[1] + gz)) $((full[2] + br)))
   elif [[ "$(basename "$f")" == ratelimit-playground* ]]; then
     total=($((total[0] + raw)) $((total[1] + gz)) $((total[2] + br)))
   else
@@ -44,8 +48,10 @@ while IFS= read -r f; do
 done < <(find "$dist" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) | sort)
 total=($((total[0] + shared[0])) $((total[1] + shared[1])) $((total[2] + shared[2])))
 frame=($((frame[0] + shared[0])) $((frame[1] + shared[1])) $((frame[2] + shared[2])))
+full=($((full[0] + shared[0])) $((full[1] + shared[1])) $((full[2] + shared[2])))
 printf '%-44s %10d %10d %10d\n' "page (first load)" "${total[@]}"
 printf '%-44s %10d %10d %10d\n' "embed frame (first load of ?embed=1)" "${frame[@]}"
+printf '%-44s %10d %10d %10d\n' "whole page (first load of a multi-node link)" "${full[@]}"
 printf '%-44s %10d %10d %10d\n' "log worker (on first use)" "${worker[@]}"
 printf '%-44s %10d %10d %10d\n' "embed builder (on first use)" "${embed[@]}"
 
@@ -61,7 +67,7 @@ if [[ -f "$cargo_wasm" ]] && command -v wasm-bindgen >/dev/null; then
   echo
 fi
 
-awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_budget" -v e="${embed[2]}" -v emax="$embed_budget" -v f="${frame[2]}" -v fmax="$frame_budget" '
+awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_budget" -v e="${embed[2]}" -v emax="$embed_budget" -v f="${frame[2]}" -v fmax="$frame_budget" -v u="${full[2]}" -v umax="$full_budget" '
 # Prints what `what` transfers against its budget file; on stderr, and failing, when it is over.
 function check(what, when, bytes, budget, file) {
   printf "%s brotli: %.1f KB%s; budget %.1f KB (%s)\n", what, bytes / 1000, when, budget / 1000, file
@@ -76,5 +82,6 @@ BEGIN {
   check("log worker", ", fetched when a log is analysed", w, wmax, "scripts/size-budget-worker")
   check("embed frame", ", what each frame in a post loads", f, fmax, "scripts/size-budget-frame")
   check("embed builder", ", fetched when the Embed panel opens", e, emax, "scripts/size-budget-embed")
+  check("whole page", ", a multi-node link; fetched when that view is first shown", u, umax, "scripts/size-budget-full")
   exit failed
 }'

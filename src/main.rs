@@ -1,10 +1,12 @@
-//! The web app's entry point: installs the panic hook and mounts the page. A frame (`?embed=1`)
-//! loads `ratelimit-frame` instead (src/bin/ratelimit-frame.rs; the loader picks).
+//! The web app's entry point: installs the panic hook and mounts the page's first module, every
+//! single-server view (`LightApp`), which hands over to the whole page (`ratelimit-full`) when
+//! the multi-node view is first shown. A frame (`?embed=1`) loads `ratelimit-frame` instead, a
+//! multi-node link `ratelimit-full` (src/bin/; the loader picks).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     ratelimit_playground::app::crash::install_panic_hook();
-    leptos::mount::mount_to_body(ratelimit_playground::app::App);
+    ratelimit_playground::app::whole_page::mount(ratelimit_playground::app::LightApp);
     ratelimit_playground::app::raf::mark_first_frame();
 }
 

@@ -338,3 +338,70 @@ async fn smooth_and_looks_right() {
     client.close().await.expect("close the WebDriver session");
     drop(browser);
 }
+
+/// The wasm modules the page has fetched so far, by file name.
+async fn fetched_modules(client: &Client) -> Vec<String> {
+    let names = js(
+        client,
+        "return performance.getEntriesByType('resource').map(e => e.name.split('/').pop()).filter(n => n.endsWith('.wasm'));",
+    )
+    .await;
+    names.as_array().into_iter().flatten().filter_map(|n| n.as_str().map(str::to_string)).collect()
+}
+
+#[test]
+fn the_page_hands_over_to_the_whole_page_when_the_multi_node_view_is_first_shown() {
+    one_browser_at_a_time(hand_over());
+}
+
+async fn hand_over() {
+    let (server, browser, client) = launch().await;
+    cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": ERROR_HOOK })).await;
+    viewport(&client, 1280, 800, 1.0, false).await;
+    client.goto(&server.url).await.expect("open the app");
+    wait_until(&client, "document.querySelector('#mode-cluster')", Duration::from_secs(15), "the app has mounted")
+        .await;
+    let first = fetched_modules(&client).await;
+    assert!(
+        first.len() == 1 && first[0].starts_with("ratelimit-playground-"),
+        "the page opens on its first module alone: {first:?}"
+    );
+
+    // Paused at 20×, 100 requests/s, then to the multi-node view from the keyboard's focus.
+    slide_to(&client, "rate", RATE, 100.0, "100 requests per second").await;
+    choose(&client, "speed", "20").await;
+    click(&client, "#play").await;
+    wait_until(&client, "document.querySelector('#play').textContent === 'Play'", Duration::from_secs(2), "paused")
+        .await;
+    js(&client, "document.querySelector('#mode-cluster').focus(); document.querySelector('#mode-cluster').click();")
+        .await;
+    let drawn = "document.querySelector('#topology') && document.querySelector('#topology').width > 0";
+    wait_until(&client, drawn, Duration::from_secs(10), "the whole page shows the multi-node view").await;
+
+    let after = fetched_modules(&client).await;
+    assert_eq!(after.iter().filter(|n| n.starts_with("ratelimit-full")).count(), 1, "{after:?}");
+    assert_eq!(js(&client, "return document.querySelectorAll('.site-header').length;").await, json!(1), "one page");
+    assert_eq!(text(&client, "#play").await, "Play", "still paused");
+    assert_eq!(js(&client, "return document.querySelector('#speed').value;").await, json!("20"), "same speed");
+    let rate = js(&client, "return document.querySelector('#rate').getAttribute('aria-valuetext');").await;
+    assert_eq!(rate, json!("100 requests per second"), "same scenario");
+    assert_eq!(js(&client, "return document.activeElement.id;").await, json!("mode-cluster"), "focus kept");
+    assert_eq!(js(&client, "return window.rlpHandover;").await, Value::Null, "the hand-over is read once");
+
+    // Back to one server and again to the multi-node view: the whole page does both itself.
+    click(&client, "#mode-single").await;
+    wait_until(&client, "document.querySelector('#state-chart')", Duration::from_secs(3), "one server").await;
+    click(&client, "#mode-cluster").await;
+    wait_until(&client, drawn, Duration::from_secs(3), "the multi-node view again").await;
+    assert_eq!(fetched_modules(&client).await, after, "nothing more fetched");
+
+    // A multi-node link opens the whole page directly, without the first module.
+    client.goto(&format!("{}?nodes=4&store=atomic", server.url)).await.expect("open a multi-node link");
+    wait_until(&client, drawn, Duration::from_secs(15), "the link opens the multi-node view").await;
+    let direct = fetched_modules(&client).await;
+    assert!(direct.len() == 1 && direct[0] == "ratelimit-full_bg.wasm", "{direct:?}");
+
+    no_errors(&client).await;
+    client.close().await.expect("close the WebDriver session");
+    drop(browser);
+}

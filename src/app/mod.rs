@@ -7,6 +7,7 @@ pub mod chart_data;
 pub mod clock;
 pub mod cluster;
 pub mod explain;
+pub mod handover;
 pub mod log_report;
 pub mod options;
 pub mod runner;
@@ -53,6 +54,8 @@ pub mod raf;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod response;
 #[cfg(target_arch = "wasm32")]
+pub mod script;
+#[cfg(target_arch = "wasm32")]
 mod single_view;
 #[cfg(target_arch = "wasm32")]
 mod slider;
@@ -66,6 +69,8 @@ pub(crate) mod strip_view;
 pub(crate) mod throughput_view;
 #[cfg(target_arch = "wasm32")]
 pub mod visibility;
+#[cfg(target_arch = "wasm32")]
+pub mod whole_page;
 
 #[cfg(target_arch = "wasm32")]
-pub use page::{App, EmbedPage};
+pub use page::{App, EmbedPage, LightApp};

@@ -53,4 +53,4 @@ pub use controls::ClusterControls;
 #[cfg(target_arch = "wasm32")]
 pub use mode::ModeSwitch;
 #[cfg(target_arch = "wasm32")]
-pub use view::SingleOrCluster;
+pub use view::ClusterView;

@@ -14,7 +14,6 @@ use super::swimlane_view::SwimlaneCard;
 use super::throughput_view::ClusterThroughput;
 use super::topology_view::TopologyCard;
 use crate::app::playground::Playground;
-use crate::app::single_view::SingleView;
 
 /// Everything shown in multi-node mode.
 #[component]
@@ -37,19 +36,5 @@ pub fn ClusterView(
             <ModesTable playground=pg />
         </div>
         <SweepCard playground=pg />
-    }
-}
-
-/// The single-algorithm view, or the multi-node view when it is on.
-#[component]
-pub fn SingleOrCluster(
-    /// The page state to read from.
-    playground: Playground,
-) -> impl IntoView {
-    let pg = playground;
-    view! {
-        <Show when=move || pg.cluster.get() fallback=move || view! { <SingleView playground=pg /> }>
-            <ClusterView playground=pg />
-        </Show>
     }
 }

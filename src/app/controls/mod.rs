@@ -9,7 +9,6 @@ pub(crate) mod traffic;
 
 use leptos::prelude::*;
 
-use super::cluster::ClusterControls;
 use super::playground::Playground;
 use clients::ClientControls;
 use limiter::LimiterControls;
@@ -21,13 +20,15 @@ use traffic::TrafficControls;
 pub fn Controls(
     /// The page state the controls edit.
     playground: Playground,
+    /// Draws the cluster's groups, shown in multi-node mode.
+    cluster: fn(Playground) -> AnyView,
 ) -> impl IntoView {
     let pg = playground;
     view! {
         <section class="panel controls" aria-labelledby="controls-title">
             <h2 id="controls-title">"Parameters"</h2>
             <Show when=move || pg.cluster.get()>
-                <ClusterControls playground=pg />
+                {cluster(pg)}
             </Show>
             <LimiterControls playground=pg />
             <TrafficControls playground=pg />

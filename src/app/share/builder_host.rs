@@ -15,6 +15,7 @@ use web_sys::js_sys::{Function, Promise, Reflect};
 use super::builder_input::BuilderInput;
 use super::url_sync::link_view;
 use crate::app::playground::Playground;
+use crate::app::script::run_script;
 use crate::sim::Nanos;
 
 /// The builder module's wasm-bindgen script, then the script that starts it; both next to the page.
@@ -26,20 +27,6 @@ const EXPORTS: &str = "rlpEmbedBuilder";
 thread_local! {
     /// The started module's exports, once loaded.
     static MODULE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
-}
-
-/// Adds `<script src>` to the page and waits until it has run.
-async fn run_script(src: &str) -> Result<(), JsValue> {
-    let document = document();
-    let script: web_sys::HtmlScriptElement = document.create_element("script")?.unchecked_into();
-    let loaded = Promise::new(&mut |resolve, reject| {
-        script.set_onload(Some(&resolve));
-        script.set_onerror(Some(&reject));
-    });
-    script.set_cross_origin(Some("anonymous"));
-    script.set_src(src);
-    document.head().ok_or("no <head>")?.append_child(&script)?;
-    JsFuture::from(loaded).await.map(|_| ())
 }
 
 /// The builder module's exports, loading it the first time.

@@ -57,20 +57,23 @@ pub fn current_link(pg: Playground) -> String {
     format!("{}?{}", page_base(), pg.scenario.with(|sc| share_query(sc, view)))
 }
 
+/// Sets the address bar's query to `query` (without `?`), keeping the fragment; no history entry.
+pub fn replace_query(query: &str) {
+    let location = window().location();
+    if location.search().ok().as_deref() != Some(&format!("?{query}")) {
+        let hash = location.hash().unwrap_or_default();
+        let _ = window()
+            .history()
+            .and_then(|h| h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}{hash}"))));
+    }
+}
+
 /// Keeps the address bar's query equal to the page's state.
 pub fn use_url_sync(pg: Playground) {
     let pending = StoredValue::new_local(None::<Timeout>);
     Effect::new(move |_| {
         let query = pg.scenario.with(|sc| share_query(sc, link_view(pg)));
-        let write = Timeout::new(SETTLE_MS, move || {
-            let location = window().location();
-            if location.search().ok().as_deref() != Some(&format!("?{query}")) {
-                let hash = location.hash().unwrap_or_default();
-                let _ = window()
-                    .history()
-                    .and_then(|h| h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}{hash}"))));
-            }
-        });
+        let write = Timeout::new(SETTLE_MS, move || replace_query(&query));
         // Replacing the pending write drops (cancels) the one before.
         pending.set_value(Some(write));
     });
