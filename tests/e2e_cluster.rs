@@ -307,15 +307,20 @@ async fn smooth_and_looks_right() {
     js(&client, "document.querySelector('#redis-measured').scrollIntoView({ block: 'center' });").await;
     screenshot(&client, "cluster-measured-mobile.png").await;
 
-    // HiDPI: the layered canvases follow devicePixelRatio.
+    // HiDPI: the layered canvases follow devicePixelRatio (each is drawn once it is in view:
+    // scrolled away, a canvas is not drawn at all).
     viewport(&client, 390, 844, 2.0, true).await;
-    let crisp = "['#topology', '#swimlane'].every(id => { const c = document.querySelector(id); return c.width === Math.round(c.clientWidth * 2); })";
-    wait_until(&client, crisp, Duration::from_secs(5), "the canvases are sized for devicePixelRatio 2").await;
+    for id in ["#topology", "#swimlane"] {
+        js(&client, &format!("document.querySelector('{id}').scrollIntoView({{ block: 'center' }});")).await;
+        let crisp = format!("(() => {{ const c = document.querySelector('{id}'); return c.width === Math.round(c.clientWidth * 2); }})()");
+        wait_until(&client, &crisp, Duration::from_secs(5), &format!("{id} is sized for devicePixelRatio 2")).await;
+    }
 
     // Dark mode: the page and the canvases turn dark.
     viewport(&client, 1280, 800, 1.0, false).await;
     let dark = json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] });
     cdp(&client, "Emulation.setEmulatedMedia", dark).await;
+    js(&client, "document.querySelector('#topology').scrollIntoView({ block: 'center' });").await;
     let topology_is_dark = "(() => { const c = document.querySelector('#topology'); const p = c.getContext('2d').getImageData(2, 2, 1, 1).data; return p[0] + p[1] + p[2] < 150; })()";
     wait_until(&client, topology_is_dark, Duration::from_secs(3), "the topology follows dark mode").await;
     tokio::time::sleep(Duration::from_millis(300)).await;

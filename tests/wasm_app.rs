@@ -72,6 +72,9 @@ async fn app_counts_live_jumps_ahead_compares_and_cleans_up() {
     assert!(chart.width() > 0 && chart.width() == chart.client_width() as u32, "data layer not sized at DPR 1");
 
     // Fast-forward a minute: computed at once, and the bucket has long been rejecting.
+    // (A chart is drawn only while it is in view.)
+    chart.scroll_into_view();
+    TimeoutFuture::new(100).await;
     let before = clock_ns(&host);
     let drawn_before = chart.to_data_url().unwrap();
     el(&host, "#jump-60").click();

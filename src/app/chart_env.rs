@@ -1,15 +1,19 @@
-//! What every chart redraws for besides its data: the colour scheme and the page size. The page
-//! provides one [`ChartEnv`] (owning the window `resize` listener); charts read it from context.
+//! What every chart redraws for besides its data: the colour scheme and the page size, and
+//! whether it is drawn at all: a chart scrolled out of view is not (without a GPU, every canvas
+//! drawn costs its rasterising each frame), and draws the moment it comes back, unless an export
+//! needs every chart current. The page provides one [`ChartEnv`] (owning the window `resize`
+//! listener); charts read it from context.
 
 use leptos::ev;
 use leptos::prelude::*;
 
-/// The colour scheme and a counter of window resizes.
+/// The colour scheme, a counter of window resizes, and whether every chart must be drawn.
 #[derive(Clone, Copy)]
 pub struct ChartEnv {
     /// Whether the page is dark (the charts re-read their colours from CSS when it flips).
     pub dark: Signal<bool>,
     resized: ReadSignal<u32>,
+    everything: RwSignal<bool>,
 }
 
 impl ChartEnv {
@@ -17,6 +21,23 @@ impl ChartEnv {
     /// theme; reading it tracks both.
     pub fn key(&self) -> u64 {
         (u64::from(self.resized.get()) << 1) | u64::from(self.dark.get())
+    }
+
+    /// Whether a chart whose canvas is `seen` (see [`super::in_view::use_in_view`]) draws now: while it is in
+    /// view, or while an export needs every chart current. Reading it tracks both.
+    pub fn draws(&self, seen: Signal<bool>) -> bool {
+        self.everything.get() || seen.get()
+    }
+
+    /// Has every chart drawn, in view or not, then runs `then` (which reads the canvases) on the
+    /// next animation frame, after the charts' effects have run.
+    pub fn with_every_chart_drawn(&self, then: impl FnOnce() + 'static) {
+        let everything = self.everything;
+        everything.set(true);
+        request_animation_frame(move || {
+            then();
+            everything.set(false);
+        });
     }
 }
 
@@ -26,7 +47,7 @@ pub fn provide_chart_env(dark: Signal<bool>) {
     let (resized, set_resized) = signal(0u32);
     let listener = window_event_listener(ev::resize, move |_| set_resized.update(|n| *n = n.wrapping_add(1)));
     on_cleanup(move || listener.remove());
-    provide_context(ChartEnv { dark, resized });
+    provide_context(ChartEnv { dark, resized, everything: RwSignal::new(false) });
 }
 
 /// The [`ChartEnv`] provided by the page.

@@ -1,11 +1,13 @@
 //! `PlotCanvas`: a chart in one HiDPI canvas, redrawn when `redraw` changes over an axis layer
 //! ([`Layers`]) that is drawn again only when the axes the render function asks for differ from
-//! the last ones, the theme flips or the page is resized.
+//! the last ones, the theme flips or the page is resized. Scrolled out of view, it is not drawn
+//! (see [`super::chart_env`]).
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::chart_env::use_chart_env;
+use super::in_view::use_in_view;
 use super::legend::Legend;
 use crate::chart::canvas::Layers;
 use crate::chart::plot::Key;
@@ -37,10 +39,14 @@ where
     let env = use_chart_env();
     let data = NodeRef::<Canvas>::new();
     let layers = StoredValue::new_local(None::<Layers>);
+    let seen = use_in_view(data);
     Effect::new(move |_| {
         // `.get()`, not `.track()`: a memo that is only tracked is never computed, so it would
         // never subscribe to the snapshot and the chart would draw once and never again.
         let _ = redraw.get();
+        if !env.draws(seen) {
+            return; // drawn when it comes back into view
+        }
         let key = env.key();
         let Some(d) = data.get() else { return };
         layers.update_value(|l| {

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::chart_data;
 use super::chart_env::use_chart_env;
+use super::in_view::use_in_view;
 use super::playground::Playground;
 use super::units::format_secs;
 use crate::chart::canvas::Surface;
@@ -22,8 +23,12 @@ pub fn RequestStrip(
     let canvas = NodeRef::<Canvas>::new();
     let surface = StoredValue::new_local(None::<Surface>);
     let span = Memo::new(move |_| pg.snapshot.with(|s| s.strip_secs));
+    let seen = use_in_view(canvas);
     Effect::new(move |_| {
         pg.snapshot.with(|s| (s.generation, s.events));
+        if !env.draws(seen) {
+            return; // drawn when it comes back into view
+        }
         let key = env.key();
         let Some(c) = canvas.get() else { return };
         let Some(strip) = pg.with_runner(|r| r.sims().first().map(chart_data::strip)).flatten() else { return };

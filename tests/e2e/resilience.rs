@@ -374,6 +374,46 @@ async fn hide_and_return() {
     drop(browser);
 }
 
+/// The pixels of canvas `id`, as a data URL.
+async fn pixels(client: &Client, id: &str) -> Value {
+    js(client, &format!("return document.querySelector('{id}').toDataURL();")).await
+}
+
+#[test]
+fn a_chart_scrolled_out_of_view_is_not_drawn_and_is_current_the_moment_it_comes_back() {
+    one_browser_at_a_time(charts_out_of_view());
+}
+
+async fn charts_out_of_view() {
+    let (server, browser, client) = launch().await;
+    open_app(&client, &server).await;
+    set_control(&client, "#speed", "10", "change").await;
+    // The production panel at the bottom in view: the playground still plays, its charts are away.
+    js(&client, "document.querySelector('#strip').scrollIntoView(); document.querySelector('#production').scrollIntoView({ block: 'end' });").await;
+    let away = "['#strip', '#chart'].every(id => { const r = document.querySelector(id).getBoundingClientRect(); return r.bottom < 0; })";
+    assert_eq!(js(&client, &format!("return {away};")).await, json!(true), "the charts are out of view");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (strip, chart, t0) =
+        (pixels(&client, "#strip").await, pixels(&client, "#chart").await, clock_ns(&client).await);
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert!(clock_ns(&client).await > t0 + 2_000_000_000, "the playground kept playing");
+    assert_eq!(pixels(&client, "#strip").await, strip, "the request strip was drawn while out of view");
+    assert_eq!(pixels(&client, "#chart").await, chart, "the throughput chart was drawn while out of view");
+
+    // An export draws every chart first: the PNG is of now, not of when the chart was last seen.
+    js(&client, "document.querySelector('#export-png').click();").await;
+    let drawn = format!("document.querySelector('#chart').toDataURL() !== {chart}");
+    wait_until(&client, &drawn, Duration::from_secs(2), "the throughput chart drawn for the export").await;
+
+    // Back in view, the strip is drawn at once.
+    js(&client, "document.querySelector('#strip').scrollIntoView({ block: 'center' });").await;
+    let drawn = format!("document.querySelector('#strip').toDataURL() !== {strip}");
+    wait_until(&client, &drawn, Duration::from_secs(1), "the request strip drawn back in view").await;
+    assert_quiet_log(&client, "charts out of view").await;
+    client.close().await.expect("close the WebDriver session");
+    drop(browser);
+}
+
 /// A long third-party page with one busy embed at the top (the Embed button's sandbox).
 const HOST: &str = r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>A long post with a busy embed</title><link rel="icon" href="data:,">

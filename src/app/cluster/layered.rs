@@ -11,6 +11,7 @@ use plotters::coord::Shift;
 use plotters::prelude::DrawingArea;
 
 use crate::app::chart_env::use_chart_env;
+use crate::app::in_view::use_in_view;
 use crate::chart::batched::BatchedCanvas;
 use crate::chart::canvas::{style_for, Surface};
 use crate::chart::plot::ChartStyle;
@@ -49,8 +50,12 @@ pub fn LayeredCanvas(
     let surface = StoredValue::new_local(None::<Surface>);
     let written = StoredValue::new_local(None::<(u64, u64)>);
     let names = RwSignal::new(String::new());
+    let seen = use_in_view(below);
     Effect::new(move |_| {
         let _ = redraw.get();
+        if !env.draws(seen) {
+            return; // drawn when it comes back into view
+        }
         let fit = env.key() ^ (u64::from(height.get()) << 32);
         let text_key = (fit, labels.get());
         let Some(b) = below.get() else { return };

@@ -8,6 +8,7 @@ use super::export::{scenario_json, series_csv};
 use super::link::scenario_query;
 use super::png::{compose, to_png};
 use super::url_sync::link_view;
+use crate::app::chart_env::use_chart_env;
 use crate::app::options::algorithm_label;
 use crate::app::playground::Playground;
 use crate::app::units::format_secs;
@@ -35,25 +36,33 @@ pub fn ExportButtons(
             saved.set(Some(format!("Saved {name}.")));
         }
     };
+    let env = use_chart_env();
+    // Charts scrolled out of view are not drawn: have them all drawn first.
     let on_png = move |_| {
-        let Some(results) = document().query_selector(".results").ok().flatten() else { return };
-        let caption = untrack(|| {
-            let (algo, t) = (algorithm_label(pg.algorithm()), pg.snapshot.with(|s| s.now.as_secs_f64()));
-            let what = if pg.compare.get() { "all five algorithms".to_string() } else { algo.to_string() };
-            format!("Rate limiter playground · {what} · t = {} · {}", format_secs(t), pg.scenario.with(scenario_query))
-        });
-        let Some(canvas) = compose(&results, &throughput_legend(true), &caption) else {
-            saved.set(Some("No chart to save in this view.".into()));
-            return;
-        };
-        to_png(&canvas, move |blob| match blob {
-            Some(blob) => {
-                download(&blob, PNG_NAME);
-                let _ = saved.try_set(Some(format!("Saved {PNG_NAME}.")));
-            }
-            None => {
-                let _ = saved.try_set(Some("The browser could not encode the chart.".into()));
-            }
+        env.with_every_chart_drawn(move || {
+            let Some(results) = document().query_selector(".results").ok().flatten() else { return };
+            let caption = untrack(|| {
+                let (algo, t) = (algorithm_label(pg.algorithm()), pg.snapshot.with(|s| s.now.as_secs_f64()));
+                let what = if pg.compare.get() { "all five algorithms".to_string() } else { algo.to_string() };
+                format!(
+                    "Rate limiter playground · {what} · t = {} · {}",
+                    format_secs(t),
+                    pg.scenario.with(scenario_query)
+                )
+            });
+            let Some(canvas) = compose(&results, &throughput_legend(true), &caption) else {
+                let _ = saved.try_set(Some("No chart to save in this view.".into()));
+                return;
+            };
+            to_png(&canvas, move |blob| match blob {
+                Some(blob) => {
+                    download(&blob, PNG_NAME);
+                    let _ = saved.try_set(Some(format!("Saved {PNG_NAME}.")));
+                }
+                None => {
+                    let _ = saved.try_set(Some("The browser could not encode the chart.".into()));
+                }
+            });
         });
     };
     let on_csv = move |_| {
