@@ -35,8 +35,10 @@ impl ChartEnv {
         let everything = self.everything;
         everything.set(true);
         request_animation_frame(move || {
-            then();
-            everything.set(false);
+            // The page may have gone away meanwhile (handed over): then nothing is left to read.
+            if everything.try_set(false).is_none() {
+                then();
+            }
         });
     }
 }
