@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Trunk post-build hook: moves Trunk's inline module loader out of index.html into its own file,
-and makes it pick the module: a frame's link (`embed=1`) starts `ratelimit-frame`, the compact
-embed layout alone (src/bin/ratelimit-frame.rs); a multi-node link `ratelimit-full`, the whole
-page (src/bin/ratelimit-full.rs); every other link the page's first module.
+and makes it pick the module: a multi-node or compare link starts `ratelimit-full`, the whole page
+(src/bin/ratelimit-full.rs, which draws a frame for an embed link); any other frame's link
+(`embed=1`) `ratelimit-frame`, one server's cards in the compact embed layout
+(src/bin/ratelimit-frame.rs); every other link the page's first module.
 
 A strict Content-Security-Policy (no 'unsafe-inline') then allows every script the page runs by
 origin alone: script-src 'self' 'wasm-unsafe-eval'. The file name carries a hash of its content,
@@ -33,30 +34,36 @@ if len(found) != 1:
 base = found[0][0]  # "./" for a release build (--public-url ./), "/" for trunk serve
 page = static_import.sub(r"const bindings = await import('\1\2');\nconst init = bindings.default;", trunk)
 def classic(module):
-    """Starts `module`, built by Trunk as a worker (no-modules glue defining `wasm_bindgen`)."""
+    """Starts `module`, built by Trunk as a worker (no-modules glue defining a global named after
+    it, `ratelimit_full` for `ratelimit-full`: scripts/name_globals.py)."""
     return f"""const script = document.createElement("script");
 script.crossOrigin = "anonymous"; // fetched with CORS, as every other asset of a sandboxed frame
 script.src = "{base}{module}.js";
 await new Promise((loaded, failed) => {{ script.onload = loaded; script.onerror = failed; document.head.append(script); }});
-const wasm = await wasm_bindgen({{ module_or_path: "{base}{module}_bg.wasm" }});
+const wasm = await {module.replace("-", "_")}({{ module_or_path: "{base}{module}_bg.wasm" }});
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", {{detail: {{wasm}}}}));"""
 
 
 indent = lambda code: "\n".join("  " + line if line else line for line in code.splitlines())
-# A multi-node link, as `cluster::presets::is_cluster` and `LinkView` read it. Should this miss
-# one, the page's module hands over to the whole page itself (app::whole_page): only slower.
+# A link the page's and the frame's first modules do not draw: a multi-node one, as
+# `cluster::presets::is_cluster` and `LinkView` read it, Compare all (a frame's `show=compare`), and
+# the whole page runs it (`app::WholeApp`: a frame for an embed link). Should this miss one, the
+# first module hands over to the whole page itself (app::whole_page): only slower.
 multi_node = (
     'query.get("view") === "cluster" || Number(query.get("nodes")) > 1'
     ' || (query.has("store") && query.get("store") !== "local")'
 )
+compare = '(embed ? (query.get("show") || "").split(",").includes("compare") : query.get("view") === "compare")'
 body = (
-    "// A frame (embed=1) runs ratelimit-frame, the embed layout alone; a multi-node link the whole\n"
-    + "// page (ratelimit-full); any other link the page's first module, every single-server view.\n"
+    "// A multi-node or compare link runs the whole page's module (ratelimit-full: a frame for an\n"
+    + "// embed link); any other frame (embed=1) ratelimit-frame, one server's cards; any other link\n"
+    + "// the page's first module, one server's limiter.\n"
     + "const query = new URLSearchParams(location.search);\n"
-    + 'if (query.get("embed") === "1") {\n'
-    + indent(classic("ratelimit-frame"))
-    + f"\n}} else if ({multi_node}) {{\n"
+    + 'const embed = query.get("embed") === "1";\n'
+    + f"if ({multi_node} || {compare}) {{\n"
     + indent(classic("ratelimit-full"))
+    + "\n} else if (embed) {\n"
+    + indent(classic("ratelimit-frame"))
     + "\n} else {\n"
     + indent(page)
     + "\n}\n"

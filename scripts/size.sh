@@ -18,8 +18,9 @@ full_budget=$(grep -v '^#' scripts/size-budget-full | tr -d '[:space:]' | head -
 # loader but its own module (ratelimit-frame*) instead of the page's. The log worker
 # (ratelimit-logs*) is fetched only when a log is analysed, the embed builder
 # (ratelimit-embed*, embed-builder.js) only when the Embed panel opens, and the whole page
-# (ratelimit-full*, the multi-node view included) for a multi-node link or when that view is first
-# shown, so each is counted and budgeted on its own.
+# (ratelimit-full*: the multi-node view, Compare all, the panels, frames of any card) for a
+# multi-node or compare link or when a first module hands over to it, so each is counted and
+# budgeted on its own.
 printf '%-44s %10s %10s %10s\n' file raw gzip brotli
 total=(0 0 0)
 worker=(0 0 0)
@@ -51,7 +52,7 @@ frame=($((frame[0] + shared[0])) $((frame[1] + shared[1])) $((frame[2] + shared[
 full=($((full[0] + shared[0])) $((full[1] + shared[1])) $((full[2] + shared[2])))
 printf '%-44s %10d %10d %10d\n' "page (first load)" "${total[@]}"
 printf '%-44s %10d %10d %10d\n' "embed frame (first load of ?embed=1)" "${frame[@]}"
-printf '%-44s %10d %10d %10d\n' "whole page (first load of a multi-node link)" "${full[@]}"
+printf '%-44s %10d %10d %10d\n' "whole page (a multi-node or compare link)" "${full[@]}"
 printf '%-44s %10d %10d %10d\n' "log worker (on first use)" "${worker[@]}"
 printf '%-44s %10d %10d %10d\n' "embed builder (on first use)" "${embed[@]}"
 
@@ -82,6 +83,6 @@ BEGIN {
   check("log worker", ", fetched when a log is analysed", w, wmax, "scripts/size-budget-worker")
   check("embed frame", ", what each frame in a post loads", f, fmax, "scripts/size-budget-frame")
   check("embed builder", ", fetched when the Embed panel opens", e, emax, "scripts/size-budget-embed")
-  check("whole page", ", a multi-node link; fetched when that view is first shown", u, umax, "scripts/size-budget-full")
+  check("whole page", ", a multi-node or compare link; fetched when a first module hands over", u, umax, "scripts/size-budget-full")
   exit failed
 }'

@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use browser::BrowserLog;
 use fantoccini::Client;
-use page::{cdp, click, js, screenshot, set_control, slide, text, viewport, wait_until};
+use page::{cdp, click, clock_ns, counters, js, screenshot, set_control, slide, text, viewport, wait_until};
 use ratelimit_playground::app::cluster::presets::{NODES, RTT_MS};
 use ratelimit_playground::app::units::SliderScale;
 use serde_json::{json, Value};
@@ -352,6 +352,72 @@ async fn fetched_modules(client: &Client) -> Vec<String> {
     )
     .await;
     names.as_array().into_iter().flatten().filter_map(|n| n.as_str().map(str::to_string)).collect()
+}
+
+#[test]
+fn the_whole_page_goes_on_where_the_first_module_was() {
+    one_browser_at_a_time(hand_over_where_it_was());
+}
+
+async fn hand_over_where_it_was() {
+    let (server, browser, client) = launch().await;
+    cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": ERROR_HOOK })).await;
+    viewport(&client, 1280, 800, 1.0, false).await;
+    client.goto(&server.url).await.expect("open the app");
+    wait_until(&client, "document.querySelector('#requests')", Duration::from_secs(15), "the app has mounted").await;
+
+    // A replayed trace (400 arrivals 370.1–370.9 ms apart), paused a minute in, scrolled down to
+    // the production panel.
+    js(&client, "document.querySelector('#traffic').value = 'trace'; document.querySelector('#traffic').dispatchEvent(new Event('change', { bubbles: true }));").await;
+    wait_until(&client, "document.querySelector('#trace-text')", Duration::from_secs(2), "the trace box").await;
+    let trace: String = (0..400).map(|i| format!("{}.{}\n", i * 370, i % 10)).collect();
+    js(&client, &format!("document.querySelector('#trace-text').value = {trace:?};")).await;
+    click(&client, "#trace-use").await;
+    click(&client, "#play").await;
+    wait_until(&client, "document.querySelector('#play').textContent === 'Play'", Duration::from_secs(2), "paused")
+        .await;
+    click(&client, "#reset").await;
+    click(&client, "#jump-60").await;
+    let before = (clock_ns(&client).await, counters(&client).await);
+    assert_eq!((before.0, before.1[0]), (60_000_000_000, 163), "the arrivals of the first minute: {before:?}");
+    // What the first module shows of what it does not draw: the share bar and the two panels.
+    js(&client, "document.querySelector('#logs').scrollIntoView();").await;
+    screenshot(&client, "stand-ins.png").await;
+    let dark = json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] });
+    cdp(&client, "Emulation.setEmulatedMedia", dark).await;
+    screenshot(&client, "stand-ins-dark.png").await;
+    cdp(&client, "Emulation.setEmulatedMedia", json!({ "features": [] })).await;
+    viewport(&client, 375, 800, 2.0, true).await;
+    js(&client, "document.querySelector('#logs').scrollIntoView();").await;
+    screenshot(&client, "stand-ins-mobile.png").await;
+    js(&client, "scrollTo(0, 0);").await;
+    screenshot(&client, "stand-ins-mobile-top.png").await;
+    viewport(&client, 1280, 800, 1.0, false).await;
+    js(&client, "document.querySelector('#production').scrollIntoView();").await;
+    let scrolled = js(&client, "return Math.round(scrollY);").await;
+    assert!(scrolled.as_u64().unwrap_or(0) > 400, "scrolled down: {scrolled}");
+
+    click(&client, "#production-load").await;
+    let ready = "document.querySelector('#production-tab-0') && !document.querySelector('#production-load')";
+    wait_until(&client, ready, Duration::from_secs(15), "the whole page shows the production panel").await;
+    let modules = fetched_modules(&client).await;
+    assert_eq!(modules.iter().filter(|n| n.starts_with("ratelimit-full")).count(), 1, "{modules:?}");
+    assert_eq!(js(&client, "return document.querySelectorAll('.site-header').length;").await, json!(1), "one page");
+    assert_eq!((clock_ns(&client).await, counters(&client).await), before, "the same moment of the same run");
+    assert_eq!(text(&client, "#play").await, "Play", "still paused");
+    assert_eq!(js(&client, "return document.querySelector('#traffic').value;").await, json!("trace"), "the trace");
+    assert_eq!(js(&client, "return document.querySelector('#link-notice');").await, Value::Null, "no notice");
+    assert_eq!(js(&client, "return Math.round(scrollY);").await, scrolled, "scrolled where it was");
+    assert_eq!(js(&client, "return document.activeElement.id;").await, json!("production-tab-0"), "focus");
+    assert_eq!(js(&client, "return window.rlpHandover ?? window.rlpHandoverTrace ?? null;").await, Value::Null);
+    // The run goes on from there exactly: the next event is the trace's 164th arrival.
+    click(&client, "#step").await;
+    assert_eq!(counters(&client).await[0], 164);
+    assert_eq!(clock_ns(&client).await, 163 * 370_000_000 + 300_000, "the 164th time of the trace");
+
+    no_errors(&client).await;
+    client.close().await.expect("close the WebDriver session");
+    drop(browser);
 }
 
 #[test]

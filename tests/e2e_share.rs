@@ -49,7 +49,7 @@ use std::time::Duration;
 
 use browser::{Browser, BrowserLog};
 use fantoccini::Client;
-use page::{cdp, js, viewport, wait_until};
+use page::{cdp, click, js, viewport, wait_until};
 use serde_json::{json, Value};
 use server::StaticServer;
 
@@ -70,6 +70,19 @@ pub(crate) async fn open(client: &Client, url: &str) {
     let mounted =
         "document.querySelector('#requests') && [...document.querySelectorAll('canvas')].some(c => c.width > 0)";
     wait_until(client, mounted, Duration::from_secs(15), &format!("the app at {url} has mounted")).await;
+}
+
+/// Presses the button of a panel the page's first module stands in for (`#production-load`,
+/// `#logs-load`) and waits until the whole page has taken over and shows `ready`, with the
+/// keyboard focus on `focus`, the panel's first control.
+pub(crate) async fn load_panel(client: &Client, button: &str, ready: &str, focus: &str) {
+    let first =
+        js(client, "return performance.getEntriesByType('resource').some(e => e.name.includes('ratelimit-full'));");
+    assert_eq!(first.await, json!(false), "the page opens without the whole page's module");
+    click(client, button).await;
+    let shown = format!("document.querySelector('{ready}') && !document.querySelector('{button}')");
+    wait_until(client, &shown, Duration::from_secs(15), &format!("{button} loads the whole page")).await;
+    assert_eq!(js(client, "return document.activeElement.id;").await, json!(focus), "the panel has the focus");
 }
 
 /// Asserts that the current frame recorded no error and no CSP violation, and that the browser

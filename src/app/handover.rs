@@ -1,7 +1,9 @@
 //! What the page's first module hands the whole page's module when it gives way to it (see
 //! `app::whole_page`): what the address does not say. The scenario and the view travel in the
-//! address, as for any link; whether the user had paused, the speed they chose, and which control
-//! had the keyboard focus travel in a short text the whole page reads once as it mounts.
+//! address, as for any link; whether the user had paused, the speed they chose, the simulated
+//! moment reached, how far the page was scrolled, which control had the keyboard focus and which
+//! button the visitor pressed to ask for the whole page travel in a short text the whole page
+//! reads once as it mounts. (A replayed trace, which no address holds, travels beside it.)
 
 use super::options::SPEEDS;
 
@@ -15,27 +17,40 @@ pub struct Handover {
     pub running: bool,
     /// Simulated seconds per real second: one of [`SPEEDS`].
     pub speed: f64,
+    /// The simulated time the light page had reached, in nanoseconds: the whole page computes
+    /// up to it at once, so the run goes on where it was (the engine is deterministic).
+    pub at_ns: u64,
+    /// How far the page was scrolled, in whole CSS pixels.
+    pub scroll: u32,
     /// The id of the element that had the keyboard focus, if it had one.
     pub focus: Option<String>,
+    /// The id of the button the whole page presses once mounted: the one the visitor pressed on
+    /// the light page's stand-in (an export, Embed).
+    pub click: Option<String>,
 }
 
 impl Handover {
-    /// The text form: `running=1&speed=2&focus=mode-cluster` (the speed as its index in
-    /// [`SPEEDS`], so no float is printed or parsed).
+    /// The text form: `running=1&speed=2&at=1500000000&scroll=0&focus=mode-cluster` (the speed
+    /// as its index in [`SPEEDS`], so no float is printed or parsed).
     pub fn encode(&self) -> String {
         let speed = SPEEDS.iter().position(|&s| s == self.speed).unwrap_or(2);
-        let mut text = format!("running={}&speed={speed}", u8::from(self.running));
-        if let Some(id) = self.focus.as_deref().filter(|id| plain_id(id)) {
-            text.push_str("&focus=");
-            text.push_str(id);
+        let mut text =
+            format!("running={}&speed={speed}&at={}&scroll={}", u8::from(self.running), self.at_ns, self.scroll);
+        for (key, id) in [("focus", &self.focus), ("click", &self.click)] {
+            if let Some(id) = id.as_deref().filter(|id| plain_id(id)) {
+                text.push('&');
+                text.push_str(key);
+                text.push('=');
+                text.push_str(id);
+            }
         }
         text
     }
 
     /// Reads [`encode`](Self::encode)'s text; `None` if it is anything else.
     pub fn decode(text: &str) -> Option<Handover> {
-        let mut handover = Handover { running: true, speed: 1.0, focus: None };
-        let (mut running, mut speed) = (false, false);
+        let mut handover = Handover { running: true, speed: 1.0, at_ns: 0, scroll: 0, focus: None, click: None };
+        let (mut running, mut speed, mut at, mut scroll) = (false, false, false, false);
         for pair in text.split('&') {
             match pair.split_once('=')? {
                 ("running", "0") => (handover.running, running) = (false, true),
@@ -44,11 +59,14 @@ impl Handover {
                     handover.speed = *SPEEDS.get(i.parse::<usize>().ok()?)?;
                     speed = true;
                 }
+                ("at", ns) => (handover.at_ns, at) = (ns.parse().ok()?, true),
+                ("scroll", px) => (handover.scroll, scroll) = (px.parse().ok()?, true),
                 ("focus", id) if plain_id(id) => handover.focus = Some(id.to_string()),
+                ("click", id) if plain_id(id) => handover.click = Some(id.to_string()),
                 _ => return None,
             }
         }
-        (running && speed).then_some(handover)
+        (running && speed && at && scroll).then_some(handover)
     }
 }
 
@@ -65,18 +83,22 @@ mod tests {
 
     #[test]
     fn a_handover_reads_back_as_it_was_written() {
-        for (running, speed, focus) in
-            [(false, 100.0, Some("mode-cluster")), (true, 0.25, None), (true, 1.0, Some("nodes"))]
-        {
-            let h = Handover { running, speed, focus: focus.map(str::to_string) };
+        for (running, speed, at_ns, scroll, focus, click) in [
+            (false, 100.0, 0, 0, Some("mode-cluster"), None),
+            (true, 0.25, 1_500_000_001, 912, None, Some("export-png")),
+            (true, 1.0, u64::MAX, u32::MAX, Some("nodes"), Some("embed")),
+        ] {
+            let (focus, click) = (focus.map(str::to_string), click.map(str::to_string));
+            let h = Handover { running, speed, at_ns, scroll, focus, click };
             assert_eq!(Handover::decode(&h.encode()), Some(h.clone()), "{}", h.encode());
         }
     }
 
     #[test]
     fn a_focus_that_is_not_a_plain_id_is_left_out() {
-        let h = Handover { running: true, speed: 1.0, focus: Some("x\"><script>".to_string()) };
-        assert_eq!(h.encode(), "running=1&speed=2");
+        let odd = Some("x\"><script>".to_string());
+        let h = Handover { running: true, speed: 1.0, at_ns: 7, scroll: 0, focus: odd.clone(), click: odd };
+        assert_eq!(h.encode(), "running=1&speed=2&at=7&scroll=0");
     }
 
     #[test]
@@ -85,11 +107,17 @@ mod tests {
             "",
             "running=1",
             "speed=2",
-            "running=2&speed=2",
-            "running=1&speed=9",
-            "running=1&speed=2&x=1",
-            "running=1&speed=2&focus=A",
-            "running=1&speed=-1",
+            "running=1&speed=2",
+            "running=1&speed=2&at=0",
+            "running=2&speed=2&at=0&scroll=0",
+            "running=1&speed=9&at=0&scroll=0",
+            "running=1&speed=2&at=0&scroll=0&x=1",
+            "running=1&speed=2&at=0&scroll=0&focus=A",
+            "running=1&speed=2&at=0&scroll=0&click=a b",
+            "running=1&speed=2&at=-1&scroll=0",
+            "running=1&speed=2&at=0&scroll=1.5",
+            "running=1&speed=2&at=18446744073709551616&scroll=0",
+            "running=1&speed=-1&at=0&scroll=0",
             "running",
         ] {
             assert_eq!(Handover::decode(text), None, "{text}");

@@ -73,4 +73,4 @@ pub mod visibility;
 pub mod whole_page;
 
 #[cfg(target_arch = "wasm32")]
-pub use page::{App, EmbedPage, LightApp};
+pub use page::{App, EmbedPage, LightApp, WholeApp, WholeEmbedPage};

@@ -15,11 +15,17 @@ use super::in_view::use_in_view;
 use super::media::use_media_query;
 use super::playback::Playback;
 use super::playground::Playground;
-use super::share::{apply_view, read_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar};
+use super::share::{
+    any_card, apply_view, fitted_cards, needs_whole_page, one_server_card, read_link, use_url_sync, EmbedApp,
+    LinkNotice, ProductionPanel, ShareBar,
+};
 use super::single_view::SingleView;
 use super::visibility::use_page_visible;
-use super::whole_page::{focus_when_mounted, loading_view, take_handover};
-use crate::sim::{Rate, Scenario};
+use super::whole_page::{
+    frame_loading_view, loading_view, panel_stand_in, products_stand_in, resume_when_mounted, share_stand_in,
+    take_handover, take_handover_trace, StandIn,
+};
+use crate::sim::{Nanos, Rate, Scenario, TrafficShape};
 
 /// Simulated seconds computed at once when the user prefers reduced motion, so the page opens
 /// on a finished picture instead of an animation.
@@ -31,51 +37,125 @@ fn first_scenario() -> Scenario {
     Scenario { rate: Rate::per_sec(8), ..Scenario::default() }
 }
 
-/// What a frame shows (`?embed=1`): the compact layout of [`EmbedApp`]. It is built as a wasm
-/// module of its own (`ratelimit-frame`), which the page's loader starts for embed links, so a
-/// blog post's frames do not load the whole page, nor the page the frame's code.
+/// What a frame shows (`?embed=1`): the compact layout of [`EmbedApp`], one server's cards. It is
+/// built as a wasm module of its own (`ratelimit-frame`), which the page's loader starts for embed
+/// links, so a blog post's frames do not load the whole page, nor the page the frame's code. A
+/// frame of a multi-node run or of Compare all is the whole page's ([`WholeEmbedPage`]): the
+/// loader starts that module for it, and should it miss one, this frame hands over to it.
 #[component]
 pub fn EmbedPage() -> impl IntoView {
-    view! { <EmbedApp link=read_link(&first_scenario()) /> }
+    let link = read_link(&first_scenario());
+    let cluster = super::cluster::presets::is_cluster(&link.scenario);
+    if fitted_cards(&link).0.iter().any(|&c| needs_whole_page(c, cluster)) {
+        return frame_loading_view();
+    }
+    view! { <EmbedApp link=link card=one_server_card /> }.into_any()
 }
 
-/// What draws the multi-node view's parts on a page: the whole page's module draws them, the
-/// light page stands in for them until it has handed over (see [`super::whole_page`]).
+/// A frame as the whole page's module draws it: any card, multi-node and Compare all included.
+#[component]
+pub fn WholeEmbedPage() -> impl IntoView {
+    view! { <EmbedApp link=read_link(&first_scenario()) card=any_card /> }
+}
+
+/// What the whole page's module (`ratelimit-full`) shows: a frame for an embed link, else the
+/// whole page.
+#[component]
+pub fn WholeApp() -> impl IntoView {
+    if read_link(&first_scenario()).embed {
+        view! { <WholeEmbedPage /> }.into_any()
+    } else {
+        view! { <App /> }.into_any()
+    }
+}
+
+/// What draws the parts of the page that only some visitors open: the whole page's module draws
+/// them, the light page stands in for them until it has handed over (see [`super::whole_page`]).
 #[derive(Clone, Copy)]
-pub struct MultiNode {
+pub struct Parts {
     /// The multi-node view.
-    pub view: fn(Playground) -> AnyView,
+    pub cluster: fn(Playground) -> AnyView,
     /// The cluster's parameter groups, above the limiter's.
-    pub controls: fn(Playground) -> AnyView,
+    pub cluster_controls: fn(Playground) -> AnyView,
+    /// Compare all: the five algorithms side by side.
+    pub compare: fn(Playground) -> AnyView,
+    /// The share bar: Share link, Embed and the exports.
+    pub share: fn(Playground) -> AnyView,
+    /// The product picker and the chosen product's knobs.
+    pub products: fn(Playground) -> AnyView,
+    /// "Your traffic": the log panel.
+    pub logs: fn(Playground) -> AnyView,
+    /// "Use this in production".
+    pub production: fn(Playground) -> AnyView,
 }
 
-/// The whole page (`ratelimit-full`): every view, the multi-node one included.
+/// The whole page (`ratelimit-full`): every view and panel.
 #[component]
 pub fn App() -> impl IntoView {
-    let multi_node = MultiNode {
-        view: |pg| view! { <ClusterView playground=pg /> }.into_any(),
-        controls: |pg| view! { <ClusterControls playground=pg /> }.into_any(),
+    let parts = Parts {
+        cluster: |pg| view! { <ClusterView playground=pg /> }.into_any(),
+        cluster_controls: |pg| view! { <ClusterControls playground=pg /> }.into_any(),
+        compare: |pg| view! { <CompareView playground=pg /> }.into_any(),
+        share: |pg| view! { <ShareBar playground=pg /> }.into_any(),
+        products: |pg| view! { <super::controls::ProductControls playground=pg /> }.into_any(),
+        logs: |pg| view! { <super::logs::LogsPanel playground=pg /> }.into_any(),
+        production: |pg| view! { <ProductionPanel playground=pg /> }.into_any(),
     };
-    view! { <Page multi_node=multi_node /> }
+    view! { <Page parts=parts /> }
 }
 
-/// What every visitor loads first (`ratelimit-playground`): every single-server view. Showing the
-/// multi-node view hands over to the whole page ([`App`]).
+/// The log panel as the light page shows it until the whole page is loaded.
+const LOGS: StandIn = StandIn {
+    id: "logs",
+    title: "Your traffic: who would get a 429?",
+    blurb: "Replay your own access log (nginx, Apache, JSON, CSV, ALB, CloudFront) through this policy, one limiter per client, and see who would have been refused — with the smallest policy that spares your clients. The log is read inside your browser and never leaves it.",
+    button: ("logs-load", "Open the log tools"),
+    focus: "log-sample-api",
+};
+
+/// The production panel as the light page shows it until the whole page is loaded.
+const PRODUCTION: StandIn = StandIn {
+    id: "production",
+    title: "Use this in production",
+    blurb: "This policy as configuration for nginx, Envoy, governor, express-rate-limit, Upstash and a Redis Lua script, with the units and burst semantics each one gets wrong — and each config run as that product computes it.",
+    button: ("production-load", "Show the configurations"),
+    focus: "production-tab-0",
+};
+
+/// What every visitor loads first (`ratelimit-playground`): one server's limiter, run and drawn.
+/// Asking for anything else hands over to the whole page ([`App`]).
 #[component]
 pub fn LightApp() -> impl IntoView {
-    let multi_node = MultiNode { view: loading_view, controls: |_| ().into_any() };
-    view! { <Page multi_node=multi_node /> }
+    let parts = Parts {
+        cluster: |pg| loading_view(pg, "the multi-node view"),
+        cluster_controls: |_| ().into_any(),
+        compare: |pg| loading_view(pg, "the comparison"),
+        share: share_stand_in,
+        products: products_stand_in,
+        logs: |pg| panel_stand_in(pg, LOGS),
+        production: |pg| panel_stand_in(pg, PRODUCTION),
+    };
+    view! { <Page parts=parts /> }
 }
 
 /// The page. Starts paused (on a computed preview) when the user prefers reduced motion; started
-/// by the light page's hand-over, it plays, at the speed, as the light page did.
+/// by the light page's hand-over, it goes on where the light page was: the same moment of the
+/// same run, playing or paused, at the same speed, scrolled and focused as it was.
 /// An embed link opens [`EmbedPage`] in its own module instead (the loader picks).
 #[component]
 fn Page(
-    /// How the multi-node view is drawn.
-    multi_node: MultiNode,
+    /// How the parts only some visitors open are drawn.
+    parts: Parts,
 ) -> impl IntoView {
-    let link = read_link(&first_scenario());
+    let mut link = read_link(&first_scenario());
+    if let Some(trace) = take_handover_trace() {
+        // The light page was replaying a trace, which its address could not carry.
+        if link.scenario.traffic == TrafficShape::Constant {
+            link.scenario.traffic = TrafficShape::Trace;
+            link.scenario.trace = Some(std::sync::Arc::new(trace));
+            link.notices.retain(|n| n.param != "traffic");
+        }
+    }
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     let dark = use_media_query("(prefers-color-scheme: dark)");
     provide_chart_env(dark);
@@ -87,9 +167,8 @@ fn Page(
     use_url_sync(pg);
     if let Some(h) = handover {
         pg.speed.set(h.speed);
-        if let Some(id) = h.focus {
-            focus_when_mounted(id);
-        }
+        pg.jump_by(Nanos(h.at_ns));
+        resume_when_mounted(&h);
     } else if calm {
         pg.jump(REDUCED_MOTION_PREVIEW);
     }
@@ -100,7 +179,7 @@ fn Page(
     pg.animate_while(seen);
     let single_or_cluster = move || {
         if pg.cluster.get() {
-            (multi_node.view)(pg)
+            (parts.cluster)(pg)
         } else {
             view! { <SingleView playground=pg /> }.into_any()
         }
@@ -112,21 +191,21 @@ fn Page(
                 "Five rate-limiting algorithms, and the limiters people run, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
             </p>
             <AlgoPicker playground=pg />
-            <super::controls::ProductControls playground=pg />
+            {(parts.products)(pg)}
             <ModeSwitch playground=pg />
-            <ShareBar playground=pg />
+            {(parts.share)(pg)}
             <LinkNotice notices=link.notices />
         </header>
         <main class="layout" node_ref=playground_area>
-            <Controls playground=pg cluster=multi_node.controls />
+            <Controls playground=pg cluster=parts.cluster_controls />
             <div class="results">
                 <Playback playground=pg held=Signal::derive(move || !seen.get()) />
                 <Show when=move || pg.compare.get() fallback=single_or_cluster>
-                    <CompareView playground=pg />
+                    {(parts.compare)(pg)}
                 </Show>
                 <Explanation playground=pg />
-                <super::logs::LogsPanel playground=pg />
-                <ProductionPanel playground=pg />
+                {(parts.logs)(pg)}
+                {(parts.production)(pg)}
             </div>
         </main>
     }

@@ -1,11 +1,15 @@
 //! The page in two modules. What every visitor loads first (`ratelimit-playground`,
-//! [`LightApp`](super::LightApp)) has every single-server view; the multi-node view, which only
-//! some visitors open, is in the whole page's module (`ratelimit-full`, [`App`](super::App)),
-//! which has everything. The loader starts the whole page directly for a multi-node link; the
-//! first time a visitor switches to the multi-node view on the light page, the light page fetches
-//! and compiles the whole page's module, then, in one task so nothing blank is ever painted,
-//! unmounts itself and starts it. The scenario and view travel in the address, as for any link;
-//! playback and focus in a [`Handover`].
+//! [`LightApp`](super::LightApp)) runs and draws one server's limiter; what only some visitors
+//! open — the multi-node view, Compare all, the production panel, the log panel, the share bar,
+//! the product models' knobs —
+//! is in the whole page's module (`ratelimit-full`, [`App`](super::App)), which has everything.
+//! The light page shows a stand-in for each ([`loading_view`], [`panel_stand_in`],
+//! [`share_stand_in`], [`products_stand_in`]); the first time a visitor asks for one, the light page fetches and
+//! compiles the whole page's module, then, in one task so nothing blank is ever painted, unmounts
+//! itself and starts it. The loader starts the whole page directly for a link that needs it. The
+//! scenario and view travel in the address, as for any link; the simulated moment, playback,
+//! scroll, focus and the button pressed in a [`Handover`], so the run goes on where it was; a
+//! replayed trace beside it.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -22,19 +26,22 @@ use super::script::run_script;
 use super::share::{link_view, replace_query};
 use crate::app::share::link::share_query;
 
-/// The whole page's wasm-bindgen script (no-modules: it defines the global `wasm_bindgen`) and
+/// The whole page's wasm-bindgen script (no-modules: it defines the global `ratelimit_full`) and
 /// its module, both next to the page.
 const SCRIPT: &str = "./ratelimit-full.js";
 const WASM: &str = "./ratelimit-full_bg.wasm";
 
 /// Where the light page leaves the [`Handover`] text for the whole page.
 const HANDOVER: &str = "rlpHandover";
+/// Where it leaves a replayed trace's text ([`crate::sim::Trace::to_text`]), which no address holds.
+const HANDOVER_TRACE: &str = "rlpHandoverTrace";
 
 #[wasm_bindgen]
 extern "C" {
     /// The whole page's module once its script has run: the script's top-level
-    /// `let wasm_bindgen`, a global binding but not a property of `window`.
-    #[wasm_bindgen(thread_local_v2, js_name = wasm_bindgen)]
+    /// `let ratelimit_full` (scripts/name_globals.py), a global binding but not a property of
+    /// `window`.
+    #[wasm_bindgen(thread_local_v2, js_name = ratelimit_full)]
     static WHOLE_PAGE: JsValue;
 }
 
@@ -43,6 +50,39 @@ thread_local! {
     static MOUNTED: RefCell<Option<Box<dyn Any>>> = const { RefCell::new(None) };
     /// Whether the whole page's module is being loaded.
     static LOADING: Cell<bool> = const { Cell::new(false) };
+    /// What the visitor asked for while it loads: the latest ask wins; every stand-in that asked
+    /// is told if loading fails.
+    static ASKED: RefCell<(Ask, Vec<RwSignal<bool>>)> = RefCell::new((Ask::default(), Vec::new()));
+}
+
+/// What a stand-in asks the whole page to do once it has mounted, beyond showing the address.
+#[derive(Clone, Copy, Default)]
+pub struct Ask {
+    /// The element to give the keyboard focus (else the one that had it).
+    pub focus: Option<&'static str>,
+    /// The button to press: the one the visitor pressed on the stand-in.
+    pub click: Option<&'static str>,
+}
+
+/// Hands over to the whole page, once: `failed` is set if its module cannot be loaded. A frame
+/// (`pg` is `None`) hands over as it was opened: its address says everything.
+fn request(pg: Option<Playground>, ask: Ask, failed: RwSignal<bool>) {
+    ASKED.with_borrow_mut(|(asked, waiting)| {
+        *asked = ask;
+        waiting.push(failed);
+    });
+    if LOADING.replace(true) {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        if let Err(e) = hand_over(pg).await {
+            leptos::logging::warn!("the whole page's module did not load: {e:?}");
+            LOADING.set(false);
+            for failed in ASKED.with_borrow_mut(|(_, waiting)| std::mem::take(waiting)) {
+                let _ = failed.try_set(true);
+            }
+        }
+    });
 }
 
 /// Mounts `app` to the body and keeps its handle, so that [`hand_over`] can unmount it.
@@ -52,33 +92,157 @@ pub fn mount<V: IntoView + 'static>(app: fn() -> V) {
     MOUNTED.with_borrow_mut(|m| *m = Some(Box::new(handle)));
 }
 
-/// The light page's stand-in for the multi-node view: says it is loading and hands over to the
-/// whole page; says so if that failed.
-pub fn loading_view(pg: Playground) -> AnyView {
+/// The light page's stand-in for a view it does not draw (`what`: "the multi-node view",
+/// "the comparison"): says it is loading and hands over to the whole page; says so if that failed.
+pub fn loading_view(pg: Playground, what: &'static str) -> AnyView {
     let failed = RwSignal::new(false);
-    if !LOADING.replace(true) {
-        leptos::task::spawn_local(async move {
-            if let Err(e) = hand_over(pg).await {
-                leptos::logging::warn!("the whole page's module did not load: {e:?}");
-                LOADING.set(false);
-                let _ = failed.try_set(true);
-            }
-        });
-    }
+    request(Some(pg), Ask::default(), failed);
     view! {
         <p class="hint" id="whole-page-loading" role="status">
             {move || if failed.get() {
-                "The multi-node view could not be loaded: reload the page to try again."
+                format!("{} could not be loaded: reload the page to try again.", capitalised(what))
             } else {
-                "Loading the multi-node view…"
+                format!("Loading {what}…")
             }}
         </p>
     }
     .into_any()
 }
 
+/// A frame's stand-in while it hands over to the whole page's module, which draws its cards.
+pub fn frame_loading_view() -> AnyView {
+    let failed = RwSignal::new(false);
+    request(None, Ask::default(), failed);
+    view! {
+        <p class="hint" id="whole-page-loading" role="status">
+            {move || if failed.get() { "This frame could not be loaded." } else { "Loading…" }}
+        </p>
+    }
+    .into_any()
+}
+
+/// `what` with a capital first letter (ASCII only: `char::to_uppercase` would bring Unicode's case
+/// tables, ~5 KB, into the module).
+fn capitalised(what: &str) -> String {
+    let mut text = what.to_string();
+    if let Some(first) = text.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    text
+}
+
+/// A panel of the whole page as the light page shows it: its title, what it does, and a button
+/// that loads it (the whole page then gives `focus` the keyboard focus).
+#[derive(Clone, Copy)]
+pub struct StandIn {
+    /// The panel's element id (the real panel's, so links to `#id` land on either).
+    pub id: &'static str,
+    /// The panel's title.
+    pub title: &'static str,
+    /// One paragraph on what the panel does.
+    pub blurb: &'static str,
+    /// The button's id and label.
+    pub button: (&'static str, &'static str),
+    /// The element of the real panel to focus once it is there.
+    pub focus: &'static str,
+}
+
+/// The light page's stand-in for a panel of the whole page (see [`StandIn`]).
+pub fn panel_stand_in(pg: Playground, s: StandIn) -> AnyView {
+    let (failed, asked) = (RwSignal::new(false), RwSignal::new(false));
+    let load = move |_| {
+        asked.set(true);
+        request(Some(pg), Ask { focus: Some(s.focus), click: None }, failed);
+    };
+    let (labelled_by, title_id) = (format!("{}-title", s.id), format!("{}-title", s.id));
+    view! {
+        <section class=format!("panel {} stand-in", s.id) id=s.id aria-labelledby=labelled_by>
+            <h2 id=title_id>{s.title}</h2>
+            <p class="hint">{s.blurb}</p>
+            <button type="button" id=s.button.0 on:click=load disabled=move || asked.get() && !failed.get()>
+                {s.button.1}
+            </button>
+            <p class="hint" role="status">
+                {move || if failed.get() {
+                    "It could not be loaded: reload the page to try again."
+                } else if asked.get() {
+                    "Loading…"
+                } else {
+                    ""
+                }}
+            </p>
+        </section>
+    }
+    .into_any()
+}
+
+/// The light page's share bar: the same buttons — Share link, Embed, and the PNG, CSV and JSON
+/// exports — each handing over to the whole page, which then does what the visitor asked for.
+pub fn share_stand_in(pg: Playground) -> AnyView {
+    let failed = RwSignal::new(false);
+    let asked = RwSignal::new(false);
+    let button = move |id: &'static str, label: &'static str, title: &'static str| {
+        let ask = move |_| {
+            asked.set(true);
+            request(Some(pg), Ask { focus: Some(id), click: Some(id) }, failed);
+        };
+        view! { <button type="button" id=id on:click=ask title=title>{label}</button> }
+    };
+    view! {
+        <div class="share-bar">
+            <div class="share-actions" role="group" aria-label="Share">
+                {button("share", "Share link", "Copy a link to exactly this run")}
+                {button("embed", "Embed", "A snippet that puts this run in a blog post or docs")}
+            </div>
+            <div class="exports" role="group" aria-label="Export">
+                <span class="share-label">"Export"</span>
+                {button("export-png", "PNG", "The chart as shown, as a PNG image")}
+                {button("export-csv", "CSV", "The series the page holds (up to 2 minutes), as CSV")}
+                {button("export-json", "JSON", "The scenario, as JSON")}
+            </div>
+            <span class="export-status" role="status">
+                {move || if failed.get() {
+                    "It could not be loaded: reload the page to try again."
+                } else if asked.get() {
+                    "Loading…"
+                } else {
+                    ""
+                }}
+            </span>
+        </div>
+    }
+    .into_any()
+}
+
+/// The light page's product picker: the same `<select>`; picking a product runs its model and
+/// hands over to the whole page, which has its knobs and the production panel's side-by-side.
+pub fn products_stand_in(pg: Playground) -> AnyView {
+    use crate::app::options::PRODUCT_VIEWS;
+    let failed = RwSignal::new(false);
+    let on_pick = move |ev: leptos::ev::Event| {
+        let key = event_target_value(&ev);
+        if let Some(p) = PRODUCT_VIEWS.iter().find(|p| p.key == key) {
+            pg.set_view(p.value);
+            request(Some(pg), Ask { focus: Some("algo-product"), click: None }, failed);
+        }
+    };
+    view! {
+        <div class="products" id="product-controls">
+            <label for="algo-product">"Or a real limiter, as it computes"</label>
+            <select id="algo-product" on:change=on_pick>
+                <option value="">"— choose —"</option>
+                {PRODUCT_VIEWS.iter().map(|p| view! { <option value=p.key>{p.label}</option> }).collect_view()}
+            </select>
+            <Show when=move || failed.get()>
+                <span class="export-status" role="status">"It could not be loaded: reload the page to try again."</span>
+            </Show>
+        </div>
+    }
+    .into_any()
+}
+
 /// Fetches and compiles the whole page's module, then unmounts this page and starts it.
-async fn hand_over(pg: Playground) -> Result<(), JsValue> {
+async fn hand_over(pg: Option<Playground>) -> Result<(), JsValue> {
     run_script(SCRIPT).await?;
     let response: web_sys::Response = JsFuture::from(window().fetch_with_str(WASM)).await?.dyn_into()?;
     if !response.ok() {
@@ -88,18 +252,37 @@ async fn hand_over(pg: Playground) -> Result<(), JsValue> {
     let module = JsFuture::from(WebAssembly::compile(&bytes)).await?;
     let init: Function = WHOLE_PAGE.with(|m| Reflect::get(m, &"initSync".into()))?.dyn_into()?;
     // From here on, one task: no frame is painted between the two pages.
-    let Some(view) = pg.scenario.try_with_untracked(|sc| share_query(sc, untrack(|| link_view(pg)))) else {
-        return Ok(()); // the page was unmounted meanwhile
-    };
-    replace_query(&view);
-    let focus = document().active_element().map(|e| e.id()).filter(|id| !id.is_empty());
-    let handover = Handover { running: pg.running.get_untracked(), speed: pg.speed.get_untracked(), focus };
-    Reflect::set(&window(), &HANDOVER.into(), &handover.encode().into())?;
+    if let Some(pg) = pg {
+        let Some(view) = pg.scenario.try_with_untracked(|sc| share_query(sc, untrack(|| link_view(pg)))) else {
+            return Ok(()); // the page was unmounted meanwhile
+        };
+        replace_query(&view);
+        leave_handover(pg)?;
+    }
     let mounted = MOUNTED.with_borrow_mut(Option::take);
     drop(mounted);
     let options = Object::new();
     Reflect::set(&options, &"module".into(), &module)?;
     init.call1(&JsValue::NULL, &options)?;
+    Ok(())
+}
+
+/// Leaves the whole page what the address does not say: the [`Handover`], and a replayed trace.
+fn leave_handover(pg: Playground) -> Result<(), JsValue> {
+    let ask = ASKED.with_borrow(|(ask, _)| *ask);
+    let focus = ask.focus.map(str::to_string).or_else(|| document().active_element().map(|e| e.id()));
+    let handover = Handover {
+        running: pg.running.get_untracked(),
+        speed: pg.speed.get_untracked(),
+        at_ns: pg.with_runner(|r| r.now().as_nanos()).unwrap_or(0),
+        scroll: window().scroll_y().map_or(0, |y| y.max(0.0).round() as u32),
+        focus: focus.filter(|id| !id.is_empty()),
+        click: ask.click.map(str::to_string),
+    };
+    Reflect::set(&window(), &HANDOVER.into(), &handover.encode().into())?;
+    if let Some(trace) = pg.scenario.with_untracked(|sc| sc.trace.as_ref().map(|t| t.to_text())) {
+        Reflect::set(&window(), &HANDOVER_TRACE.into(), &trace.into())?;
+    }
     Ok(())
 }
 
@@ -110,11 +293,29 @@ pub fn take_handover() -> Option<Handover> {
     Handover::decode(&text)
 }
 
-/// Gives `id` the keyboard focus once the page has mounted.
-pub fn focus_when_mounted(id: String) {
+/// The replayed trace the light page left, if it had one (read once).
+pub fn take_handover_trace() -> Option<crate::sim::Trace> {
+    let text = Reflect::get(&window(), &HANDOVER_TRACE.into()).ok()?.as_string()?;
+    let _ = Reflect::delete_property(&window(), &HANDOVER_TRACE.into());
+    crate::sim::Trace::parse(&text).ok()
+}
+
+/// Once the whole page has mounted, before it is first painted: scrolls to where the light page
+/// was, gives the focus back and presses the button the visitor pressed.
+pub fn resume_when_mounted(h: &Handover) {
+    let (scroll, focus, click) = (h.scroll, h.focus.clone(), h.click.clone());
     request_animation_frame(move || {
-        if let Some(el) = document().get_element_by_id(&id).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-            let _ = el.focus();
+        window().scroll_to_with_x_and_y(0.0, f64::from(scroll));
+        let element = |id: Option<String>| {
+            id.and_then(|id| document().get_element_by_id(&id)).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        };
+        if let Some(el) = element(focus) {
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = el.focus_with_options(&options);
+        }
+        if let Some(el) = element(click) {
+            el.click();
         }
     });
 }

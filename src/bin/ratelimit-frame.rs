@@ -1,12 +1,14 @@
-//! What a frame (`?embed=1`) runs: the compact embed layout alone
+//! What a frame (`?embed=1`) runs: the compact embed layout with one server's cards
 //! (`ratelimit_playground::app::EmbedPage`). Trunk builds it as a wasm module of its own beside
 //! the page, and the page's loader (scripts/externalize_loader.py) starts it instead of the page's
-//! module for embed links, so each frame in a blog post loads only what a frame shows.
+//! module for embed links, so each frame in a blog post loads only what a frame shows. A frame of
+//! a multi-node run or of Compare all runs the whole page's module instead (the loader picks; this
+//! one hands over to it should the loader miss one).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     ratelimit_playground::app::crash::install_panic_hook();
-    leptos::mount::mount_to_body(ratelimit_playground::app::EmbedPage);
+    ratelimit_playground::app::whole_page::mount(ratelimit_playground::app::EmbedPage);
     ratelimit_playground::app::raf::mark_first_frame();
 }
 

@@ -1,13 +1,14 @@
-//! The whole page, the multi-node view included (`ratelimit_playground::app::App`). Trunk builds
-//! it as a wasm module of its own beside the page's first module, which has every single-server
-//! view and hands over to this one the first time the multi-node view is shown
-//! (`ratelimit_playground::app::whole_page`); the loader (scripts/externalize_loader.py) starts
-//! it directly for a multi-node link.
+//! The whole page, everything included (`ratelimit_playground::app::WholeApp`): the multi-node
+//! view, Compare all, the production and log panels, the exports, and frames of any card. Trunk
+//! builds it as a wasm module of its own beside the page's and the frame's first modules, which
+//! draw one server's limiter and hand over to this one the first time a visitor asks for more
+//! (`ratelimit_playground::app::whole_page`); the loader (scripts/externalize_loader.py) starts it
+//! directly for a multi-node or compare link, and for a frame of one.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     ratelimit_playground::app::crash::install_panic_hook();
-    leptos::mount::mount_to_body(ratelimit_playground::app::App);
+    leptos::mount::mount_to_body(ratelimit_playground::app::WholeApp);
     ratelimit_playground::app::raf::mark_first_frame();
 }
 

@@ -127,6 +127,31 @@ impl Trace {
     pub fn is_empty(&self) -> bool {
         self.times.is_empty()
     }
+
+    /// The trace as text [`parse`](Self::parse) reads back exactly: one time a line in ms, with
+    /// as many decimals as it needs (never longer than the text it was parsed from, less its
+    /// comments).
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::Trace;
+    /// let t = Trace::parse("0\n0.5\n12.000001 # late\n").unwrap();
+    /// assert_eq!(t.to_text(), "0\n0.5\n12.000001\n");
+    /// ```
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let mut text = String::with_capacity(self.times.len() * 8);
+        for &ns in &self.times {
+            let (ms, frac) = (ns / 1_000_000, ns % 1_000_000);
+            let _ = write!(text, "{ms}");
+            if frac > 0 {
+                let digits = format!("{frac:06}");
+                text.push('.');
+                text.push_str(digits.trim_end_matches('0'));
+            }
+            text.push('\n');
+        }
+        text
+    }
 }
 
 /// A line shortened for an error message, so a megabyte of garbage is not echoed back.
@@ -171,6 +196,15 @@ mod tests {
         let e = Trace::parse("1\n\0\x07\x1b[2Jjunk\n").unwrap_err().to_string();
         assert!(e.starts_with("trace line 2: '���[2Jjunk' is not a time"), "{e}");
         assert!(!e.chars().any(char::is_control), "{e:?}");
+    }
+
+    #[test]
+    fn a_trace_reads_back_from_its_text_exactly() {
+        let times = [0, 1, 999_999, 1_000_000, 1_500_000, 12_345_678_901, MAX_TRACE_MILLIS * 1_000_000];
+        let trace = Trace { times: times.to_vec() };
+        assert_eq!(Trace::parse(&trace.to_text()), Ok(trace.clone()));
+        let longest = Trace { times: vec![MAX_TRACE_MILLIS * 1_000_000 - 1; MAX_TRACE_ARRIVALS] };
+        assert!(longest.to_text().len() <= MAX_TRACE_BYTES, "the largest trace's text is accepted back");
     }
 
     #[test]

@@ -387,6 +387,10 @@ fn a_chart_scrolled_out_of_view_is_not_drawn_and_is_current_the_moment_it_comes_
 async fn charts_out_of_view() {
     let (server, browser, client) = launch().await;
     open_app(&client, &server).await;
+    // The whole page, whose production panel is tall enough to scroll the charts away.
+    click(&client, "#production-load").await;
+    let whole = "document.querySelector('#production-snippet')";
+    wait_until(&client, whole, Duration::from_secs(15), "the whole page has taken over").await;
     set_control(&client, "#speed", "10", "change").await;
     // The production panel at the bottom in view: the playground still plays, its charts are away.
     js(&client, "document.querySelector('#strip').scrollIntoView(); document.querySelector('#production').scrollIntoView({ block: 'end' });").await;

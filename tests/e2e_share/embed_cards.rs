@@ -109,7 +109,9 @@ pub async fn cards_moment_caption_theme_and_builder() {
     // snippet's address, and the still command draws the same moment.
     open(&client, &format!("{base}?{query}")).await;
     click(&client, "#embed").await;
-    wait_until(&client, "document.querySelector('#embed-card-state')", Duration::from_secs(3), "the builder").await;
+    // The page's first module hands over to the whole page, which opens the builder.
+    let builder = "document.querySelector('#embed-card-state')";
+    wait_until(&client, builder, Duration::from_secs(15), "the builder").await;
     click(&client, "#embed-card-state").await;
     set_control(&client, "#embed-t", "12.5", "change").await;
     set_control(&client, "#embed-caption-input", "The seam, at 12.5 s", "change").await;

@@ -63,7 +63,9 @@ async fn snippet(client: &Client, url: &str, toggle: &[&str]) -> String {
     let fetched = "return performance.getEntriesByType('resource').filter(r => /ratelimit-embed/.test(r.name)).length;";
     assert_eq!(js(client, fetched).await, 0, "the page fetched the embed builder before the panel opened");
     click(client, "#embed").await;
-    wait_until(client, "document.querySelector('#embed-snippet')", Duration::from_secs(3), "the embed panel").await;
+    // The page's first module hands over to the whole page, which opens the builder.
+    let panel = "document.querySelector('#embed-snippet')";
+    wait_until(client, panel, Duration::from_secs(15), "the embed panel").await;
     assert!(js(client, fetched).await.as_u64() >= Some(2), "the builder's script and wasm were not fetched");
     for key in toggle {
         click(client, &format!("#embed-with-{key}")).await;

@@ -12,7 +12,7 @@ use fantoccini::{Client, Locator};
 use serde_json::Value;
 
 use super::page::{click, js, set_control, text, viewport, wait_until};
-use super::{assert_clean, cli, open, start};
+use super::{assert_clean, cli, load_panel, open, start};
 
 /// The page's policy and seed (the sample is generated from the seed, as the CLI's).
 const QUERY: &str = "capacity=10&refill=1&rate=8&seed=7";
@@ -93,6 +93,7 @@ fn a_log_is_analysed_in_the_page_as_the_cli_does() {
 async fn drive_logs() {
     let (server, _browser, client) = start().await;
     open(&client, &format!("{}?{QUERY}", server.url)).await;
+    load_panel(&client, "#logs-load", "#log-file", "log-sample-api").await;
     let dir = std::env::temp_dir().join(format!("rlp-e2e-logs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let sample = dir.join("api.log");

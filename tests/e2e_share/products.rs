@@ -8,7 +8,7 @@ use fantoccini::Locator;
 use serde_json::{json, Value};
 
 use super::page::{cdp, click, js, screenshot, set_control, text, viewport, wait_until};
-use super::{assert_clean, open, save_png, start};
+use super::{assert_clean, load_panel, open, save_png, start};
 
 /// What `ratelimit-sim --query Q` admits.
 fn cli_admitted(query: &str) -> u64 {
@@ -23,6 +23,7 @@ fn cli_admitted(query: &str) -> u64 {
 pub async fn run_config_and_product_picker() {
     let (server, browser, client) = start().await;
     open(&client, &format!("{}?capacity=5&refill=0.017&rate=1&duration=600", server.url)).await;
+    load_panel(&client, "#production-load", "#production-snippet", "production-tab-0").await;
 
     // Run this config on the nginx tab: the model of exactly the exported snippet.
     let snippet = text(&client, "#production-snippet").await;

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 
 use super::cards::{fit, Card};
 use super::embed_bar::EmbedBar;
-use super::embed_cards::EmbedCards;
+use super::embed_cards::{CardView, EmbedCards};
 use super::embed_controls::EmbedControls;
 use super::frame_messages::use_frame_messages;
 use super::link::{Link, Theme};
@@ -44,19 +44,27 @@ fn use_theme(theme: Theme) -> Signal<bool> {
     })
 }
 
+/// The cards `link` shows, fitted to its scenario, and a notice for each left out.
+pub fn fitted_cards(link: &Link) -> (Vec<Card>, Vec<ParamError>) {
+    let (cards, unfit) = fit(&link.frame.cards, is_cluster(&link.scenario));
+    (cards, unfit.into_iter().map(|message| ParamError { param: "show".into(), message }).collect())
+}
+
 /// The whole embed page for `link`.
 #[component]
 pub fn EmbedApp(
     /// The address the frame was opened with.
     link: Link,
+    /// Draws each card (the frame's module draws one server's cards only).
+    card: CardView,
 ) -> impl IntoView {
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     provide_chart_env(use_theme(link.frame.theme));
     let calm = reduced_motion.get_untracked();
+    let (cards, unfit) = fitted_cards(&link);
     let frame = link.frame;
-    let (cards, unfit) = fit(&frame.cards, is_cluster(&link.scenario));
     let mut notices = link.notices;
-    notices.extend(unfit.into_iter().map(|message| ParamError { param: "show".into(), message }));
+    notices.extend(unfit);
     let pg = Playground::new(link.scenario, frame.autoplay && !calm);
     if cards.contains(&Card::Compare) {
         pg.set_view(View::Compare);
@@ -78,7 +86,7 @@ pub fn EmbedApp(
         <div class="embed" node_ref=root>
             <EmbedBar playground=pg held=Signal::derive(move || !seen.get()) />
             <LinkNotice notices=notices compact=true />
-            <EmbedCards playground=pg cards=cards />
+            <EmbedCards playground=pg cards=cards card=card />
             <EmbedControls playground=pg controls=frame.controls />
             {caption}
         </div>

@@ -23,17 +23,34 @@ use crate::app::stats::Stats;
 use crate::app::strip_view::RequestStrip;
 use crate::app::throughput_view::ThroughputChart;
 
-/// One card as the page draws it; the throughput and counters are the cluster's in multi-node mode.
-fn card(pg: Playground, which: Card, cluster: bool) -> AnyView {
+/// Draws one card: `(playground, card, multi-node)`. A frame's own module
+/// (`ratelimit-frame`) draws one server's cards ([`one_server_card`]); the whole page's module
+/// every card ([`any_card`]), so the frame's module carries no multi-node or comparison code.
+pub type CardView = fn(Playground, Card, bool) -> AnyView;
+
+/// Whether `which` needs the whole page's module: Compare all, or any card of a multi-node run.
+pub fn needs_whole_page(which: Card, cluster: bool) -> bool {
+    cluster || which == Card::Compare || which.multi_node()
+}
+
+/// One card of a one-server run, as the page draws it (see [`needs_whole_page`] for the rest).
+pub fn one_server_card(pg: Playground, which: Card, cluster: bool) -> AnyView {
+    match which {
+        _ if needs_whole_page(which, cluster) => ().into_any(),
+        Card::Stats => view! { <Stats playground=pg /> }.into_any(),
+        Card::State => view! { <StateChart playground=pg /> }.into_any(),
+        Card::Steady => view! { <ConvergenceChart playground=pg /> }.into_any(),
+        Card::Strip => view! { <RequestStrip playground=pg /> }.into_any(),
+        Card::Response => view! { <LastResponse playground=pg /> }.into_any(),
+        _ => view! { <ThroughputChart playground=pg /> }.into_any(),
+    }
+}
+
+/// Any card as the page draws it; the throughput and counters are the cluster's in multi-node mode.
+pub fn any_card(pg: Playground, which: Card, cluster: bool) -> AnyView {
     match (which, cluster) {
-        (Card::Throughput, false) => view! { <ThroughputChart playground=pg /> }.into_any(),
         (Card::Throughput, true) => view! { <ClusterThroughput playground=pg /> }.into_any(),
-        (Card::Stats, false) => view! { <Stats playground=pg /> }.into_any(),
         (Card::Stats, true) => view! { <ClusterStats playground=pg /> }.into_any(),
-        (Card::State, _) => view! { <StateChart playground=pg /> }.into_any(),
-        (Card::Steady, _) => view! { <ConvergenceChart playground=pg /> }.into_any(),
-        (Card::Strip, _) => view! { <RequestStrip playground=pg /> }.into_any(),
-        (Card::Response, _) => view! { <LastResponse playground=pg /> }.into_any(),
         (Card::Compare, _) => view! { <CompareView playground=pg /> }.into_any(),
         (Card::Topology, _) => view! { <TopologyCard playground=pg /> }.into_any(),
         (Card::Swimlane, _) => view! { <SwimlaneCard playground=pg /> }.into_any(),
@@ -42,6 +59,7 @@ fn card(pg: Playground, which: Card, cluster: bool) -> AnyView {
         (Card::Rtt, _) => view! { <ModesTable playground=pg /> }.into_any(),
         (Card::Sweep, _) => view! { <SweepCard playground=pg /> }.into_any(),
         (Card::Outage, _) => view! { <OutageCard playground=pg /> }.into_any(),
+        _ => one_server_card(pg, which, false),
     }
 }
 
@@ -52,6 +70,8 @@ pub fn EmbedCards(
     playground: Playground,
     /// The cards, already fitted to the scenario (see [`super::embed::fitted_cards`]).
     cards: Vec<Card>,
+    /// Draws each card.
+    card: CardView,
 ) -> impl IntoView {
     let pg = playground;
     let cluster = pg.cluster.get_untracked();

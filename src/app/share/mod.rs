@@ -53,7 +53,9 @@ mod share_bar;
 mod url_sync;
 
 #[cfg(target_arch = "wasm32")]
-pub use embed::EmbedApp;
+pub use embed::{fitted_cards, EmbedApp};
+#[cfg(target_arch = "wasm32")]
+pub use embed_cards::{any_card, needs_whole_page, one_server_card};
 #[cfg(target_arch = "wasm32")]
 pub use notice::LinkNotice;
 #[cfg(target_arch = "wasm32")]
