@@ -33,14 +33,14 @@ if len(found) != 1:
     sys.exit("externalize_loader: Trunk's loader no longer starts with the import this hook rewrites")
 base = found[0][0]  # "./" for a release build (--public-url ./), "/" for trunk serve
 page = static_import.sub(r"const bindings = await import('\1\2');\nconst init = bindings.default;", trunk)
-def classic(module):
+def classic(module, first=""):
     """Starts `module`, built by Trunk as a worker (no-modules glue defining a global named after
-    it, `ratelimit_full` for `ratelimit-full`: scripts/name_globals.py)."""
+    it, `ratelimit_full` for `ratelimit-full`: scripts/name_globals.py), once `first` has run."""
     return f"""const script = document.createElement("script");
 script.crossOrigin = "anonymous"; // fetched with CORS, as every other asset of a sandboxed frame
 script.src = "{base}{module}.js";
 await new Promise((loaded, failed) => {{ script.onload = loaded; script.onerror = failed; document.head.append(script); }});
-const wasm = await {module.replace("-", "_")}({{ module_or_path: "{base}{module}_bg.wasm" }});
+{first}const wasm = await {module.replace("-", "_")}({{ module_or_path: "{base}{module}_bg.wasm" }});
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", {{detail: {{wasm}}}}));"""
 
 
@@ -54,6 +54,24 @@ multi_node = (
     ' || (query.has("store") && query.get("store") !== "local")'
 )
 compare = '(embed ? (query.get("show") || "").split(",").includes("compare") : query.get("view") === "compare")'
+# The whole page's own stylesheets (the multi-node view's, and Compare all's and the panels')
+# are its alone: the first modules keep them in a <template>, and whatever starts the whole page
+# adds them first (the loader here, app::whole_page on a hand-over), so a page or frame that never
+# shows those parts does not download them.
+whole_css = re.compile(r'\s*<link rel="stylesheet" href="[^"]*/(?:cluster|whole)-[0-9a-f]+\.css"[^>]*>')
+links = [link.strip() for link in whole_css.findall(html)]
+if len(links) != 2:
+    sys.exit(f"externalize_loader: expected the cluster-*.css and whole-*.css links in index.html, found {links}")
+html = whole_css.sub("", html, count=1)
+html = whole_css.sub(f'\n    <template id="whole-page-css">{"".join(links)}</template>', html, count=1)
+whole_page_css = """const css = document.getElementById("whole-page-css");
+const styled = Promise.all([...(css ? css.content.children : [])].map((sheet) => new Promise((settled) => {
+  const link = sheet.cloneNode();
+  link.onload = link.onerror = settled;
+  document.head.append(link);
+})));
+css?.remove();
+"""
 body = (
     "// A multi-node or compare link runs the whole page's module (ratelimit-full: a frame for an\n"
     + "// embed link); any other frame (embed=1) ratelimit-frame, one server's cards; any other link\n"
@@ -61,7 +79,7 @@ body = (
     + "const query = new URLSearchParams(location.search);\n"
     + 'const embed = query.get("embed") === "1";\n'
     + f"if ({multi_node} || {compare}) {{\n"
-    + indent(classic("ratelimit-full"))
+    + indent(whole_page_css + classic("ratelimit-full", "await styled;\n"))
     + "\n} else if (embed) {\n"
     + indent(classic("ratelimit-frame"))
     + "\n} else {\n"

@@ -18,7 +18,9 @@ full_budget=$(grep -v '^#' scripts/size-budget-full | tr -d '[:space:]' | head -
 # loader but its own module (ratelimit-frame*) instead of the page's. The log worker
 # (ratelimit-logs*) is fetched only when a log is analysed, the embed builder
 # (ratelimit-embed*, embed-builder.js) only when the Embed panel opens, and the whole page
-# (ratelimit-full*: the multi-node view, Compare all, the panels, frames of any card) for a
+# (ratelimit-full*: the multi-node view, Compare all, the panels, frames of any card; and the
+# whole page's own stylesheets, cluster-*.css and whole-*.css, which the first modules keep in a
+# <template>) for a
 # multi-node or compare link or when a first module hands over to it, so each is counted and
 # budgeted on its own.
 printf '%-44s %10s %10s %10s\n' file raw gzip brotli
@@ -38,7 +40,7 @@ while IFS= read -r f; do
     embed=($((embed[0] + raw)) $((embed[1] + gz)) $((embed[2] + br)))
   elif [[ "$(basename "$f")" == ratelimit-frame* ]]; then
     frame=($((frame[0] + raw)) $((frame[1] + gz)) $((frame[2] + br)))
-  elif [[ "$(basename "$f")" == ratelimit-full* ]]; then
+  elif [[ "$(basename "$f")" == ratelimit-full* || "$(basename "$f")" == cluster-*.css || "$(basename "$f")" == whole-*.css ]]; then
     full=($((full[0] + raw)) $((full[1] + gz)) $((full[2] + br)))
   elif [[ "$(basename "$f")" == ratelimit-playground* ]]; then
     total=($((total[0] + raw)) $((total[1] + gz)) $((total[2] + br)))

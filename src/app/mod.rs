@@ -60,6 +60,8 @@ mod single_view;
 #[cfg(target_arch = "wasm32")]
 mod slider;
 #[cfg(target_arch = "wasm32")]
+pub mod stand_in;
+#[cfg(target_arch = "wasm32")]
 pub(crate) mod state_view;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod stats;

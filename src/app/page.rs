@@ -20,11 +20,9 @@ use super::share::{
     LinkNotice, ProductionPanel, ShareBar,
 };
 use super::single_view::SingleView;
+use super::stand_in::{frame_loading_view, loading_view, panel_stand_in, products_stand_in, share_stand_in, StandIn};
 use super::visibility::use_page_visible;
-use super::whole_page::{
-    frame_loading_view, loading_view, panel_stand_in, products_stand_in, resume_when_mounted, share_stand_in,
-    take_handover, take_handover_trace, StandIn,
-};
+use super::whole_page::{resume_when_mounted, take_handover, take_handover_trace};
 use crate::sim::{Nanos, Rate, Scenario, TrafficShape};
 
 /// Simulated seconds computed at once when the user prefers reduced motion, so the page opens

@@ -3,8 +3,8 @@
 //! open — the multi-node view, Compare all, the production panel, the log panel, the share bar,
 //! the product models' knobs —
 //! is in the whole page's module (`ratelimit-full`, [`App`](super::App)), which has everything.
-//! The light page shows a stand-in for each ([`loading_view`], [`panel_stand_in`],
-//! [`share_stand_in`], [`products_stand_in`]); the first time a visitor asks for one, the light page fetches and
+//! The light page shows a stand-in for each (see [`super::stand_in`]); the first time a visitor
+//! asks for one, the light page fetches and
 //! compiles the whole page's module, then, in one task so nothing blank is ever painted, unmounts
 //! itself and starts it. The loader starts the whole page directly for a link that needs it. The
 //! scenario and view travel in the address, as for any link; the simulated moment, playback,
@@ -22,7 +22,7 @@ use web_sys::js_sys::{Function, Object, Reflect, WebAssembly};
 
 use super::handover::Handover;
 use super::playground::Playground;
-use super::script::run_script;
+use super::script::{add_stylesheets, run_script};
 use super::share::{link_view, replace_query};
 use crate::app::share::link::share_query;
 
@@ -30,6 +30,10 @@ use crate::app::share::link::share_query;
 /// its module, both next to the page.
 const SCRIPT: &str = "./ratelimit-full.js";
 const WASM: &str = "./ratelimit-full_bg.wasm";
+
+/// The `<template>` that holds the whole page's own stylesheets (the multi-node view's, Compare
+/// all's and the panels'), which the first modules do not load (scripts/externalize_loader.py).
+const WHOLE_PAGE_CSS: &str = "whole-page-css";
 
 /// Where the light page leaves the [`Handover`] text for the whole page.
 const HANDOVER: &str = "rlpHandover";
@@ -66,7 +70,7 @@ pub struct Ask {
 
 /// Hands over to the whole page, once: `failed` is set if its module cannot be loaded. A frame
 /// (`pg` is `None`) hands over as it was opened: its address says everything.
-fn request(pg: Option<Playground>, ask: Ask, failed: RwSignal<bool>) {
+pub(crate) fn request(pg: Option<Playground>, ask: Ask, failed: RwSignal<bool>) {
     ASKED.with_borrow_mut(|(asked, waiting)| {
         *asked = ask;
         waiting.push(failed);
@@ -92,157 +96,9 @@ pub fn mount<V: IntoView + 'static>(app: fn() -> V) {
     MOUNTED.with_borrow_mut(|m| *m = Some(Box::new(handle)));
 }
 
-/// The light page's stand-in for a view it does not draw (`what`: "the multi-node view",
-/// "the comparison"): says it is loading and hands over to the whole page; says so if that failed.
-pub fn loading_view(pg: Playground, what: &'static str) -> AnyView {
-    let failed = RwSignal::new(false);
-    request(Some(pg), Ask::default(), failed);
-    view! {
-        <p class="hint" id="whole-page-loading" role="status">
-            {move || if failed.get() {
-                format!("{} could not be loaded: reload the page to try again.", capitalised(what))
-            } else {
-                format!("Loading {what}…")
-            }}
-        </p>
-    }
-    .into_any()
-}
-
-/// A frame's stand-in while it hands over to the whole page's module, which draws its cards.
-pub fn frame_loading_view() -> AnyView {
-    let failed = RwSignal::new(false);
-    request(None, Ask::default(), failed);
-    view! {
-        <p class="hint" id="whole-page-loading" role="status">
-            {move || if failed.get() { "This frame could not be loaded." } else { "Loading…" }}
-        </p>
-    }
-    .into_any()
-}
-
-/// `what` with a capital first letter (ASCII only: `char::to_uppercase` would bring Unicode's case
-/// tables, ~5 KB, into the module).
-fn capitalised(what: &str) -> String {
-    let mut text = what.to_string();
-    if let Some(first) = text.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    text
-}
-
-/// A panel of the whole page as the light page shows it: its title, what it does, and a button
-/// that loads it (the whole page then gives `focus` the keyboard focus).
-#[derive(Clone, Copy)]
-pub struct StandIn {
-    /// The panel's element id (the real panel's, so links to `#id` land on either).
-    pub id: &'static str,
-    /// The panel's title.
-    pub title: &'static str,
-    /// One paragraph on what the panel does.
-    pub blurb: &'static str,
-    /// The button's id and label.
-    pub button: (&'static str, &'static str),
-    /// The element of the real panel to focus once it is there.
-    pub focus: &'static str,
-}
-
-/// The light page's stand-in for a panel of the whole page (see [`StandIn`]).
-pub fn panel_stand_in(pg: Playground, s: StandIn) -> AnyView {
-    let (failed, asked) = (RwSignal::new(false), RwSignal::new(false));
-    let load = move |_| {
-        asked.set(true);
-        request(Some(pg), Ask { focus: Some(s.focus), click: None }, failed);
-    };
-    let (labelled_by, title_id) = (format!("{}-title", s.id), format!("{}-title", s.id));
-    view! {
-        <section class=format!("panel {} stand-in", s.id) id=s.id aria-labelledby=labelled_by>
-            <h2 id=title_id>{s.title}</h2>
-            <p class="hint">{s.blurb}</p>
-            <button type="button" id=s.button.0 on:click=load disabled=move || asked.get() && !failed.get()>
-                {s.button.1}
-            </button>
-            <p class="hint" role="status">
-                {move || if failed.get() {
-                    "It could not be loaded: reload the page to try again."
-                } else if asked.get() {
-                    "Loading…"
-                } else {
-                    ""
-                }}
-            </p>
-        </section>
-    }
-    .into_any()
-}
-
-/// The light page's share bar: the same buttons — Share link, Embed, and the PNG, CSV and JSON
-/// exports — each handing over to the whole page, which then does what the visitor asked for.
-pub fn share_stand_in(pg: Playground) -> AnyView {
-    let failed = RwSignal::new(false);
-    let asked = RwSignal::new(false);
-    let button = move |id: &'static str, label: &'static str, title: &'static str| {
-        let ask = move |_| {
-            asked.set(true);
-            request(Some(pg), Ask { focus: Some(id), click: Some(id) }, failed);
-        };
-        view! { <button type="button" id=id on:click=ask title=title>{label}</button> }
-    };
-    view! {
-        <div class="share-bar">
-            <div class="share-actions" role="group" aria-label="Share">
-                {button("share", "Share link", "Copy a link to exactly this run")}
-                {button("embed", "Embed", "A snippet that puts this run in a blog post or docs")}
-            </div>
-            <div class="exports" role="group" aria-label="Export">
-                <span class="share-label">"Export"</span>
-                {button("export-png", "PNG", "The chart as shown, as a PNG image")}
-                {button("export-csv", "CSV", "The series the page holds (up to 2 minutes), as CSV")}
-                {button("export-json", "JSON", "The scenario, as JSON")}
-            </div>
-            <span class="export-status" role="status">
-                {move || if failed.get() {
-                    "It could not be loaded: reload the page to try again."
-                } else if asked.get() {
-                    "Loading…"
-                } else {
-                    ""
-                }}
-            </span>
-        </div>
-    }
-    .into_any()
-}
-
-/// The light page's product picker: the same `<select>`; picking a product runs its model and
-/// hands over to the whole page, which has its knobs and the production panel's side-by-side.
-pub fn products_stand_in(pg: Playground) -> AnyView {
-    use crate::app::options::PRODUCT_VIEWS;
-    let failed = RwSignal::new(false);
-    let on_pick = move |ev: leptos::ev::Event| {
-        let key = event_target_value(&ev);
-        if let Some(p) = PRODUCT_VIEWS.iter().find(|p| p.key == key) {
-            pg.set_view(p.value);
-            request(Some(pg), Ask { focus: Some("algo-product"), click: None }, failed);
-        }
-    };
-    view! {
-        <div class="products" id="product-controls">
-            <label for="algo-product">"Or a real limiter, as it computes"</label>
-            <select id="algo-product" on:change=on_pick>
-                <option value="">"— choose —"</option>
-                {PRODUCT_VIEWS.iter().map(|p| view! { <option value=p.key>{p.label}</option> }).collect_view()}
-            </select>
-            <Show when=move || failed.get()>
-                <span class="export-status" role="status">"It could not be loaded: reload the page to try again."</span>
-            </Show>
-        </div>
-    }
-    .into_any()
-}
-
 /// Fetches and compiles the whole page's module, then unmounts this page and starts it.
 async fn hand_over(pg: Option<Playground>) -> Result<(), JsValue> {
+    let styled = add_stylesheets(WHOLE_PAGE_CSS)?;
     run_script(SCRIPT).await?;
     let response: web_sys::Response = JsFuture::from(window().fetch_with_str(WASM)).await?.dyn_into()?;
     if !response.ok() {
@@ -250,6 +106,7 @@ async fn hand_over(pg: Option<Playground>) -> Result<(), JsValue> {
     }
     let bytes = JsFuture::from(response.array_buffer()?).await?;
     let module = JsFuture::from(WebAssembly::compile(&bytes)).await?;
+    JsFuture::from(styled).await?;
     let init: Function = WHOLE_PAGE.with(|m| Reflect::get(m, &"initSync".into()))?.dyn_into()?;
     // From here on, one task: no frame is painted between the two pages.
     if let Some(pg) = pg {
