@@ -15,10 +15,10 @@ use std::any::Any;
 use std::cell::{Cell, RefCell};
 
 use leptos::prelude::*;
-use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::prelude::{wasm_bindgen, Closure};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::js_sys::{Function, Object, Reflect, WebAssembly};
+use web_sys::js_sys::{Function, Object, Promise, Reflect, WebAssembly};
 
 use super::handover::Handover;
 use super::playground::Playground;
@@ -34,6 +34,9 @@ const WASM: &str = "./ratelimit-full_bg.wasm";
 /// The `<template>` that holds the whole page's own stylesheets (the multi-node view's, Compare
 /// all's and the panels'), which the first modules do not load (scripts/externalize_loader.py).
 const WHOLE_PAGE_CSS: &str = "whole-page-css";
+
+/// The first module's callback that leaves the whole page the hand-over and unmounts itself.
+const GIVE_WAY: &str = "rlpGiveWay";
 
 /// Where the light page leaves the [`Handover`] text for the whole page.
 const HANDOVER: &str = "rlpHandover";
@@ -96,7 +99,11 @@ pub fn mount<V: IntoView + 'static>(app: fn() -> V) {
     MOUNTED.with_borrow_mut(|m| *m = Some(Box::new(handle)));
 }
 
-/// Fetches and compiles the whole page's module, then unmounts this page and starts it.
+/// Fetches and compiles the whole page's module and starts it; the whole page calls back
+/// ([`give_way`]) just before it mounts, and this page then leaves it the address and the
+/// [`Handover`] and unmounts itself, in the same task as that mount, so no frame is painted
+/// between the two pages. The module is instantiated asynchronously: Chrome refuses a synchronous
+/// instance of a module over 8 MB on the main thread, which a debug build (`make serve`) is.
 async fn hand_over(pg: Option<Playground>) -> Result<(), JsValue> {
     let styled = add_stylesheets(WHOLE_PAGE_CSS)?;
     run_script(SCRIPT).await?;
@@ -107,21 +114,37 @@ async fn hand_over(pg: Option<Playground>) -> Result<(), JsValue> {
     let bytes = JsFuture::from(response.array_buffer()?).await?;
     let module = JsFuture::from(WebAssembly::compile(&bytes)).await?;
     JsFuture::from(styled).await?;
-    let init: Function = WHOLE_PAGE.with(|m| Reflect::get(m, &"initSync".into()))?.dyn_into()?;
-    // From here on, one task: no frame is painted between the two pages.
-    if let Some(pg) = pg {
-        let Some(view) = pg.scenario.try_with_untracked(|sc| share_query(sc, untrack(|| link_view(pg)))) else {
-            return Ok(()); // the page was unmounted meanwhile
-        };
-        replace_query(&view);
-        leave_handover(pg)?;
-    }
-    let mounted = MOUNTED.with_borrow_mut(Option::take);
-    drop(mounted);
+    let init: Function = WHOLE_PAGE.with(JsValue::clone).dyn_into()?;
+    let leave = Closure::once_into_js(move || {
+        if let Some(pg) = pg {
+            if let Some(view) = pg.scenario.try_with_untracked(|sc| share_query(sc, untrack(|| link_view(pg)))) {
+                replace_query(&view);
+                if let Err(e) = leave_handover(pg) {
+                    leptos::logging::warn!("the hand-over could not be left: {e:?}");
+                }
+            }
+        }
+        drop(MOUNTED.with_borrow_mut(Option::take));
+    });
+    Reflect::set(&window(), &GIVE_WAY.into(), &leave)?;
     let options = Object::new();
-    Reflect::set(&options, &"module".into(), &module)?;
-    init.call1(&JsValue::NULL, &options)?;
+    Reflect::set(&options, &"module_or_path".into(), &module)?;
+    let started = init.call1(&JsValue::NULL, &options)?.dyn_into::<Promise>()?;
+    if let Err(e) = JsFuture::from(started).await {
+        let _ = Reflect::delete_property(&window(), &GIVE_WAY.into());
+        return Err(e);
+    }
     Ok(())
+}
+
+/// Called by the whole page's module just before it mounts: the first module that started it, if
+/// one did, leaves it what it needs and unmounts itself (see [`hand_over`]).
+pub fn give_way() {
+    let Ok(leave) = Reflect::get(&window(), &GIVE_WAY.into()) else { return };
+    let _ = Reflect::delete_property(&window(), &GIVE_WAY.into());
+    if let Ok(leave) = leave.dyn_into::<Function>() {
+        let _ = leave.call0(&JsValue::NULL);
+    }
 }
 
 /// Leaves the whole page what the address does not say: the [`Handover`], and a replayed trace.

@@ -8,6 +8,8 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     ratelimit_playground::app::crash::install_panic_hook();
+    // Started by a first module's hand-over: it unmounts itself now, in this task.
+    ratelimit_playground::app::whole_page::give_way();
     leptos::mount::mount_to_body(ratelimit_playground::app::WholeApp);
     ratelimit_playground::app::raf::mark_first_frame();
 }
