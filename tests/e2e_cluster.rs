@@ -344,6 +344,9 @@ async fn smooth_and_looks_right() {
     drop(browser);
 }
 
+/// The page's stylesheets, by the name before their hash, each with whether it loaded.
+const SHEETS: &str = "return [...document.styleSheets].map(s => s.href.split('/').pop().split('-')[0] + ':' + (s.cssRules.length > 0)).sort();";
+
 /// The wasm modules the page has fetched so far, by file name.
 async fn fetched_modules(client: &Client) -> Vec<String> {
     let names = js(
@@ -398,8 +401,7 @@ async fn hand_over_where_it_was() {
     assert!(scrolled.as_u64().unwrap_or(0) > 400, "scrolled down: {scrolled}");
 
     // The whole page's own stylesheets wait in their <template>, unfetched.
-    let sheets = "return [...document.styleSheets].map(s => s.href.split('/').pop().split('-')[0] + ':' + (s.cssRules.length > 0)).sort();";
-    assert_eq!(js(&client, sheets).await, json!(["main:true", "share:true"]));
+    assert_eq!(js(&client, SHEETS).await, json!(["main:true", "share:true"]));
     click(&client, "#production-load").await;
     let ready = "document.querySelector('#production-tab-0') && !document.querySelector('#production-load')";
     wait_until(&client, ready, Duration::from_secs(15), "the whole page shows the production panel").await;
@@ -408,7 +410,7 @@ async fn hand_over_where_it_was() {
     assert_eq!(js(&client, "return document.querySelectorAll('.site-header').length;").await, json!(1), "one page");
     assert_eq!((clock_ns(&client).await, counters(&client).await), before, "the same moment of the same run");
     let all = json!(["cluster:true", "main:true", "share:true", "whole:true"]);
-    assert_eq!(js(&client, sheets).await, all, "the whole page's stylesheets were added");
+    assert_eq!(js(&client, SHEETS).await, all, "the whole page's stylesheets were added");
     assert_eq!(js(&client, "return document.querySelector('#whole-page-css');").await, Value::Null);
     assert_eq!(text(&client, "#play").await, "Play", "still paused");
     assert_eq!(js(&client, "return document.querySelector('#traffic').value;").await, json!("trace"), "the trace");
@@ -478,9 +480,8 @@ async fn hand_over() {
     let direct = fetched_modules(&client).await;
     assert!(direct.len() == 1 && direct[0] == "ratelimit-full_bg.wasm", "{direct:?}");
     // The loader added the whole page's own stylesheets before starting it.
-    let sheets = "return [...document.styleSheets].map(s => s.href.split('/').pop().split('-')[0] + ':' + (s.cssRules.length > 0)).sort();";
     let all = json!(["cluster:true", "main:true", "share:true", "whole:true"]);
-    assert_eq!(js(&client, sheets).await, all, "a multi-node link's stylesheets");
+    assert_eq!(js(&client, SHEETS).await, all, "a multi-node link's stylesheets");
 
     no_errors(&client).await;
     client.close().await.expect("close the WebDriver session");
