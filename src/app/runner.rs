@@ -114,17 +114,24 @@ impl Runner {
         }
     }
 
-    /// The numbers the view shows now.
-    pub fn snapshot(&self, generation: u64) -> Snapshot {
-        let sims = self.sims();
-        let first = sims.first();
+    /// The numbers the view shows now, as the text shows them: [`snapshot`](Self::snapshot) and
+    /// the last decision's response.
+    pub fn readout(&self, generation: u64) -> Snapshot {
         let single = matches!(self.engine, Engine::Single(_));
-        let last = first.filter(|_| single).and_then(|sim| {
+        let last = self.sims().first().filter(|_| single).and_then(|sim| {
             sim.last_decision().map(|d| {
                 let (status, headers) = crate::sim::products::response(sim.scenario(), &d, sim.quota());
                 LastResponse { allowed: d.allowed, status, headers }
             })
         });
+        Snapshot { last, ..self.snapshot(generation) }
+    }
+
+    /// The numbers the charts draw from now, taken every frame: everything but the last
+    /// response, whose headers are formatted only for the text (see [`readout`](Self::readout)).
+    pub fn snapshot(&self, generation: u64) -> Snapshot {
+        let sims = self.sims();
+        let first = sims.first();
         let width = first.map_or(1, |s| s.metrics().bucket_width.as_nanos().max(1));
         let sampled_to = first
             .and_then(Simulation::state_samples)
@@ -135,7 +142,7 @@ impl Runner {
             now: self.now(),
             columns: sims.iter().map(Column::of).collect(),
             disagreement: self.disagreement(),
-            last,
+            last: None,
             completed_buckets: self.now().as_nanos() / width,
             sampled_to,
             events: first.map_or(0, Simulation::events_processed),
@@ -204,8 +211,9 @@ mod tests {
     fn the_single_view_samples_state_and_reports_the_last_response() {
         let mut r = Runner::new(&scenario("capacity=2&refill=1&rate=10"), false);
         r.advance(Nanos::from_millis(200));
-        let s = r.snapshot(0);
+        let s = r.readout(0);
         assert_eq!(s.sampled_to, 200_000_000);
+        assert!(r.snapshot(0).last.is_none(), "the charts' snapshot leaves the response out");
         let last = s.last.expect("a decision was made");
         assert!(!last.allowed);
         assert!(last.headers.iter().any(|(k, v)| *k == "Retry-After" && v == "1"));

@@ -154,7 +154,7 @@ fn body(card: Card, runner: &Runner, sim: &Simulation) -> Body {
             ),
         ]),
         Card::Response => {
-            let last = runner.snapshot(0).last;
+            let last = runner.readout(0).last;
             let mut lines = vec![status_line(last.as_ref().map(|l| l.status)).to_string()];
             if let Some(l) = last {
                 lines.extend(l.headers.iter().map(|(k, v)| format!("{k}: {v}")));
