@@ -10,6 +10,8 @@
 //! copied from [sprites](super::sprites) instead of being rasterised as paths each time.
 //! Text goes to plotters-canvas's own backend on the same context.
 
+use std::cell::OnceCell;
+
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -48,7 +50,10 @@ type Result<T = ()> = std::result::Result<T, DrawingErrorKind<BatchError>>;
 /// A `<canvas>` as a plotters backend that merges consecutive shapes of one style into one path.
 /// What is still open is painted by [`present`](DrawingBackend::present) or when it is dropped.
 pub struct BatchedCanvas {
-    text: CanvasBackend,
+    canvas: HtmlCanvasElement,
+    /// plotters-canvas's backend for text, made on the first text (most redraws have none, and
+    /// making it asks the canvas for its context again).
+    text: OnceCell<Option<CanvasBackend>>,
     ctx: CanvasRenderingContext2d,
     size: (u32, u32),
     open: Option<Ink>,
@@ -61,10 +66,29 @@ pub struct BatchedCanvas {
 impl BatchedCanvas {
     /// The backend for `canvas`, or `None` if it has no 2d context.
     pub fn new(canvas: &HtmlCanvasElement) -> Option<Self> {
-        let ctx = super::canvas::context(canvas)?;
-        let text = CanvasBackend::with_canvas_object(canvas.clone())?;
+        Some(Self::with_context(canvas, super::canvas::context(canvas)?))
+    }
+
+    /// The backend for `canvas` drawing through `ctx`, its 2d context (which a canvas keeps for
+    /// life, so a chart redrawn every frame asks for it once).
+    pub fn with_context(canvas: &HtmlCanvasElement, ctx: CanvasRenderingContext2d) -> Self {
         let size = (canvas.width(), canvas.height());
-        Some(BatchedCanvas { text, ctx, size, open: None, stroke_style: None, fill_style: None, diagonal: None })
+        BatchedCanvas {
+            canvas: canvas.clone(),
+            text: OnceCell::new(),
+            ctx,
+            size,
+            open: None,
+            stroke_style: None,
+            fill_style: None,
+            diagonal: None,
+        }
+    }
+
+    /// plotters-canvas's backend on the same canvas, for text.
+    fn text(&self) -> Result<&CanvasBackend> {
+        let text = self.text.get_or_init(|| CanvasBackend::with_canvas_object(self.canvas.clone()));
+        text.as_ref().ok_or_else(no_context)
     }
 
     /// Opens a path for `ink` unless the open one already has it.
@@ -124,6 +148,10 @@ impl Drop for BatchedCanvas {
         self.settle();
         self.flush();
     }
+}
+
+fn no_context() -> DrawingErrorKind<BatchError> {
+    DrawingErrorKind::DrawingError(BatchError("a chart canvas has no 2d context".into()))
 }
 
 fn stroke_ink<S: BackendStyle>(style: &S) -> Option<Ink> {
@@ -304,10 +332,12 @@ impl DrawingBackend for BatchedCanvas {
         self.flush();
         // plotters-canvas sets the fill colour itself.
         self.fill_style = None;
-        self.text.draw_text(text, style, pos).map_err(text_error)
+        self.text()?;
+        let backend = self.text.get_mut().and_then(Option::as_mut).ok_or_else(no_context)?;
+        backend.draw_text(text, style, pos).map_err(text_error)
     }
 
     fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32)> {
-        self.text.estimate_text_size(text, style).map_err(text_error)
+        self.text()?.estimate_text_size(text, style).map_err(text_error)
     }
 }

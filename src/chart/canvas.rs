@@ -63,6 +63,8 @@ fn area_of(canvas: &HtmlCanvasElement) -> Result<DrawingArea<BatchedCanvas, Shif
 pub struct Layers {
     axes: HtmlCanvasElement,
     data: HtmlCanvasElement,
+    /// `data`'s 2d context, asked for once.
+    ctx: CanvasRenderingContext2d,
     laid_out: Option<(Axes, u64, ChartStyle, PlotFrame)>,
     /// How many times the axis layer was drawn (for tests and measurements).
     pub layouts: u64,
@@ -72,7 +74,8 @@ impl Layers {
     /// Layers for the chart canvas `data`, or `None` without a document to make the axes' in.
     pub fn new(data: HtmlCanvasElement) -> Option<Self> {
         let axes = web_sys::window()?.document()?.create_element("canvas").ok()?.dyn_into().ok()?;
-        Some(Layers { axes, data, laid_out: None, layouts: 0 })
+        let ctx = context(&data)?;
+        Some(Layers { axes, data, ctx, laid_out: None, layouts: 0 })
     }
 
     /// Draws the axis layer for `axes` unless it already has them under the same `env` (a
@@ -96,10 +99,10 @@ impl Layers {
             self.layouts += 1;
         }
         let Some((_, _, style, frame)) = self.laid_out.as_ref() else { return Ok(()) };
-        let ctx = context(&self.data).ok_or("a chart canvas has no 2d context")?;
+        let ctx = &self.ctx;
         ctx.clear_rect(0.0, 0.0, f64::from(self.data.width()), f64::from(self.data.height()));
         ctx.draw_image_with_html_canvas_element(&self.axes, 0.0, 0.0).map_err(|e| format!("{e:?}"))?;
-        let root = area_of(&self.data)?;
+        let root = BatchedCanvas::with_context(&self.data, ctx.clone()).into_drawing_area();
         draw(&plot_area(&root, frame), style)?;
         root.present().map_err(|e| e.to_string())
     }
@@ -108,13 +111,15 @@ impl Layers {
 /// One canvas redrawn whole each time (no text on it), re-measured only when `env` changes.
 pub struct Surface {
     canvas: HtmlCanvasElement,
+    /// `canvas`'s 2d context, asked for once (a canvas keeps it for life).
+    ctx: Option<CanvasRenderingContext2d>,
     fitted: Option<(u64, ChartStyle)>,
 }
 
 impl Surface {
     /// A surface over `canvas`.
     pub fn new(canvas: HtmlCanvasElement) -> Self {
-        Surface { canvas, fitted: None }
+        Surface { ctx: context(&canvas), canvas, fitted: None }
     }
 
     /// Lets `draw` paint the whole canvas, after re-reading size and theme if `env` changed.
@@ -131,7 +136,8 @@ impl Surface {
                 style
             }
         };
-        draw(&area_of(&self.canvas)?, &style)
+        let ctx = self.ctx.clone().ok_or("a chart canvas has no 2d context")?;
+        draw(&BatchedCanvas::with_context(&self.canvas, ctx).into_drawing_area(), &style)
     }
 }
 
