@@ -17,22 +17,6 @@ pub const MAX_STEPS: u32 = 250;
 /// Slowest and fastest speed offered (simulated seconds per real second).
 pub const SPEED_RANGE: (f64, f64) = (0.25, 100.0);
 
-/// Simulated time between redraws of the charts that do not move every frame (the inner state
-/// and the converging pass ratio), and between refreshes of the page's text at 1× and slower:
-/// the clock shows tenths of a second.
-pub const REDRAW_EVERY: Nanos = Nanos::from_millis(100);
-
-/// The simulated time between refreshes of the text while playing at `speed`: [`REDRAW_EVERY`]
-/// times the speed rounded to a whole number (at least 1), so about ten a real second at any
-/// speed. The refreshes fall on its multiples, which are multiples of [`REDRAW_EVERY`] too: text
-/// and the throttled charts change on the same frames (each frame on which anything changes
-/// costs the browser a layout, a paint and a commit), and text that changed every frame would
-/// re-lay-out the page every frame.
-pub fn readout_period(speed: f64) -> Nanos {
-    let times = if speed.is_finite() { speed.round().clamp(1.0, 1e6) as u64 } else { 1 };
-    Nanos(REDRAW_EVERY.as_nanos() * times)
-}
-
 /// The accumulator between frames: simulated nanoseconds owed but not yet a whole step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FixedStep {
@@ -110,35 +94,5 @@ mod tests {
         assert_eq!(clock.tick(f64::NAN, 1.0), 0);
         assert_eq!(clock.tick(-50.0, 1.0), 0);
         assert_eq!(clock.tick(f64::INFINITY, 1.0), 0);
-    }
-
-    #[test]
-    fn the_readout_refreshes_every_100_ms_of_simulated_time_at_1x_and_slower() {
-        for speed in [0.25, 0.5, 1.0] {
-            assert_eq!(readout_period(speed).as_nanos(), 100_000_000, "{speed}×");
-        }
-    }
-
-    #[test]
-    fn faster_the_readout_still_refreshes_ten_times_a_real_second() {
-        for (speed, secs) in [(2.0, 0.2), (10.0, 1.0), (100.0, 10.0)] {
-            assert_eq!(readout_period(speed).as_secs_f64(), secs, "{speed}×");
-        }
-    }
-
-    #[test]
-    fn readout_refreshes_fall_where_the_throttled_charts_redraw() {
-        // The state and convergence charts redraw when simulated time crosses a multiple of
-        // 100 ms: every readout boundary is one of those, so text and charts change together.
-        for speed in crate::app::options::SPEEDS {
-            assert_eq!(readout_period(speed).as_nanos() % REDRAW_EVERY.as_nanos(), 0, "{speed}×");
-        }
-    }
-
-    #[test]
-    fn a_nonsense_speed_refreshes_as_at_1x() {
-        for speed in [f64::NAN, f64::INFINITY, -3.0, 0.0] {
-            assert_eq!(readout_period(speed).as_nanos(), 100_000_000, "{speed}");
-        }
     }
 }

@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 
 use super::chart_data;
-use super::clock::REDRAW_EVERY;
 use super::playground::Playground;
 use super::plot_canvas::PlotCanvas;
 use crate::chart::canvas::Layers;
@@ -18,8 +17,7 @@ pub fn ConvergenceChart(
 ) -> impl IntoView {
     let pg = playground;
     // A point every 50 ms of simulated time at most; redraw at most every 100 ms of it.
-    let redraw =
-        Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ (s.now.as_nanos() / REDRAW_EVERY.as_nanos())));
+    let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ (s.now.as_nanos() / 100_000_000)));
     let render = move |layers: &mut Layers, env: u64| {
         let Some(data) = pg.with_runner(chart_data::convergence).flatten() else { return Ok(()) };
         layers.draw(&convergence_axes(&data), env, |plot, style| {

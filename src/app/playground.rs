@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use super::clock::{readout_period, FixedStep, STEP};
+use super::clock::{FixedStep, STEP};
 use super::options::View;
 use super::raf::use_raf_fn;
 use super::runner::Runner;
@@ -14,6 +14,11 @@ use crate::sim::{Algorithm, Nanos, Scenario};
 
 /// Longest stretch a paused edit re-runs at once, so dragging a slider stays responsive.
 const REPLAY_CAP: Nanos = Nanos::from_secs(60);
+
+/// Real milliseconds between refreshes of [`Playground::readout`] while playing: ten a second,
+/// enough for a clock in tenths, and text that changes every frame would re-lay-out the page
+/// every frame.
+const READOUT_EVERY_MS: f64 = 100.0;
 
 /// Reactive handles for the playground. Cheap to copy.
 #[derive(Clone, Copy)]
@@ -29,10 +34,9 @@ pub struct Playground {
     pub speed: RwSignal<f64>,
     /// The engine's numbers as of the latest change of simulated time: what the charts draw.
     pub snapshot: RwSignal<Snapshot>,
-    /// The same numbers for text (counters, clock, headers), with the last response: as of the
-    /// latest multiple of [`readout_period`] while playing (about ten times a real second), and
-    /// exactly [`snapshot`](Self::snapshot)'s instant whenever paused, stepped, jumped or
-    /// restarted.
+    /// The same numbers for text (counters, clock, headers), with the last response (formatted
+    /// only for this, not every frame): [`snapshot`](Self::snapshot)'s at most ten times a second
+    /// while playing, and exactly its instant whenever paused, stepped, jumped or restarted.
     pub readout: RwSignal<Snapshot>,
     /// Why the last scenario change was refused, if it was.
     pub error: RwSignal<Option<String>>,
@@ -40,6 +44,8 @@ pub struct Playground {
     pub cluster: RwSignal<bool>,
     runner: StoredValue<Runner, LocalStorage>,
     clock: StoredValue<FixedStep, LocalStorage>,
+    /// Real milliseconds since `readout` was last refreshed.
+    readout_age: StoredValue<f64, LocalStorage>,
 }
 
 impl Playground {
@@ -59,6 +65,7 @@ impl Playground {
             readout: RwSignal::new(readout),
             snapshot: RwSignal::new(snapshot),
             error: RwSignal::new(None),
+            readout_age: StoredValue::new_local(0.0),
         }
     }
 
@@ -77,6 +84,7 @@ impl Playground {
     }
 
     fn refresh_readout(&self) {
+        self.readout_age.set_value(0.0);
         let generation = self.snapshot.with_untracked(|s| s.generation);
         let Some(readout) = self.runner.try_with_value(|r| r.readout(generation)) else { return };
         if self.readout.with_untracked(|r| *r != readout) {
@@ -155,6 +163,7 @@ impl Playground {
     pub fn frame(&self, real_ms: f64) {
         let speed = self.speed.get_untracked();
         let steps = self.clock.try_update_value(|c| c.tick(real_ms, speed)).unwrap_or(0);
+        self.readout_age.update_value(|age| *age += real_ms);
         if steps > 0 {
             self.change(|r| r.advance(Nanos(STEP.as_nanos() * u64::from(steps))), false);
         }
@@ -183,8 +192,7 @@ impl Playground {
     }
 
     /// Applies `f` to the engine and shows the result: in the charts at once, and in the text at
-    /// once too if `at_once` (a step or a jump) or paused, else when simulated time crosses a
-    /// multiple of [`readout_period`].
+    /// once too if `at_once` (a step or a jump), else at most ten times a second while playing.
     fn change(&self, f: impl FnOnce(&mut Runner), at_once: bool) {
         let generation = self.snapshot.with_untracked(|s| s.generation);
         let snapshot = self.runner.try_update_value(|r| {
@@ -192,10 +200,8 @@ impl Playground {
             r.snapshot(generation)
         });
         if let Some(snapshot) = snapshot {
-            let period = readout_period(self.speed.get_untracked()).as_nanos();
-            let due = self.readout.with_untracked(|r| r.now.as_nanos() / period != snapshot.now.as_nanos() / period);
             self.snapshot.set(snapshot);
-            if at_once || !self.running.get_untracked() || due {
+            if at_once || !self.running.get_untracked() || self.readout_age.get_value() >= READOUT_EVERY_MS {
                 self.refresh_readout();
             }
         }

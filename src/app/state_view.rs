@@ -1,16 +1,18 @@
 //! The inner-state chart: what the limiter holds over the last 20 simulated seconds, sampled by
-//! the engine every 50 ms. Redrawn every [`REDRAW_EVERY`] of simulated time, on the frames the
-//! page's text changes too; its axes only when the range they need changes.
+//! the engine every 50 ms. Redrawn when a few new samples arrived; its axes only when the range
+//! they need changes.
 
 use leptos::prelude::*;
 
 use super::chart_data;
-use super::clock::REDRAW_EVERY;
 use super::playground::Playground;
 use super::plot_canvas::PlotCanvas;
-use super::runner::STATE_SPAN_SECS;
+use super::runner::{SAMPLE_EVERY, STATE_SPAN_SECS};
 use crate::chart::canvas::Layers;
 use crate::chart::state::{draw_state_data, state_axes, state_legend, StateKind};
+
+/// Samples that must arrive before the chart redraws: 2 (100 ms of simulated time).
+const REDRAW_EVERY: u64 = 2;
 
 /// The inner-state card.
 #[component]
@@ -19,8 +21,9 @@ pub fn StateChart(
     playground: Playground,
 ) -> impl IntoView {
     let pg = playground;
-    let redraw =
-        Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ (s.sampled_to / REDRAW_EVERY.as_nanos())));
+    let redraw = Memo::new(move |_| {
+        pg.snapshot.with(|s| (s.generation << 40) ^ (s.sampled_to / SAMPLE_EVERY.as_nanos() / REDRAW_EVERY))
+    });
     let render = move |layers: &mut Layers, env: u64| {
         let Some(data) = pg.with_runner(|r| r.sims().first().map(chart_data::state)).flatten() else {
             return Ok(());
