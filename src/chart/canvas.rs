@@ -71,7 +71,8 @@ pub struct Layers {
 }
 
 impl Layers {
-    /// Layers for the chart canvas `data`, or `None` without a document to make the axes' in.
+    /// Layers for the chart canvas `data`, or `None` without a document to make the axes' in or
+    /// without a 2d context on `data`.
     pub fn new(data: HtmlCanvasElement) -> Option<Self> {
         let axes = web_sys::window()?.document()?.create_element("canvas").ok()?.dyn_into().ok()?;
         let ctx = context(&data)?;
