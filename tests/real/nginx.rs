@@ -341,7 +341,23 @@ fn real_nginx_decides_as_the_model_on_five_traces_in_real_time() {
         // clock read lag more: constant overload there, every admission a near-tie, agreed on
         // 97.8–100 %; Poisson arrivals leave more room.)
         let query = format!("algo=nginx&{}", query.replace("algo=fixed_window&", ""));
-        let o = run(&query, conns);
+        // A trace off the model runs once more. A model that decides differently does so on
+        // every run; a replay in real time on a shared 2-core VM can, once in a while, be
+        // shifted as a whole (a fresh-clone run: "steady overload" 95.9 % alike, the admitted
+        // counts equal, 559 / 559, the differences every 11th request a request apart).
+        let off = |o: &Outcome| {
+            o.requests < 2_000
+                || o.real_admitted.abs_diff(o.model_admitted) > 1
+                || (o.alike as f64) < 0.99 * o.requests as f64
+        };
+        let mut o = run(&query, conns);
+        if off(&o) {
+            println!(
+                "nginx {name}: off the model on the first run ({} of {} alike); running it once more",
+                o.alike, o.requests
+            );
+            o = run(&query, conns);
+        }
         let share = o.alike as f64 / o.requests as f64;
         println!(
             "nginx {name}: {} requests (nginx's clock {} µs behind the stamps; {} put in the millisecond nginx's $msec reports, {} decided {} µs from their stamp; wall clock drift {} µs), admitted real {} / model {}, {:.2} % alike; differences (request, nginx's status, µs from a ms boundary, µs from the next request): {:?}",
@@ -356,7 +372,7 @@ fn real_nginx_decides_as_the_model_on_five_traces_in_real_time() {
             100.0 * share,
             o.differ
         );
-        if o.requests < 2_000 || o.real_admitted.abs_diff(o.model_admitted) > 1 || share < 0.99 {
+        if off(&o) {
             failures.push(name);
         }
     }
