@@ -6,6 +6,8 @@
 //!   motion starts paused on a computed picture; frame cost is measured; screenshots are saved to
 //!   `target/screenshots/` (desktop, mobile full page, dark, compare);
 //! - `e2e/capabilities.rs`: each capability of the playground driven like a user would;
+//! - `e2e/paint_worker.rs`: the request strip is painted by the paint worker as the page would
+//!   paint it, and by the page when the worker fails;
 //! - `e2e/resilience.rs`: hostile traces are refused by name, a hidden tab or an embed out of view
 //!   holds the clock and comes back without a burst or a long frame, a busy soak shows no NaN.
 //!
@@ -21,6 +23,8 @@ mod capabilities;
 mod harness;
 #[path = "e2e/page.rs"]
 mod page;
+#[path = "e2e/paint_worker.rs"]
+mod paint_worker;
 #[path = "e2e/resilience.rs"]
 mod resilience;
 #[path = "e2e/server.rs"]
@@ -30,7 +34,7 @@ use std::time::Duration;
 
 use browser::BrowserLog;
 use fantoccini::Client;
-use page::{cdp, click, counters, js, screenshot, set_control, slide, text, viewport, wait_until};
+use page::{cdp, click, counters, js, screenshot, set_control, slide, text, viewport, wait_until, PIXELS_OF};
 use serde_json::{json, Value};
 use server::StaticServer;
 
@@ -40,7 +44,7 @@ pub(crate) use harness::{launch, one_browser_at_a_time, script_ms_per_frame, ERR
 /// are drawn at all, and how many are close to the admitted and rejected colours of the CSS.
 const CHART_PIXELS: &str = r#"
 const c = document.querySelector(arguments.length && arguments[0] || '#chart');
-const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+const d = pixelsOf(c);
 const css = getComputedStyle(c);
 const rgb = name => { const h = css.getPropertyValue(name).trim().slice(1); return [0, 2, 4].map(i => parseInt(h.slice(i, i + 2), 16)); };
 const near = (i, col, tol) => d[i + 3] > 200 && Math.abs(d[i] - col[0]) + Math.abs(d[i + 1] - col[1]) + Math.abs(d[i + 2] - col[2]) <= tol;
@@ -115,7 +119,7 @@ async fn loads_and_looks_right() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     screenshot(&client, "desktop.png").await;
     page::full_page_screenshot(&client, "desktop-full.png", 1280).await;
-    let pixels = js(&client, CHART_PIXELS).await;
+    let pixels = js(&client, &format!("{PIXELS_OF}{CHART_PIXELS}")).await;
     assert!(pixels["admitted"].as_u64().unwrap() > 200, "no admitted series on the chart: {pixels}");
     assert!(pixels["rejected"].as_u64().unwrap() > 100, "no rejected series on the chart: {pixels}");
     assert!(text(&client, "#first-rejection").await.contains("C ÷ (λ − r) predicts 3.33 s"));
@@ -142,8 +146,8 @@ async fn loads_and_looks_right() {
     cdp(&client, "Emulation.setEmulatedMedia", dark).await;
     let page_is_dark = "(() => { const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number); return r + g + b < 120; })()";
     wait_until(&client, page_is_dark, Duration::from_secs(3), "the page background is dark").await;
-    let chart_is_dark = "(() => { const c = document.querySelector('.plot canvas'); const p = c.getContext('2d').getImageData(2, 2, 1, 1).data; return p[0] + p[1] + p[2] < 150; })()";
-    wait_until(&client, chart_is_dark, Duration::from_secs(3), "the chart background follows dark mode").await;
+    let chart_is_dark = format!("(() => {{ {PIXELS_OF} const c = document.querySelector('.plot canvas'); const p = pixelsOf(c, 2, 2, 1, 1); return p[0] + p[1] + p[2] < 150; }})()");
+    wait_until(&client, &chart_is_dark, Duration::from_secs(3), "the chart background follows dark mode").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(&client, "dark.png").await;
     click(&client, "#algo-compare").await;

@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use browser::BrowserLog;
 use fantoccini::Client;
-use page::{cdp, click, clock_ns, counters, js, screenshot, set_control, slide, text, viewport, wait_until};
+use page::{cdp, click, clock_ns, counters, js, screenshot, set_control, slide, text, viewport, wait_until, PIXELS_OF};
 use ratelimit_playground::app::cluster::presets::{NODES, RTT_MS};
 use ratelimit_playground::app::units::SliderScale;
 use serde_json::{json, Value};
@@ -321,8 +321,8 @@ async fn smooth_and_looks_right() {
     let dark = json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] });
     cdp(&client, "Emulation.setEmulatedMedia", dark).await;
     js(&client, "document.querySelector('#topology').scrollIntoView({ block: 'center' });").await;
-    let topology_is_dark = "(() => { const c = document.querySelector('#topology'); const p = c.getContext('2d').getImageData(2, 2, 1, 1).data; return p[0] + p[1] + p[2] < 150; })()";
-    wait_until(&client, topology_is_dark, Duration::from_secs(3), "the topology follows dark mode").await;
+    let topology_is_dark = format!("(() => {{ {PIXELS_OF} const c = document.querySelector('#topology'); const p = pixelsOf(c, 2, 2, 1, 1); return p[0] + p[1] + p[2] < 150; }})()");
+    wait_until(&client, &topology_is_dark, Duration::from_secs(3), "the topology follows dark mode").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(&client, "cluster-dark.png").await;
     js(&client, "document.querySelector('#modes').scrollIntoView({ block: 'center' });").await;

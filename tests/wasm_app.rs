@@ -48,7 +48,12 @@ fn clock_ns(host: &HtmlElement) -> u64 {
 
 /// Pixels of `canvas` within a small distance of `colour`.
 fn pixels_near(canvas: &HtmlCanvasElement, colour: plotters::style::RGBColor) -> usize {
-    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    // Read through a copy: a canvas the paint worker paints has no context of its own here.
+    let copy: HtmlCanvasElement = document().create_element("canvas").unwrap().unchecked_into();
+    copy.set_width(canvas.width());
+    copy.set_height(canvas.height());
+    let ctx: web_sys::CanvasRenderingContext2d = copy.get_context("2d").unwrap().unwrap().unchecked_into();
+    ctx.draw_image_with_html_canvas_element(canvas, 0.0, 0.0).unwrap();
     let data = ctx.get_image_data(0.0, 0.0, canvas.width().into(), canvas.height().into()).unwrap().data();
     data.chunks(4)
         .filter(|p| {
@@ -282,9 +287,20 @@ async fn multi_node_mode_draws_the_cluster_and_leaves_nothing_behind() {
     assert!(count(&host, "#requests") > 0);
     assert_eq!(host.query_selector_all("#node-bars li").unwrap().length(), 4);
     for id in ["#topology", "#swimlane"] {
+        // Drawn while in view, by the paint worker once it has started (tens of ms; more in a
+        // debug build): look, and give it a moment.
         let canvas: HtmlCanvasElement = el(&host, id).unchecked_into();
+        canvas.scroll_into_view();
+        let mut drawn = 0;
+        for _ in 0..60 {
+            drawn = pixels_near(&canvas, ChartTheme::LIGHT.axis);
+            if drawn > 20 {
+                break;
+            }
+            TimeoutFuture::new(50).await;
+        }
         assert!(canvas.width() > 0, "{id} is not sized");
-        assert!(pixels_near(&canvas, ChartTheme::LIGHT.axis) > 20, "{id} drew nothing");
+        assert!(drawn > 20, "{id} drew nothing");
     }
 
     // The atomic script: its Lua is shown beside the node's code.

@@ -8,7 +8,9 @@
 //! same, except that overlapping translucent shapes of one style blend once where they overlap.
 //! Small circles and crosses (plotters draws a `Cross` as two diagonals, one after the other) are
 //! copied from [sprites](super::sprites) instead of being rasterised as paths each time.
-//! Text goes to plotters-canvas's own backend on the same context.
+//! Text goes to plotters-canvas's own backend on the same context. The calls go through a
+//! [`Pen`]: onto the page's canvas, or written down for the paint worker, which has sprites of its
+//! own and draws no text.
 
 use std::cell::OnceCell;
 
@@ -16,6 +18,7 @@ use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyl
 use plotters_canvas::CanvasBackend;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
+use super::pen::Pen;
 use super::sprites::{stamp, Mark, MAX_RADIUS};
 
 /// How a shape is painted: stroked at a width, or filled; and in which colour.
@@ -30,6 +33,16 @@ impl Ink {
     /// The width it strokes at, or `None` when it fills.
     pub(crate) fn stroke_width(self) -> Option<u32> {
         self.stroke_width
+    }
+
+    /// Its colour's red, green and blue.
+    pub(crate) fn rgb(self) -> (u8, u8, u8) {
+        self.rgb
+    }
+
+    /// Its colour's opacity, 0 to 1.
+    pub(crate) fn alpha(self) -> f64 {
+        f64::from_bits(self.alpha_bits)
     }
 }
 
@@ -48,13 +61,16 @@ impl std::error::Error for BatchError {}
 type Result<T = ()> = std::result::Result<T, DrawingErrorKind<BatchError>>;
 
 /// A `<canvas>` as a plotters backend that merges consecutive shapes of one style into one path.
-/// What is still open is painted by [`present`](DrawingBackend::present) or when it is dropped.
+/// What is still open is painted by [`present`](DrawingBackend::present) or when it is dropped;
+/// a recorded frame goes to `sent` then.
 pub struct BatchedCanvas {
     canvas: HtmlCanvasElement,
     /// plotters-canvas's backend for text, made on the first text (most redraws have none, and
     /// making it asks the canvas for its context again).
     text: OnceCell<Option<CanvasBackend>>,
-    ctx: CanvasRenderingContext2d,
+    pen: Pen,
+    /// Where a recorded frame goes when the backend is dropped.
+    sent: Option<Box<dyn FnOnce(Vec<f64>)>>,
     size: (u32, u32),
     open: Option<Ink>,
     stroke_style: Option<Ink>,
@@ -73,10 +89,31 @@ impl BatchedCanvas {
     /// life, so a chart redrawn every frame asks for it once).
     pub fn with_context(canvas: &HtmlCanvasElement, ctx: CanvasRenderingContext2d) -> Self {
         let size = (canvas.width(), canvas.height());
+        Self::with_pen(canvas, Pen::Context(ctx), size, None)
+    }
+
+    /// The backend for the paint worker's canvas `id` (which `canvas` shows), `size` device
+    /// pixels: it writes the frame down and hands it to `send` when dropped.
+    pub fn recording(
+        canvas: &HtmlCanvasElement,
+        id: u32,
+        size: (u32, u32),
+        send: impl FnOnce(Vec<f64>) + 'static,
+    ) -> Self {
+        Self::with_pen(canvas, Pen::record(id, size), size, Some(Box::new(send)))
+    }
+
+    fn with_pen(
+        canvas: &HtmlCanvasElement,
+        pen: Pen,
+        size: (u32, u32),
+        sent: Option<Box<dyn FnOnce(Vec<f64>)>>,
+    ) -> Self {
         BatchedCanvas {
             canvas: canvas.clone(),
             text: OnceCell::new(),
-            ctx,
+            pen,
+            sent,
             size,
             open: None,
             stroke_style: None,
@@ -85,8 +122,9 @@ impl BatchedCanvas {
         }
     }
 
-    /// plotters-canvas's backend on the same canvas, for text.
+    /// plotters-canvas's backend on the same canvas, for text (none on a worker's canvas).
     fn text(&self) -> Result<&CanvasBackend> {
+        self.pen.context().ok_or_else(no_context)?;
         let text = self.text.get_or_init(|| CanvasBackend::with_canvas_object(self.canvas.clone()));
         text.as_ref().ok_or_else(no_context)
     }
@@ -97,17 +135,16 @@ impl BatchedCanvas {
             return;
         }
         self.flush();
-        if let Some(width) = ink.stroke_width {
+        if ink.stroke_width.is_some() {
             if self.stroke_style != Some(ink) {
-                self.ctx.set_stroke_style_str(&css_color(ink));
-                self.ctx.set_line_width(f64::from(width));
+                self.pen.stroke_style(ink);
                 self.stroke_style = Some(ink);
             }
         } else if self.fill_style.map(|f| (f.rgb, f.alpha_bits)) != Some((ink.rgb, ink.alpha_bits)) {
-            self.ctx.set_fill_style_str(&css_color(ink));
+            self.pen.fill_style(ink);
             self.fill_style = Some(ink);
         }
-        self.ctx.begin_path();
+        self.pen.begin_path();
         self.open = Some(ink);
     }
 
@@ -115,8 +152,8 @@ impl BatchedCanvas {
     fn line(&mut self, from: BackendCoord, to: BackendCoord, ink: Ink) {
         let (a, b) = crisp(from, to);
         self.begin(ink);
-        self.ctx.move_to(a.0, a.1);
-        self.ctx.line_to(b.0, b.1);
+        self.pen.move_to(a.0, a.1);
+        self.pen.line_to(b.0, b.1);
     }
 
     /// Draws a held-back diagonal as the plain line it turned out to be.
@@ -126,18 +163,21 @@ impl BatchedCanvas {
         }
     }
 
-    /// Copies `mark` from its sprite, after painting everything drawn before it. False if no
-    /// sprite could be made.
+    /// Copies `mark` from its sprite (the page's, or the worker's), after painting everything
+    /// drawn before it. False if no sprite could be made.
     fn stamp(&mut self, mark: Mark, ink: Ink, centre: BackendCoord) -> bool {
         self.flush();
-        stamp(&self.ctx, mark, ink, centre)
+        match &mut self.pen {
+            Pen::Context(ctx) => stamp(ctx, mark, ink, centre),
+            pen => pen.stamp(mark, ink, centre),
+        }
     }
 
     /// Paints the open path, if any.
     fn flush(&mut self) {
         match self.open.take() {
-            Some(Ink { stroke_width: Some(_), .. }) => self.ctx.stroke(),
-            Some(_) => self.ctx.fill(),
+            Some(Ink { stroke_width: Some(_), .. }) => self.pen.stroke(),
+            Some(_) => self.pen.fill(),
             None => {}
         }
     }
@@ -147,6 +187,9 @@ impl Drop for BatchedCanvas {
     fn drop(&mut self) {
         self.settle();
         self.flush();
+        if let (Some(send), Pen::Record(frame)) = (self.sent.take(), &mut self.pen) {
+            send(std::mem::take(frame));
+        }
     }
 }
 
@@ -231,7 +274,7 @@ impl DrawingBackend for BatchedCanvas {
         self.settle();
         if let Some(ink) = fill_ink(color) {
             self.begin(ink);
-            self.ctx.rect(f64::from(point.0), f64::from(point.1), 1.0, 1.0);
+            self.pen.rect(f64::from(point.0), f64::from(point.1), 1.0, 1.0);
         }
         Ok(())
     }
@@ -275,7 +318,7 @@ impl DrawingBackend for BatchedCanvas {
         if let Some(ink) = ink {
             self.begin(ink);
             let (x, y) = (f64::from(upper_left.0), f64::from(upper_left.1));
-            self.ctx.rect(x, y, f64::from(bottom_right.0) - x, f64::from(bottom_right.1) - y);
+            self.pen.rect(x, y, f64::from(bottom_right.0) - x, f64::from(bottom_right.1) - y);
         }
         Ok(())
     }
@@ -286,9 +329,9 @@ impl DrawingBackend for BatchedCanvas {
         let mut points = path.into_iter();
         if let Some(start) = points.next() {
             self.begin(ink);
-            self.ctx.move_to(f64::from(start.0), f64::from(start.1));
+            self.pen.move_to(f64::from(start.0), f64::from(start.1));
             for p in points {
-                self.ctx.line_to(f64::from(p.0), f64::from(p.1));
+                self.pen.line_to(f64::from(p.0), f64::from(p.1));
             }
         }
         Ok(())
@@ -300,11 +343,11 @@ impl DrawingBackend for BatchedCanvas {
         let mut points = path.into_iter();
         if let Some(start) = points.next() {
             self.begin(ink);
-            self.ctx.move_to(f64::from(start.0), f64::from(start.1));
+            self.pen.move_to(f64::from(start.0), f64::from(start.1));
             for p in points {
-                self.ctx.line_to(f64::from(p.0), f64::from(p.1));
+                self.pen.line_to(f64::from(p.0), f64::from(p.1));
             }
-            self.ctx.close_path();
+            self.pen.close_path();
         }
         Ok(())
     }
@@ -318,11 +361,7 @@ impl DrawingBackend for BatchedCanvas {
             }
             self.begin(ink);
             let (x, y, r) = (f64::from(center.0), f64::from(center.1), f64::from(radius));
-            // A sub-path of its own: without the move, the circle would be joined to the last shape.
-            self.ctx.move_to(x + r, y);
-            self.ctx
-                .arc(x, y, r, 0.0, std::f64::consts::TAU)
-                .map_err(|e| DrawingErrorKind::DrawingError(BatchError(format!("{e:?}"))))?;
+            self.pen.circle(x, y, r).map_err(|e| DrawingErrorKind::DrawingError(BatchError(format!("{e:?}"))))?;
         }
         Ok(())
     }

@@ -1,7 +1,10 @@
 //! Browser glue for charts: sizes a `<canvas>` backing store to its CSS box × devicePixelRatio
 //! (crisp on HiDPI screens), reads the chart colours from the page's CSS custom properties, and
 //! hands canvases to the backend-generic drawing code. [`Layers`] keeps a chart's axis layer (all
-//! of its text) off the page and draws it again only when the axes, the theme or the size change.
+//! of its text) off the page and draws it again only when the axes, the theme or the size change;
+//! a [`Surface`], a canvas redrawn on every frame, is painted by the paint worker once it can be.
+
+use std::rc::Rc;
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
@@ -9,22 +12,31 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
 use super::batched::BatchedCanvas;
+use super::paint_worker::{PaintWorker, Phase};
 use super::plot::{draw_axes, plot_area, Axes, ChartStyle, Plot, PlotFrame};
 use super::theme::{parse_hex_rgb, ChartTheme};
 
 /// Resizes the canvas backing store to its displayed size in device pixels and returns the
 /// scale (device pixels per CSS pixel) to draw with. A canvas not laid out yet keeps its size.
 pub fn fit_to_display(canvas: &HtmlCanvasElement) -> f64 {
-    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-    let (css_w, css_h) = (canvas.client_width(), canvas.client_height());
-    if css_w > 0 && css_h > 0 {
-        let (w, h) = ((f64::from(css_w) * ratio).round() as u32, (f64::from(css_h) * ratio).round() as u32);
+    let (ratio, size) = display_size(canvas);
+    if let Some((w, h)) = size {
         if canvas.width() != w || canvas.height() != h {
             canvas.set_width(w);
             canvas.set_height(h);
         }
     }
     ratio
+}
+
+/// The device pixels per CSS pixel, and `canvas`'s displayed size in device pixels (`None` if it
+/// is not laid out yet).
+fn display_size(canvas: &HtmlCanvasElement) -> (f64, Option<(u32, u32)>) {
+    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+    let (css_w, css_h) = (canvas.client_width(), canvas.client_height());
+    let size = (css_w > 0 && css_h > 0)
+        .then(|| ((f64::from(css_w) * ratio).round() as u32, (f64::from(css_h) * ratio).round() as u32));
+    (ratio, size)
 }
 
 /// The chart colours declared on `element` as CSS custom properties (`--chart-bg`,
@@ -109,36 +121,90 @@ impl Layers {
     }
 }
 
-/// One canvas redrawn whole each time (no text on it), re-measured only when `env` changes.
+/// One canvas redrawn whole each time (no text on it), re-measured only when `env` changes. The
+/// paint worker paints it once it is ready ([`PaintWorker`]); the page does until then, and for
+/// good where there is no worker.
 pub struct Surface {
     canvas: HtmlCanvasElement,
-    /// `canvas`'s 2d context, asked for once (a canvas keeps it for life).
+    /// `canvas`'s 2d context, asked for once, when the page first draws on it.
     ctx: Option<CanvasRenderingContext2d>,
-    fitted: Option<(u64, ChartStyle)>,
+    fitted: Option<(u64, ChartStyle, (u32, u32))>,
+    /// The paint worker, while the canvas may still go to it or has gone.
+    worker: Option<Rc<PaintWorker>>,
+    /// The canvas's id in the worker, once handed over.
+    adopted: Option<u32>,
 }
 
 impl Surface {
-    /// A surface over `canvas`.
+    /// A surface over `canvas`, which must not have been drawn on.
     pub fn new(canvas: HtmlCanvasElement) -> Self {
-        Surface { ctx: context(&canvas), canvas, fitted: None }
+        Surface { worker: PaintWorker::shared(), canvas, ctx: None, fitted: None, adopted: None }
+    }
+
+    /// The style and the size in device pixels it was last drawn with (`None` before it was).
+    pub fn fitted(&self) -> Option<(ChartStyle, (u32, u32))> {
+        self.fitted.map(|(_, style, size)| (style, size))
+    }
+
+    /// Whether the paint worker paints this canvas (false while the page does).
+    pub fn in_worker(&self) -> bool {
+        self.adopted.is_some()
     }
 
     /// Lets `draw` paint the whole canvas, after re-reading size and theme if `env` changed.
+    /// Draws nothing while the paint worker starts; reading this in an effect runs it again when
+    /// the worker is ready.
     pub fn draw(
         &mut self,
         env: u64,
         draw: impl FnOnce(&DrawingArea<BatchedCanvas, Shift>, &ChartStyle) -> Result<(), String>,
     ) -> Result<(), String> {
-        let style = match self.fitted {
-            Some((e, style)) if e == env => style,
+        if self.adopted.is_none() && self.ctx.is_none() {
+            if let Some(worker) = &self.worker {
+                match worker.phase() {
+                    Phase::Starting => return Ok(()),
+                    Phase::Ready => self.adopted = worker.adopt(&self.canvas),
+                    Phase::Failed => {}
+                }
+            }
+            if self.adopted.is_none() {
+                self.worker = None;
+            }
+        }
+        let (style, size) = match self.fitted {
+            Some((e, style, size)) if e == env => (style, size),
             _ => {
-                let style = style_for(&self.canvas);
-                self.fitted = Some((env, style));
-                style
+                let (scale, shown) = display_size(&self.canvas);
+                let size =
+                    shown.unwrap_or_else(|| self.fitted.map_or((self.canvas.width(), self.canvas.height()), |f| f.2));
+                if self.adopted.is_none() && (self.canvas.width(), self.canvas.height()) != size {
+                    // A canvas handed to the worker is resized there (it may not be here).
+                    self.canvas.set_width(size.0);
+                    self.canvas.set_height(size.1);
+                }
+                let style = ChartStyle { scale, theme: theme_from_css(&self.canvas) };
+                self.fitted = Some((env, style, size));
+                (style, size)
             }
         };
+        if let (Some(worker), Some(id)) = (&self.worker, self.adopted) {
+            let worker = Rc::clone(worker);
+            let backend = BatchedCanvas::recording(&self.canvas, id, size, move |frame| worker.paint(&frame));
+            return draw(&backend.into_drawing_area(), &style);
+        }
+        if self.ctx.is_none() {
+            self.ctx = context(&self.canvas);
+        }
         let ctx = self.ctx.clone().ok_or("a chart canvas has no 2d context")?;
         draw(&BatchedCanvas::with_context(&self.canvas, ctx).into_drawing_area(), &style)
+    }
+}
+
+impl Drop for Surface {
+    fn drop(&mut self) {
+        if let (Some(worker), Some(id)) = (&self.worker, self.adopted) {
+            worker.forget(id);
+        }
     }
 }
 

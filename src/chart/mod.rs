@@ -16,6 +16,10 @@ pub mod cluster_topology_layout;
 pub mod cluster_trace;
 pub mod convergence;
 pub mod history;
+#[cfg(target_arch = "wasm32")]
+pub mod paint_worker;
+#[cfg(target_arch = "wasm32")]
+pub(crate) mod pen;
 pub mod plot;
 #[cfg(target_arch = "wasm32")]
 pub mod sprites;

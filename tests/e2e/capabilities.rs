@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, Locator};
 use serde_json::json;
 
-use super::page::{click, clock_ns, counters, full_page_screenshot, js, set_control, slide, text, wait_until};
+use super::page::{
+    click, clock_ns, counters, full_page_screenshot, js, set_control, slide, text, wait_until, PIXELS_OF,
+};
 use super::{launch, one_browser_at_a_time, open_app};
 
 /// How far the measured pass ratio may be from refill ÷ arrival after 10 simulated minutes, in
@@ -115,7 +117,7 @@ async fn drive_every_capability() {
     assert!(cols.iter().all(|c| c.1 == cols[0].1 && c.1 > 0), "not one trace: {cols:?}");
     assert_eq!((cols[2].2, cols[3].2, cols[4].2), (20, 10, 10), "peaks in one window: {cols:?}");
     for id in ["#mini-token_bucket", "#mini-sliding_log"] {
-        let drawn = js(&client, &format!("const c = document.querySelector('{id}'); return c.width > 0 && c.getContext('2d').getImageData(0, 0, c.width, c.height).data.some((v, i) => i % 4 === 3 && v > 0);")).await;
+        let drawn = js(&client, &format!("{PIXELS_OF}const c = document.querySelector('{id}'); return c.width > 0 && pixelsOf(c).some((v, i) => i % 4 === 3 && v > 0);")).await;
         assert_eq!(drawn, json!(true), "{id} draws nothing");
     }
     let disagreement = text(&client, "#disagreement").await;

@@ -9,6 +9,11 @@ use serde_json::{json, Value};
 
 use super::browser::Cdp;
 
+/// A script's first line that defines `pixelsOf(canvas, x?, y?, w?, h?)`: the RGBA bytes a canvas
+/// shows, read through a copy, because a canvas painted by the paint worker (handed over with
+/// `transferControlToOffscreen`) has no context of its own to read from.
+pub const PIXELS_OF: &str = "const pixelsOf = (k, x = 0, y = 0, w = k.width, h = k.height) => { const s = document.createElement('canvas'); s.width = k.width; s.height = k.height; const c = s.getContext('2d'); c.drawImage(k, 0, 0); return c.getImageData(x, y, w, h).data; };";
+
 /// Runs `script` (a function body) in the page and returns its result.
 pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))

@@ -8,17 +8,17 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::page::{cdp, click, clock_ns, counters, js, set_control, text, viewport, wait_until};
+use super::page::{cdp, click, clock_ns, counters, js, set_control, text, viewport, wait_until, PIXELS_OF};
 use super::{assert_clean, cli, open, save_png, start};
 
 /// Per card of the embed, in order: its name, its height, whether every canvas in it drew
 /// something (a pixel that is not the top-left one), and its text length.
-const CARDS: &str = "return [...document.querySelectorAll('.embed-card')].map(c => { const canvases = [...c.querySelectorAll('canvas')]; const drawn = canvases.every(k => { if (k.width === 0) return false; const d = k.getContext('2d').getImageData(0, 0, k.width, k.height).data; for (let i = 4; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2] || d[i + 3] !== d[3]) return true; return false; }); return { card: c.dataset.card, height: Math.round(c.getBoundingClientRect().height), drawn, text: c.textContent.trim().length }; });";
+const CARDS: &str = "return [...document.querySelectorAll('.embed-card')].map(c => { const canvases = [...c.querySelectorAll('canvas')]; const drawn = canvases.every(k => { if (k.width === 0) return false; const d = pixelsOf(k); for (let i = 4; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2] || d[i + 3] !== d[3]) return true; return false; }); return { card: c.dataset.card, height: Math.round(c.getBoundingClientRect().height), drawn, text: c.textContent.trim().length }; });";
 
 /// Asserts the embed shows exactly `names`, each at least 60 px tall, drawn and with text.
 async fn assert_cards(client: &fantoccini::Client, names: &[&str], what: &str) {
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let cards = js(client, CARDS).await;
+    let cards = js(client, &format!("{PIXELS_OF}{CARDS}")).await;
     let shown: Vec<&str> = cards.as_array().expect("cards").iter().filter_map(|c| c["card"].as_str()).collect();
     assert_eq!(shown, names, "{what}: the cards shown");
     for c in cards.as_array().unwrap() {

@@ -13,7 +13,7 @@ use plotters::prelude::DrawingArea;
 use crate::app::chart_env::use_chart_env;
 use crate::app::in_view::use_in_view;
 use crate::chart::batched::BatchedCanvas;
-use crate::chart::canvas::{style_for, Surface};
+use crate::chart::canvas::Surface;
 use crate::chart::plot::ChartStyle;
 use crate::chart::text_layer::{write_svg, TextLayer};
 
@@ -65,9 +65,10 @@ pub fn LayeredCanvas(
                 leptos::logging::warn!("{id} not drawn: {e}");
             }
         });
+        // In the canvas's size as drawn: one the paint worker has is resized there, later.
+        let Some((style, (w, h))) = surface.with_value(|s| s.as_ref().and_then(Surface::fitted)) else { return };
         if written.get_value() != Some(text_key) {
-            let style = style_for(&b);
-            match write_svg(b.width(), b.height(), |root| write(root, &style)) {
+            match write_svg(w, h, |root| write(root, &style)) {
                 Ok(svg) => {
                     names.set(svg);
                     written.set_value(Some(text_key));
