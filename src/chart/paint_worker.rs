@@ -34,11 +34,11 @@ const SOURCE: &str = include_str!("paint-worker.js");
 /// Where the worker is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Phase {
-    /// Loading its script: the page draws meanwhile.
+    /// Starting its script: charts wait for it.
     Starting,
     /// Takes canvases.
     Ready,
-    /// Refused or stopped: the page draws.
+    /// Stopped (its script threw, or a CSP refused it): the page draws what it had not taken.
     Failed,
 }
 
@@ -125,7 +125,8 @@ impl PaintWorker {
         Some(id)
     }
 
-    /// Has the worker paint `frame` (see [`super::pen`]), moving its buffer rather than copying.
+    /// Has the worker paint `frame` (see [`super::pen`]): copied out of the module's memory once,
+    /// then moved to the worker, not copied again.
     pub fn paint(&self, frame: &[f64]) {
         let array = js_sys::Float64Array::from(frame);
         let _ = self.worker.post_message_with_transfer(&array, &js_sys::Array::of1(&array.buffer()));
