@@ -13,13 +13,15 @@
 //! own and draws no text.
 
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
+use super::paint_worker::PaintWorker;
 use super::pen::Pen;
-use super::sprites::{stamp, Mark, MAX_RADIUS};
+use super::sprites::{Mark, MAX_RADIUS};
 
 /// How a shape is painted: stroked at a width, or filled; and in which colour.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,15 +64,13 @@ type Result<T = ()> = std::result::Result<T, DrawingErrorKind<BatchError>>;
 
 /// A `<canvas>` as a plotters backend that merges consecutive shapes of one style into one path.
 /// What is still open is painted by [`present`](DrawingBackend::present) or when it is dropped;
-/// a recorded frame goes to `sent` then.
+/// a recorded frame goes to the worker then.
 pub struct BatchedCanvas {
     canvas: HtmlCanvasElement,
     /// plotters-canvas's backend for text, made on the first text (most redraws have none, and
     /// making it asks the canvas for its context again).
     text: OnceCell<Option<CanvasBackend>>,
     pen: Pen,
-    /// Where a recorded frame goes when the backend is dropped.
-    sent: Option<Box<dyn FnOnce(Vec<f64>)>>,
     size: (u32, u32),
     open: Option<Ink>,
     stroke_style: Option<Ink>,
@@ -89,31 +89,20 @@ impl BatchedCanvas {
     /// life, so a chart redrawn every frame asks for it once).
     pub fn with_context(canvas: &HtmlCanvasElement, ctx: CanvasRenderingContext2d) -> Self {
         let size = (canvas.width(), canvas.height());
-        Self::with_pen(canvas, Pen::Context(ctx), size, None)
+        Self::with_pen(canvas, Pen::Context(ctx), size)
     }
 
-    /// The backend for the paint worker's canvas `id` (which `canvas` shows), `size` device
-    /// pixels: it writes the frame down and hands it to `send` when dropped.
-    pub fn recording(
-        canvas: &HtmlCanvasElement,
-        id: u32,
-        size: (u32, u32),
-        send: impl FnOnce(Vec<f64>) + 'static,
-    ) -> Self {
-        Self::with_pen(canvas, Pen::record(id, size), size, Some(Box::new(send)))
+    /// The backend for canvas `id` of the paint worker `to` (which `canvas` shows), `size`
+    /// device pixels: it writes the frame down and hands it over when dropped.
+    pub fn recording(canvas: &HtmlCanvasElement, to: Rc<PaintWorker>, id: u32, size: (u32, u32)) -> Self {
+        Self::with_pen(canvas, Pen::record(to, id, size), size)
     }
 
-    fn with_pen(
-        canvas: &HtmlCanvasElement,
-        pen: Pen,
-        size: (u32, u32),
-        sent: Option<Box<dyn FnOnce(Vec<f64>)>>,
-    ) -> Self {
+    fn with_pen(canvas: &HtmlCanvasElement, pen: Pen, size: (u32, u32)) -> Self {
         BatchedCanvas {
             canvas: canvas.clone(),
             text: OnceCell::new(),
             pen,
-            sent,
             size,
             open: None,
             stroke_style: None,
@@ -167,10 +156,7 @@ impl BatchedCanvas {
     /// drawn before it. False if no sprite could be made.
     fn stamp(&mut self, mark: Mark, ink: Ink, centre: BackendCoord) -> bool {
         self.flush();
-        match &mut self.pen {
-            Pen::Context(ctx) => stamp(ctx, mark, ink, centre),
-            pen => pen.stamp(mark, ink, centre),
-        }
+        self.pen.stamp(mark, ink, centre)
     }
 
     /// Paints the open path, if any.
@@ -187,9 +173,7 @@ impl Drop for BatchedCanvas {
     fn drop(&mut self) {
         self.settle();
         self.flush();
-        if let (Some(send), Pen::Record(frame)) = (self.sent.take(), &mut self.pen) {
-            send(std::mem::take(frame));
-        }
+        self.pen.send();
     }
 }
 

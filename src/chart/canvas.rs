@@ -122,33 +122,37 @@ impl Layers {
 }
 
 /// One canvas redrawn whole each time (no text on it), re-measured only when `env` changes. The
-/// paint worker paints it once it is ready ([`PaintWorker`]); the page does until then, and for
-/// good where there is no worker.
+/// paint worker paints it once it is ready ([`PaintWorker`]); the page does where there is no
+/// worker.
 pub struct Surface {
     canvas: HtmlCanvasElement,
-    /// `canvas`'s 2d context, asked for once, when the page first draws on it.
-    ctx: Option<CanvasRenderingContext2d>,
+    painter: Painter,
     fitted: Option<(u64, ChartStyle, (u32, u32))>,
-    /// The paint worker, while the canvas may still go to it or has gone.
-    worker: Option<Rc<PaintWorker>>,
-    /// The canvas's id in the worker, once handed over.
-    adopted: Option<u32>,
+}
+
+/// Who paints a [`Surface`].
+enum Painter {
+    /// Nobody yet: the paint worker is starting.
+    Waiting(Rc<PaintWorker>),
+    /// The paint worker, where the canvas is called by this id.
+    Worker(Rc<PaintWorker>, u32),
+    /// The page, through the canvas's 2d context (asked for once; `None` if it has none).
+    Page(Option<CanvasRenderingContext2d>),
 }
 
 impl Surface {
     /// A surface over `canvas`, which must not have been drawn on.
     pub fn new(canvas: HtmlCanvasElement) -> Self {
-        Surface { worker: PaintWorker::shared(), canvas, ctx: None, fitted: None, adopted: None }
+        let painter = match PaintWorker::shared() {
+            Some(worker) => Painter::Waiting(worker),
+            None => Painter::Page(context(&canvas)),
+        };
+        Surface { canvas, painter, fitted: None }
     }
 
     /// The style and the size in device pixels it was last drawn with (`None` before it was).
     pub fn fitted(&self) -> Option<(ChartStyle, (u32, u32))> {
         self.fitted.map(|(_, style, size)| (style, size))
-    }
-
-    /// Whether the paint worker paints this canvas (false while the page does).
-    pub fn in_worker(&self) -> bool {
-        self.adopted.is_some()
     }
 
     /// Lets `draw` paint the whole canvas, after re-reading size and theme if `env` changed.
@@ -159,51 +163,49 @@ impl Surface {
         env: u64,
         draw: impl FnOnce(&DrawingArea<BatchedCanvas, Shift>, &ChartStyle) -> Result<(), String>,
     ) -> Result<(), String> {
-        if self.adopted.is_none() && self.ctx.is_none() {
-            if let Some(worker) = &self.worker {
-                match worker.phase() {
-                    Phase::Starting => return Ok(()),
-                    Phase::Ready => self.adopted = worker.adopt(&self.canvas),
-                    Phase::Failed => {}
-                }
-            }
-            if self.adopted.is_none() {
-                self.worker = None;
-            }
+        if let Painter::Waiting(worker) = &self.painter {
+            self.painter = match worker.phase() {
+                Phase::Starting => return Ok(()),
+                Phase::Ready => match worker.adopt(&self.canvas) {
+                    Some(id) => Painter::Worker(Rc::clone(worker), id),
+                    None => Painter::Page(context(&self.canvas)),
+                },
+                Phase::Failed => Painter::Page(context(&self.canvas)),
+            };
         }
         let (style, size) = match self.fitted {
             Some((e, style, size)) if e == env => (style, size),
             _ => {
-                let (scale, shown) = display_size(&self.canvas);
-                let size =
-                    shown.unwrap_or_else(|| self.fitted.map_or((self.canvas.width(), self.canvas.height()), |f| f.2));
-                if self.adopted.is_none() && (self.canvas.width(), self.canvas.height()) != size {
-                    // A canvas handed to the worker is resized there (it may not be here).
-                    self.canvas.set_width(size.0);
-                    self.canvas.set_height(size.1);
-                }
+                let (scale, size) = match self.painter {
+                    // Resized in the worker (it may not be here), to its box as now.
+                    Painter::Worker(..) => {
+                        let (scale, shown) = display_size(&self.canvas);
+                        let last = self.fitted.map_or((self.canvas.width(), self.canvas.height()), |f| f.2);
+                        (scale, shown.unwrap_or(last))
+                    }
+                    _ => (fit_to_display(&self.canvas), (self.canvas.width(), self.canvas.height())),
+                };
                 let style = ChartStyle { scale, theme: theme_from_css(&self.canvas) };
                 self.fitted = Some((env, style, size));
                 (style, size)
             }
         };
-        if let (Some(worker), Some(id)) = (&self.worker, self.adopted) {
-            let worker = Rc::clone(worker);
-            let backend = BatchedCanvas::recording(&self.canvas, id, size, move |frame| worker.paint(&frame));
-            return draw(&backend.into_drawing_area(), &style);
+        match &self.painter {
+            Painter::Worker(worker, id) => {
+                draw(&BatchedCanvas::recording(&self.canvas, Rc::clone(worker), *id, size).into_drawing_area(), &style)
+            }
+            Painter::Page(Some(ctx)) => {
+                draw(&BatchedCanvas::with_context(&self.canvas, ctx.clone()).into_drawing_area(), &style)
+            }
+            Painter::Page(None) | Painter::Waiting(_) => Err("a chart canvas has no 2d context".into()),
         }
-        if self.ctx.is_none() {
-            self.ctx = context(&self.canvas);
-        }
-        let ctx = self.ctx.clone().ok_or("a chart canvas has no 2d context")?;
-        draw(&BatchedCanvas::with_context(&self.canvas, ctx).into_drawing_area(), &style)
     }
 }
 
 impl Drop for Surface {
     fn drop(&mut self) {
-        if let (Some(worker), Some(id)) = (&self.worker, self.adopted) {
-            worker.forget(id);
+        if let Painter::Worker(worker, id) = &self.painter {
+            worker.forget(*id);
         }
     }
 }

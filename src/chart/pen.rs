@@ -6,11 +6,14 @@
 //! A recorded frame is a `Float64Array`: the canvas's id, its width and height in device pixels,
 //! then each call as its command number (the constants in [`cmd`]) followed by its arguments.
 
+use std::rc::Rc;
+
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
 use super::batched::{css_color, Ink};
-use super::sprites::Mark;
+use super::paint_worker::PaintWorker;
+use super::sprites::{self, Mark};
 
 /// The command numbers of a recorded frame; `static/paint-worker.js` reads the same.
 pub mod cmd {
@@ -34,8 +37,8 @@ pub mod cmd {
     pub const STROKE: f64 = 8.0;
     /// `fill()`.
     pub const FILL: f64 = 9.0;
-    /// A small mark copied from a sprite the worker draws once (as [`super::super::sprites`]
-    /// does on the page): shape (0 circle, 1 cross), reach, r, g, b, a, stroke width (0 fills),
+    /// A small mark copied from a sprite the worker draws once (as [`super::sprites`] does on
+    /// the page): shape (0 circle, 1 cross), reach, r, g, b, a, stroke width (0 fills),
     /// centre x, centre y.
     pub const STAMP: f64 = 10.0;
 }
@@ -44,28 +47,42 @@ pub mod cmd {
 pub enum Pen {
     /// Made at once on the page's own canvas.
     Context(CanvasRenderingContext2d),
-    /// Written down for the paint worker; [`Pen::record`] starts the frame.
-    Record(Vec<f64>),
+    /// Written down for the paint worker `to`; [`Pen::record`] starts the frame, [`Pen::send`]
+    /// hands it over.
+    Record {
+        /// The frame so far.
+        frame: Vec<f64>,
+        /// Who paints it.
+        to: Rc<PaintWorker>,
+    },
 }
 
 impl Pen {
-    /// A pen that writes down a frame for the worker's canvas `id`, `size` device pixels.
-    pub fn record(id: u32, size: (u32, u32)) -> Pen {
+    /// A pen that writes down a frame for canvas `id` of worker `to`, `size` device pixels.
+    pub fn record(to: Rc<PaintWorker>, id: u32, size: (u32, u32)) -> Pen {
         let mut frame = Vec::with_capacity(1024);
         frame.extend([f64::from(id), f64::from(size.0), f64::from(size.1)]);
-        Pen::Record(frame)
+        Pen::Record { frame, to }
+    }
+
+    /// Hands the frame written down so far to the worker (nothing to do on the page's canvas).
+    pub fn send(&mut self) {
+        if let Pen::Record { frame, to } = self {
+            to.paint(frame);
+            frame.truncate(3);
+        }
     }
 
     /// The 2d context calls go to, if they go to one.
     pub fn context(&self) -> Option<&CanvasRenderingContext2d> {
         match self {
             Pen::Context(ctx) => Some(ctx),
-            Pen::Record(_) => None,
+            Pen::Record { .. } => None,
         }
     }
 
     fn put(&mut self, command: f64, args: &[f64]) {
-        if let Pen::Record(frame) = self {
+        if let Pen::Record { frame, .. } = self {
             frame.push(command);
             frame.extend_from_slice(args);
         }
@@ -79,7 +96,7 @@ impl Pen {
                 ctx.set_stroke_style_str(&css_color(ink));
                 ctx.set_line_width(width);
             }
-            Pen::Record(_) => {
+            Pen::Record { .. } => {
                 let [r, g, b, a] = rgba(ink);
                 self.put(cmd::STROKE_STYLE, &[r, g, b, a, width]);
             }
@@ -90,7 +107,7 @@ impl Pen {
     pub fn fill_style(&mut self, ink: Ink) {
         match self {
             Pen::Context(ctx) => ctx.set_fill_style_str(&css_color(ink)),
-            Pen::Record(_) => self.put(cmd::FILL_STYLE, &rgba(ink)),
+            Pen::Record { .. } => self.put(cmd::FILL_STYLE, &rgba(ink)),
         }
     }
 
@@ -98,7 +115,7 @@ impl Pen {
     pub fn begin_path(&mut self) {
         match self {
             Pen::Context(ctx) => ctx.begin_path(),
-            Pen::Record(_) => self.put(cmd::BEGIN, &[]),
+            Pen::Record { .. } => self.put(cmd::BEGIN, &[]),
         }
     }
 
@@ -106,7 +123,7 @@ impl Pen {
     pub fn move_to(&mut self, x: f64, y: f64) {
         match self {
             Pen::Context(ctx) => ctx.move_to(x, y),
-            Pen::Record(_) => self.put(cmd::MOVE, &[x, y]),
+            Pen::Record { .. } => self.put(cmd::MOVE, &[x, y]),
         }
     }
 
@@ -114,7 +131,7 @@ impl Pen {
     pub fn line_to(&mut self, x: f64, y: f64) {
         match self {
             Pen::Context(ctx) => ctx.line_to(x, y),
-            Pen::Record(_) => self.put(cmd::LINE, &[x, y]),
+            Pen::Record { .. } => self.put(cmd::LINE, &[x, y]),
         }
     }
 
@@ -122,7 +139,7 @@ impl Pen {
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64) {
         match self {
             Pen::Context(ctx) => ctx.rect(x, y, w, h),
-            Pen::Record(_) => self.put(cmd::RECT, &[x, y, w, h]),
+            Pen::Record { .. } => self.put(cmd::RECT, &[x, y, w, h]),
         }
     }
 
@@ -134,7 +151,7 @@ impl Pen {
                 ctx.move_to(x + r, y);
                 ctx.arc(x, y, r, 0.0, std::f64::consts::TAU)
             }
-            Pen::Record(_) => {
+            Pen::Record { .. } => {
                 self.put(cmd::CIRCLE, &[x, y, r]);
                 Ok(())
             }
@@ -145,7 +162,7 @@ impl Pen {
     pub fn close_path(&mut self) {
         match self {
             Pen::Context(ctx) => ctx.close_path(),
-            Pen::Record(_) => self.put(cmd::CLOSE, &[]),
+            Pen::Record { .. } => self.put(cmd::CLOSE, &[]),
         }
     }
 
@@ -153,13 +170,16 @@ impl Pen {
     pub fn stroke(&mut self) {
         match self {
             Pen::Context(ctx) => ctx.stroke(),
-            Pen::Record(_) => self.put(cmd::STROKE, &[]),
+            Pen::Record { .. } => self.put(cmd::STROKE, &[]),
         }
     }
 
-    /// Has the worker copy `mark` in `ink` centred on `(x, y)` from its sprite. False on the page,
-    /// whose sprites [`super::sprites::stamp`] copies.
+    /// Copies `mark` in `ink` centred on `(x, y)` from its sprite: the page's
+    /// ([`sprites::stamp`]), or one the worker draws once. False if no sprite could be made.
     pub fn stamp(&mut self, mark: Mark, ink: Ink, (x, y): (i32, i32)) -> bool {
+        if let Pen::Context(ctx) = self {
+            return sprites::stamp(ctx, mark, ink, (x, y));
+        }
         let (shape, reach) = match mark {
             Mark::Circle(r) => (0.0, r),
             Mark::Cross(r) => (1.0, r),
@@ -167,14 +187,14 @@ impl Pen {
         let [r, g, b, a] = rgba(ink);
         let width = f64::from(ink.stroke_width().unwrap_or(0));
         self.put(cmd::STAMP, &[shape, f64::from(reach), r, g, b, a, width, f64::from(x), f64::from(y)]);
-        matches!(self, Pen::Record(_))
+        true
     }
 
     /// Fills the path.
     pub fn fill(&mut self) {
         match self {
             Pen::Context(ctx) => ctx.fill(),
-            Pen::Record(_) => self.put(cmd::FILL, &[]),
+            Pen::Record { .. } => self.put(cmd::FILL, &[]),
         }
     }
 }
