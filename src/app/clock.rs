@@ -3,6 +3,7 @@
 //! exceeds that is dropped, so a slow frame (or a slow device at 100×) can never make the next
 //! frame do more work than the last: no spiral of death.
 
+use crate::sim::within::within;
 use crate::sim::Nanos;
 
 /// One simulation step: 10 ms of simulated time.
@@ -42,8 +43,8 @@ impl FixedStep {
     /// assert_eq!(clock.tick(0.0, 100.0), 0); // ... and the excess is gone
     /// ```
     pub fn tick(&mut self, real_ms: f64, speed: f64) -> u32 {
-        let real_ms = if real_ms.is_finite() { real_ms.clamp(0.0, MAX_FRAME_MS) } else { 0.0 };
-        let speed = if speed.is_finite() { speed.clamp(SPEED_RANGE.0, SPEED_RANGE.1) } else { 1.0 };
+        let real_ms = if real_ms.is_finite() { within(real_ms, 0.0, MAX_FRAME_MS) } else { 0.0 };
+        let speed = if speed.is_finite() { within(speed, SPEED_RANGE.0, SPEED_RANGE.1) } else { 1.0 };
         self.owed_ns += real_ms * 1e6 * speed;
         let step = STEP.as_nanos() as f64;
         let whole = (self.owed_ns / step).floor();

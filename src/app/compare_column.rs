@@ -11,6 +11,7 @@ use super::snapshot::Column;
 use super::units::{format_percent, group_thousands};
 use crate::chart::canvas::Layers;
 use crate::chart::throughput::{draw_throughput_data, throughput_axes};
+use crate::sim::decimal::format_f64;
 use crate::sim::Algorithm;
 
 use super::options::View;
@@ -80,7 +81,7 @@ pub fn CompareColumn(
                     <div class="peak" class:alert=move || col.with(Column::over_limit)>
                         <dt title="Most requests admitted in any interval one window long">"Window peak"</dt>
                         <dd>{move || col.with(|c| if c.over_limit() {
-                            format!("{} = {:.0}× limit", c.peak.0, c.peak.0 as f64 / c.limit as f64)
+                            format!("{} = {}× limit", c.peak.0, format_f64(c.peak.0 as f64 / c.limit as f64, 0))
                         } else {
                             format!("{} of {}", c.peak.0, c.limit)
                         })}</dd>

@@ -49,7 +49,7 @@ pub fn Playback(
                         {SPEEDS
                             .into_iter()
                             .map(|s| view! {
-                                <option value=s.to_string() prop:selected=move || pg.speed.get() == s>
+                                <option value=crate::sim::decimal::format_f64_trimmed(s, 2) prop:selected=move || pg.speed.get() == s>
                                     {format!("{}×", format_number(s))}
                                 </option>
                             })

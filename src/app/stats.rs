@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use super::playground::Playground;
 use super::snapshot::Column;
 use super::units::{format_percent, format_secs, group_thousands};
+use crate::sim::decimal::format_f64;
 use crate::sim::RetryPolicy;
 
 /// A counter card: a label and a value, with an optional note under it.
@@ -99,7 +100,8 @@ fn first_rejection(c: &Column) -> String {
 fn peak(c: &Column) -> String {
     let (n, _) = c.peak;
     if c.over_limit() {
-        format!("Most admitted in one window length: {n} = {:.1} × the limit of {}", n as f64 / c.limit as f64, c.limit)
+        let times = format_f64(n as f64 / c.limit as f64, 1);
+        format!("Most admitted in one window length: {n} = {times} × the limit of {}", c.limit)
     } else {
         format!("Most admitted in one window length: {n} (limit {})", c.limit)
     }

@@ -10,6 +10,7 @@ use super::plot_canvas::PlotCanvas;
 use super::units::format_secs;
 use crate::chart::canvas::Layers;
 use crate::chart::throughput::{draw_throughput_data, throughput_axes, throughput_legend};
+use crate::sim::decimal::format_f64;
 
 /// The throughput card.
 #[component]
@@ -34,7 +35,7 @@ pub fn ThroughputChart(
             let window = pg.scenario.with(|s| format_secs(s.effective_window().as_secs_f64()));
             view! {
                 <p class="callout" id="seam-callout" role="status">
-                    <strong>{format!("{:.0}× the limit", n as f64 / limit as f64)}</strong>
+                    <strong>{format!("{}× the limit", format_f64(n as f64 / limit as f64, 0))}</strong>
                     {format!(" — {n} requests admitted within one {window} window (limit {limit}), across the boundary before t = {}.", format_secs(at.as_secs_f64()))}
                 </p>
             }

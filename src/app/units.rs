@@ -1,5 +1,9 @@
 //! Presentation arithmetic for the web app, kept free of web crates so it is tested natively:
-//! slider positions ↔ values (linear or logarithmic), and how numbers are written on screen.
+//! slider positions ↔ values (linear or logarithmic), and how numbers are written on screen
+//! (through [`format_f64`], never core's float printing, which would cost the page ~5 KB).
+
+use crate::sim::decimal::{format_f64, format_f64_trimmed};
+use crate::sim::within::within;
 
 /// How a range input's integer positions map to parameter values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,7 +51,7 @@ impl SliderScale {
             SliderScale::Log { min, max, steps } => {
                 let f = f64::from(pos.min(steps)) / f64::from(steps.max(1));
                 let raw = (min.ln() + f * (max.ln() - min.ln())).exp();
-                round_significant(raw, 2).clamp(min, max)
+                within(round_significant(raw, 2), min, max)
             }
         }
     }
@@ -64,7 +68,7 @@ impl SliderScale {
         match self {
             SliderScale::Linear { min, max } => (value.round().max(0.0) as u32).clamp(min, max),
             SliderScale::Log { min, max, steps } => {
-                let v = value.clamp(min, max);
+                let v = within(value, min, max);
                 let f = (v.ln() - min.ln()) / (max.ln() - min.ln());
                 (f * f64::from(steps)).round() as u32
             }
@@ -98,8 +102,7 @@ pub fn round_significant(v: f64, digits: i32) -> f64 {
 /// ```
 pub fn format_number(v: f64) -> String {
     if v.abs() < 100.0 && v.fract() != 0.0 {
-        let s = format!("{:.2}", round_significant(v, 3));
-        return s.trim_end_matches('0').trim_end_matches('.').to_string();
+        return format_f64_trimmed(round_significant(v, 3), 2);
     }
     group_thousands(v.round() as u64)
 }
@@ -131,7 +134,7 @@ pub fn group_thousands(n: u64) -> String {
 /// assert_eq!(format_percent(1.0), "100.0 %");
 /// ```
 pub fn format_percent(ratio: f64) -> String {
-    format!("{:.1} %", ratio * 100.0)
+    format!("{} %", format_f64(ratio * 100.0, 1))
 }
 
 /// A simulated duration for display: milliseconds below one second, then seconds with fewer
@@ -146,11 +149,11 @@ pub fn format_percent(ratio: f64) -> String {
 /// ```
 pub fn format_secs(secs: f64) -> String {
     if secs < 1.0 {
-        format!("{:.0} ms", secs * 1000.0)
+        format!("{} ms", format_f64(secs * 1000.0, 0))
     } else if secs < 10.0 {
-        format!("{secs:.2} s")
+        format!("{} s", format_f64(secs, 2))
     } else if secs < 100.0 {
-        format!("{secs:.1} s")
+        format!("{} s", format_f64(secs, 1))
     } else {
         format!("{} s", group_thousands(secs.round() as u64))
     }
@@ -167,8 +170,8 @@ pub fn format_secs(secs: f64) -> String {
 /// ```
 pub fn clock_text(secs: f64, running: bool) -> String {
     if running {
-        format!("t = {secs:.1} s")
+        format!("t = {} s", format_f64(secs, 1))
     } else {
-        format!("t = {secs:.3} s")
+        format!("t = {} s", format_f64(secs, 3))
     }
 }

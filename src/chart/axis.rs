@@ -1,5 +1,7 @@
 //! Axis arithmetic shared by charts: a tidy upper bound for a value axis and short tick labels.
 
+use crate::sim::decimal::format_f64_trimmed;
+
 /// The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10ⁿ that is ≥ `v` (at least 5), for a
 /// y axis with tidy labels and little empty space above the data.
 ///
@@ -32,16 +34,9 @@ pub fn nice_ceiling(v: f64) -> f64 {
 /// assert_eq!(short_number(0.5), "0.5");
 /// ```
 pub fn short_number(v: f64) -> String {
-    let trim = |s: String| {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    };
     if v.abs() >= 1000.0 {
-        format!("{}k", trim(format!("{:.1}", v / 1000.0)))
+        format!("{}k", format_f64_trimmed(v / 1000.0, 1))
     } else {
-        trim(format!("{v:.1}"))
+        format_f64_trimmed(v, 1)
     }
 }

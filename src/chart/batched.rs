@@ -8,15 +8,14 @@
 //! same, except that overlapping translucent shapes of one style blend once where they overlap.
 //! Small circles and crosses (plotters draws a `Cross` as two diagonals, one after the other) are
 //! copied from [sprites](super::sprites) instead of being rasterised as paths each time.
-//! Text goes to plotters-canvas's own backend on the same context. The calls go through a
+//! Text is drawn and measured as plotters-canvas does it ([`super::canvas_text`]). The calls go through a
 //! [`Pen`]: onto the page's canvas, or written down for the paint worker, which has sprites of its
 //! own and draws no text.
 
-use std::cell::OnceCell;
 use std::rc::Rc;
 
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
-use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsValue;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::paint_worker::PaintWorker;
@@ -66,10 +65,6 @@ type Result<T = ()> = std::result::Result<T, DrawingErrorKind<BatchError>>;
 /// What is still open is painted by [`present`](DrawingBackend::present) or when it is dropped;
 /// a recorded frame goes to the worker then.
 pub struct BatchedCanvas {
-    canvas: HtmlCanvasElement,
-    /// plotters-canvas's backend for text, made on the first text (most redraws have none, and
-    /// making it asks the canvas for its context again).
-    text: OnceCell<Option<CanvasBackend>>,
     pen: Pen,
     size: (u32, u32),
     open: Option<Ink>,
@@ -89,33 +84,17 @@ impl BatchedCanvas {
     /// life, so a chart redrawn every frame asks for it once).
     pub fn with_context(canvas: &HtmlCanvasElement, ctx: CanvasRenderingContext2d) -> Self {
         let size = (canvas.width(), canvas.height());
-        Self::with_pen(canvas, Pen::Context(ctx), size)
+        Self::with_pen(Pen::Context(ctx), size)
     }
 
-    /// The backend for canvas `id` of the paint worker `to` (which `canvas` shows), `size`
-    /// device pixels: it writes the frame down and hands it over when dropped.
-    pub fn recording(canvas: &HtmlCanvasElement, to: Rc<PaintWorker>, id: u32, size: (u32, u32)) -> Self {
-        Self::with_pen(canvas, Pen::record(to, id, size), size)
+    /// The backend for canvas `id` of the paint worker `to`, `size` device pixels: it writes the
+    /// frame down and hands it over when dropped.
+    pub fn recording(to: Rc<PaintWorker>, id: u32, size: (u32, u32)) -> Self {
+        Self::with_pen(Pen::record(to, id, size), size)
     }
 
-    fn with_pen(canvas: &HtmlCanvasElement, pen: Pen, size: (u32, u32)) -> Self {
-        BatchedCanvas {
-            canvas: canvas.clone(),
-            text: OnceCell::new(),
-            pen,
-            size,
-            open: None,
-            stroke_style: None,
-            fill_style: None,
-            diagonal: None,
-        }
-    }
-
-    /// plotters-canvas's backend on the same canvas, for text (none on a worker's canvas).
-    fn text(&self) -> Result<&CanvasBackend> {
-        self.pen.context().ok_or_else(no_context)?;
-        let text = self.text.get_or_init(|| CanvasBackend::with_canvas_object(self.canvas.clone()));
-        text.as_ref().ok_or_else(no_context)
+    fn with_pen(pen: Pen, size: (u32, u32)) -> Self {
+        BatchedCanvas { pen, size, open: None, stroke_style: None, fill_style: None, diagonal: None }
     }
 
     /// Opens a path for `ink` unless the open one already has it.
@@ -186,7 +165,8 @@ fn stroke_ink<S: BackendStyle>(style: &S) -> Option<Ink> {
     (c.alpha > 0.0).then(|| Ink { stroke_width: Some(style.stroke_width()), rgb: c.rgb, alpha_bits: c.alpha.to_bits() })
 }
 
-fn fill_ink(c: BackendColor) -> Option<Ink> {
+/// How a shape (or text) in colour `c` is filled; `None` for a transparent one.
+pub(crate) fn fill_ink(c: BackendColor) -> Option<Ink> {
     (c.alpha > 0.0).then_some(Ink { stroke_width: None, rgb: c.rgb, alpha_bits: c.alpha.to_bits() })
 }
 
@@ -209,7 +189,7 @@ pub(crate) fn css_color(ink: Ink) -> String {
         s.push_str(&v.to_string());
         s.push(',');
     }
-    let milli = (alpha.clamp(0.0, 1.0) * 1000.0).round() as u32;
+    let milli = (crate::sim::within::within(alpha, 0.0, 1.0) * 1000.0).round() as u32;
     s.push_str("0.");
     s.push_str(&format!("{milli:03}"));
     s.push(')');
@@ -230,11 +210,9 @@ fn crisp(from: BackendCoord, to: BackendCoord) -> ((f64, f64), (f64, f64)) {
     (a, b)
 }
 
-fn text_error<E: std::error::Error + Send + Sync>(e: DrawingErrorKind<E>) -> DrawingErrorKind<BatchError> {
-    match e {
-        DrawingErrorKind::DrawingError(e) => DrawingErrorKind::DrawingError(BatchError(e.to_string())),
-        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
-    }
+/// A canvas call's exception as a drawing error.
+fn js_error(e: &JsValue) -> DrawingErrorKind<BatchError> {
+    DrawingErrorKind::DrawingError(BatchError(format!("{e:?}")))
 }
 
 impl DrawingBackend for BatchedCanvas {
@@ -345,7 +323,7 @@ impl DrawingBackend for BatchedCanvas {
             }
             self.begin(ink);
             let (x, y, r) = (f64::from(center.0), f64::from(center.1), f64::from(radius));
-            self.pen.circle(x, y, r).map_err(|e| DrawingErrorKind::DrawingError(BatchError(format!("{e:?}"))))?;
+            self.pen.circle(x, y, r).map_err(|e| js_error(&e))?;
         }
         Ok(())
     }
@@ -353,14 +331,13 @@ impl DrawingBackend for BatchedCanvas {
     fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> Result {
         self.settle();
         self.flush();
-        // plotters-canvas sets the fill colour itself.
+        // Text sets the fill colour itself.
         self.fill_style = None;
-        self.text()?;
-        let backend = self.text.get_mut().and_then(Option::as_mut).ok_or_else(no_context)?;
-        backend.draw_text(text, style, pos).map_err(text_error)
+        let ctx = self.pen.context().ok_or_else(no_context)?;
+        super::canvas_text::fill_text(ctx, text, style, pos).map_err(|e| js_error(&e))
     }
 
     fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32)> {
-        self.text()?.estimate_text_size(text, style).map_err(text_error)
+        super::canvas_text::measure(text, style).ok_or_else(|| js_error(&"text could not be measured".into()))
     }
 }

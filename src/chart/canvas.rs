@@ -192,7 +192,7 @@ impl Surface {
         };
         match &self.painter {
             Painter::Worker(worker, id) => {
-                draw(&BatchedCanvas::recording(&self.canvas, Rc::clone(worker), *id, size).into_drawing_area(), &style)
+                draw(&BatchedCanvas::recording(Rc::clone(worker), *id, size).into_drawing_area(), &style)
             }
             Painter::Page(Some(ctx)) => {
                 draw(&BatchedCanvas::with_context(&self.canvas, ctx.clone()).into_drawing_area(), &style)

@@ -8,6 +8,8 @@ pub mod axis;
 pub mod batched;
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;
+#[cfg(target_arch = "wasm32")]
+pub mod canvas_text;
 pub mod cluster_swimlane;
 pub mod cluster_swimlane_draw;
 pub mod cluster_topology;

@@ -6,6 +6,7 @@
 
 use std::ops::Range;
 
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::{Drawable, PointCollection};
@@ -72,7 +73,7 @@ pub fn draw_axes<DB: DrawingBackend>(
         .margin_bottom(style.px(2.0))
         .x_label_area_size(style.px(x_area))
         .y_label_area_size(style.px(y_area))
-        .build_cartesian_2d(axes.x.clone(), axes.y.clone())?;
+        .build_cartesian_2d(TickAxis(axes.x.clone().into()), TickAxis(axes.y.clone().into()))?;
     let (x_ticks, y_ticks) = (axes.x_ticks, axes.y_ticks);
     let x_fmt = move |v: &f64| x_ticks.label(*v);
     let y_fmt = move |v: &f64| y_ticks.label(*v);
@@ -96,6 +97,34 @@ pub fn draw_axes<DB: DrawingBackend>(
     let (px, py) = chart.plotting_area().get_pixel_range();
     let pixels = (px.start..px.end - 1, py.end - 1..py.start);
     Ok(PlotFrame { x: axes.x.clone(), y: axes.y.clone(), pixels })
+}
+
+/// plotters' `f64` axis with no label formatting of its own: [`draw_axes`] labels every tick
+/// through [`Ticks`], and with `RangedCoordf64`'s default formatter merely reachable, the web app
+/// would carry core's float printing (~5 KB brotli) for labels it never shows.
+struct TickAxis(RangedCoordf64);
+
+impl Ranged for TickAxis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.0.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        self.0.key_points(hint)
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.0.range()
+    }
+}
+
+impl ValueFormatter<f64> for TickAxis {
+    fn format(value: &f64) -> String {
+        Ticks::Count.label(*value)
+    }
 }
 
 /// `root` in the data coordinates of `frame`.

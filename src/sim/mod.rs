@@ -30,6 +30,7 @@ pub mod sweep;
 pub mod time;
 pub mod trace;
 pub mod traffic;
+pub mod within;
 mod zig_table;
 
 pub use compare::{Comparison, Disagreement};

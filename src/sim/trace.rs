@@ -3,7 +3,7 @@
 //! Format: one arrival time per line in milliseconds since the start (`12`, `12.5`, `0.000001`),
 //! in non-decreasing order; blank lines and `#` comments are ignored.
 
-use super::decimal::{parse_fixed, DecimalError};
+use super::decimal::{format_f64, parse_fixed, DecimalError};
 use std::fmt;
 
 /// Largest trace text accepted, in bytes.
@@ -47,9 +47,9 @@ impl fmt::Display for TraceError {
         match self {
             TraceError::TooLarge { bytes } => write!(
                 f,
-                "trace: {:.1} MB is too large; at most {:.1} MB and {} million arrivals are accepted",
-                *bytes as f64 / 1e6,
-                MAX_TRACE_BYTES as f64 / 1e6,
+                "trace: {} MB is too large; at most {} MB and {} million arrivals are accepted",
+                format_f64(*bytes as f64 / 1e6, 1),
+                format_f64(MAX_TRACE_BYTES as f64 / 1e6, 1),
                 MAX_TRACE_ARRIVALS / 1_000_000
             ),
             TraceError::TooManyArrivals => write!(f, "trace: more than {MAX_TRACE_ARRIVALS} arrivals; shorten it"),

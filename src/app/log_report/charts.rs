@@ -9,6 +9,7 @@ use std::ops::Range;
 
 use super::html::escape;
 use crate::chart::axis::{nice_ceiling, short_number};
+use crate::sim::decimal::{format_f64, format_f64_trimmed};
 
 /// How tall the charts are, CSS pixels.
 pub const HEIGHT: u32 = 240;
@@ -51,6 +52,7 @@ impl LineChart {
     pub fn markup(&self, width: u32) -> String {
         let (w, h) = (f64::from(width.max(200)), f64::from(HEIGHT));
         let (x0, x1, y0, y1) = (LEFT, w - RIGHT, h - BOTTOM, TOP);
+        let (right, bottom, height) = (x1, y0, h);
         let span = |r: &Range<f64>| if r.end > r.start { r.end - r.start } else { 1.0 };
         let px = |x: f64| x0 + (x - self.x.0.start) / span(&self.x.0) * (x1 - x0);
         let py = |y: f64| y0 - (y - self.y.0.start) / span(&self.y.0) * (y0 - y1);
@@ -62,31 +64,43 @@ impl LineChart {
             }
             out.push_str("</ul>");
         }
+        // Coordinates to a tenth of a pixel, written without core's float printing.
+        let (w, h, x0, x1, y0, y1) = (d(w), d(h), d(x0), d(x1), d(y0), d(y1));
         let _ = write!(out, "<svg class=\"log-svg\" role=\"img\" aria-label=\"{}\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\">", escape(self.label));
         for (v, label) in &self.y.1 {
             let y = py(*v);
-            let _ = write!(out, "<line class=\"grid\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/><text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>", x0 - 6.0, y + 4.0, escape(label));
+            let _ = write!(out, "<line class=\"grid\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{}\" y2=\"{}\"/><text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", f(y), f(y), f(LEFT - 6.0), f(y + 4.0), escape(label));
         }
         for (v, label) in &self.x.1 {
-            let x = px(*v);
-            let _ = write!(out, "<line class=\"axis\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{y0}\" y2=\"{:.1}\"/><text class=\"tick\" x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", y0 + 5.0, y0 + 18.0, escape(label));
+            let x = f(px(*v));
+            let _ = write!(out, "<line class=\"axis\" x1=\"{x}\" x2=\"{x}\" y1=\"{y0}\" y2=\"{}\"/><text class=\"tick\" x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>", f(bottom + 5.0), f(bottom + 18.0), escape(label));
         }
-        let _ = write!(out, "<line class=\"axis\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{y0}\" y2=\"{y0}\"/><text class=\"tick\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>", (x0 + x1) / 2.0, h - 6.0, escape(self.x_title));
+        let _ = write!(out, "<line class=\"axis\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{y0}\" y2=\"{y0}\"/><text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", f((LEFT + right) / 2.0), f(height - 6.0), escape(self.x_title));
         for s in &self.series {
-            let points: Vec<String> = s.points.iter().map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y))).collect();
+            let points: Vec<String> = s.points.iter().map(|&(x, y)| format!("{},{}", f(px(x)), f(py(y)))).collect();
             let _ = write!(out, "<polyline class=\"{}\" points=\"{}\"/>", s.class, points.join(" "));
         }
         if let Some(m) = self.marker {
-            let x = px(m);
-            let _ = write!(out, "<line class=\"marker\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{y0}\" y2=\"{y1}\"/>");
+            let x = f(px(m));
+            let _ = write!(out, "<line class=\"marker\" x1=\"{x}\" x2=\"{x}\" y1=\"{y0}\" y2=\"{y1}\"/>");
         }
         if let Some(l) = self.level {
-            let y = py(l);
-            let _ = write!(out, "<line class=\"marker\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/>");
+            let y = f(py(l));
+            let _ = write!(out, "<line class=\"marker\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{y}\" y2=\"{y}\"/>");
         }
         out.push_str("</svg>");
         out
     }
+}
+
+/// A coordinate to a tenth of a pixel: `12.5`.
+fn f(v: f64) -> String {
+    format_f64(v, 1)
+}
+
+/// A coordinate that is usually whole: `600`, or `12.5` (as `{}` prints them).
+fn d(v: f64) -> String {
+    format_f64_trimmed(v, 1)
 }
 
 /// About `n` tidy ticks from 0 to `max`.
@@ -159,7 +173,7 @@ fn percent_ticks(top: f64) -> Vec<(f64, String)> {
     (0..=4)
         .map(|i| {
             let v = top * f64::from(i) / 4.0;
-            (v, if top < 0.04 { format!("{:.1} %", v * 100.0) } else { format!("{:.0} %", v * 100.0) })
+            (v, format!("{} %", format_f64(v * 100.0, if top < 0.04 { 1 } else { 0 })))
         })
         .collect()
 }

@@ -45,8 +45,7 @@ fn toggled<T: PartialEq + Copy>(list: &mut Vec<T>, item: T, on: bool) {
 
 /// The moment in seconds as the field holds it, in whole milliseconds.
 fn moment_text(t: Nanos) -> String {
-    let s = format!("{:.3}", t.as_nanos() as f64 / 1e9);
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
+    crate::sim::decimal::format_f64_trimmed(t.as_nanos() as f64 / 1e9, 3)
 }
 
 /// A live preview of the snippet's frame at `width` px, sized from the frame's own height
@@ -142,7 +141,7 @@ pub fn EmbedPanel(
         }
     });
     let set_moment = move |secs: f64| {
-        let secs = if secs.is_finite() { secs.clamp(0.0, MAX_MOMENT_SECS as f64) } else { 0.0 };
+        let secs = if secs.is_finite() { crate::sim::within::within(secs, 0.0, MAX_MOMENT_SECS as f64) } else { 0.0 };
         frame.update(|f| f.at = Nanos((secs * 1000.0).round() as u64 * 1_000_000));
     };
     let now = move || input.with(|i| i.now.as_secs_f64());
