@@ -70,6 +70,18 @@ pub const RETRIES: [Labelled<RetryPolicy>; 4] = [
 /// Playback speeds, simulated seconds per real second.
 pub const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0];
 
+/// A speed's `<option value>`: `0.25`, `1`, `100` (read back with `sim::nearest::nearest_f64`).
+///
+/// ```
+/// use ratelimit_playground::app::options::{speed_value, SPEEDS};
+/// use ratelimit_playground::sim::nearest::nearest_f64;
+/// assert_eq!(SPEEDS.map(speed_value)[..3], ["0.25", "0.5", "1"]);
+/// assert!(SPEEDS.iter().all(|&s| nearest_f64(&speed_value(s)) == Some(s)));
+/// ```
+pub fn speed_value(speed: f64) -> String {
+    crate::sim::decimal::format_f64_trimmed(speed, 2)
+}
+
 /// Fast-forward jumps offered, in simulated seconds.
 pub const JUMPS: [(u64, &str); 3] = [(10, "+10 s"), (60, "+1 min"), (600, "+10 min")];
 

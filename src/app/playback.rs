@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::options::{JUMPS, SPEEDS};
+use super::options::{speed_value, JUMPS, SPEEDS};
 use super::playground::Playground;
 use super::units::{clock_text, format_number};
 
@@ -49,7 +49,7 @@ pub fn Playback(
                         {SPEEDS
                             .into_iter()
                             .map(|s| view! {
-                                <option value=crate::sim::decimal::format_f64_trimmed(s, 2) prop:selected=move || pg.speed.get() == s>
+                                <option value=speed_value(s) prop:selected=move || pg.speed.get() == s>
                                     {format!("{}×", format_number(s))}
                                 </option>
                             })

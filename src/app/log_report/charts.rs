@@ -52,7 +52,6 @@ impl LineChart {
     pub fn markup(&self, width: u32) -> String {
         let (w, h) = (f64::from(width.max(200)), f64::from(HEIGHT));
         let (x0, x1, y0, y1) = (LEFT, w - RIGHT, h - BOTTOM, TOP);
-        let (right, bottom, height) = (x1, y0, h);
         let span = |r: &Range<f64>| if r.end > r.start { r.end - r.start } else { 1.0 };
         let px = |x: f64| x0 + (x - self.x.0.start) / span(&self.x.0) * (x1 - x0);
         let py = |y: f64| y0 - (y - self.y.0.start) / span(&self.y.0) * (y0 - y1);
@@ -65,28 +64,28 @@ impl LineChart {
             out.push_str("</ul>");
         }
         // Coordinates to a tenth of a pixel, written without core's float printing.
-        let (w, h, x0, x1, y0, y1) = (d(w), d(h), d(x0), d(x1), d(y0), d(y1));
-        let _ = write!(out, "<svg class=\"log-svg\" role=\"img\" aria-label=\"{}\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\">", escape(self.label));
+        let [sw, sh, sx0, sx1, sy0, sy1] = [w, h, x0, x1, y0, y1].map(d);
+        let _ = write!(out, "<svg class=\"log-svg\" role=\"img\" aria-label=\"{}\" viewBox=\"0 0 {sw} {sh}\" width=\"{sw}\" height=\"{sh}\">", escape(self.label));
         for (v, label) in &self.y.1 {
             let y = py(*v);
-            let _ = write!(out, "<line class=\"grid\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{}\" y2=\"{}\"/><text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", f(y), f(y), f(LEFT - 6.0), f(y + 4.0), escape(label));
+            let _ = write!(out, "<line class=\"grid\" x1=\"{sx0}\" x2=\"{sx1}\" y1=\"{}\" y2=\"{}\"/><text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", f(y), f(y), f(x0 - 6.0), f(y + 4.0), escape(label));
         }
         for (v, label) in &self.x.1 {
             let x = f(px(*v));
-            let _ = write!(out, "<line class=\"axis\" x1=\"{x}\" x2=\"{x}\" y1=\"{y0}\" y2=\"{}\"/><text class=\"tick\" x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>", f(bottom + 5.0), f(bottom + 18.0), escape(label));
+            let _ = write!(out, "<line class=\"axis\" x1=\"{x}\" x2=\"{x}\" y1=\"{sy0}\" y2=\"{}\"/><text class=\"tick\" x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>", f(y0 + 5.0), f(y0 + 18.0), escape(label));
         }
-        let _ = write!(out, "<line class=\"axis\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{y0}\" y2=\"{y0}\"/><text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", f((LEFT + right) / 2.0), f(height - 6.0), escape(self.x_title));
+        let _ = write!(out, "<line class=\"axis\" x1=\"{sx0}\" x2=\"{sx1}\" y1=\"{sy0}\" y2=\"{sy0}\"/><text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", f((x0 + x1) / 2.0), f(h - 6.0), escape(self.x_title));
         for s in &self.series {
             let points: Vec<String> = s.points.iter().map(|&(x, y)| format!("{},{}", f(px(x)), f(py(y)))).collect();
             let _ = write!(out, "<polyline class=\"{}\" points=\"{}\"/>", s.class, points.join(" "));
         }
         if let Some(m) = self.marker {
             let x = f(px(m));
-            let _ = write!(out, "<line class=\"marker\" x1=\"{x}\" x2=\"{x}\" y1=\"{y0}\" y2=\"{y1}\"/>");
+            let _ = write!(out, "<line class=\"marker\" x1=\"{x}\" x2=\"{x}\" y1=\"{sy0}\" y2=\"{sy1}\"/>");
         }
         if let Some(l) = self.level {
             let y = f(py(l));
-            let _ = write!(out, "<line class=\"marker\" x1=\"{x0}\" x2=\"{x1}\" y1=\"{y}\" y2=\"{y}\"/>");
+            let _ = write!(out, "<line class=\"marker\" x1=\"{sx0}\" x2=\"{sx1}\" y1=\"{y}\" y2=\"{y}\"/>");
         }
         out.push_str("</svg>");
         out

@@ -7,7 +7,7 @@ use super::link::EmbedControl;
 use crate::app::choice::Choice;
 use crate::app::controls::limiter::{CAPACITY, LIMIT, REFILL, WINDOW};
 use crate::app::controls::traffic::RATE;
-use crate::app::options::{Labelled, View, SPEEDS, TRAFFIC, VIEWS};
+use crate::app::options::{speed_value, Labelled, View, SPEEDS, TRAFFIC, VIEWS};
 use crate::app::playground::Playground;
 use crate::app::slider::Slider;
 use crate::app::units::format_number;
@@ -72,7 +72,7 @@ fn control(pg: Playground, which: EmbedControl) -> AnyView {
                 <label for="speed">"Speed"</label>
                 <select id="speed" on:change=move |ev| { if let Some(v) = crate::sim::nearest::nearest_f64(&event_target_value(&ev)) { pg.speed.set(v) } }>
                     {SPEEDS.into_iter().map(|s| view! {
-                        <option value=crate::sim::decimal::format_f64_trimmed(s, 2) prop:selected=move || pg.speed.get() == s>{format!("{}×", format_number(s))}</option>
+                        <option value=speed_value(s) prop:selected=move || pg.speed.get() == s>{format!("{}×", format_number(s))}</option>
                     }).collect::<Vec<_>>()}
                 </select>
             </div>
