@@ -213,7 +213,9 @@ impl Frame {
                         format!("{} {what}; known: {}; ignored", unknown.join(", "), known.join(", ")),
                     ));
                 }
-                controls.sort_by_key(|c| EMBED_CONTROLS.iter().position(|(e, _)| e == c));
+                // In EMBED_CONTROLS' order (a filter, not a sort: a sort would bring a sort routine
+                // of its own into every first module).
+                *controls = EMBED_CONTROLS.iter().map(|&(c, _)| c).filter(|c| controls.contains(c)).collect();
             }
         }
     }
