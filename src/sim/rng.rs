@@ -79,14 +79,15 @@ impl SimRng {
     #[cold]
     #[inline(never)]
     fn standard_exponential_edge(&mut self, i: usize, x: f64) -> f64 {
-        use super::zig_table::{ZIG_EXP_F as F, ZIG_EXP_R, ZIG_EXP_X as X};
+        use super::zig_table::{ZIG_EXP_R, ZIG_EXP_X as X};
+        let f = zig_exp_f();
         let (mut i, mut x) = (i, x);
         loop {
             if i == 0 {
                 // The tail beyond r is r + Exp(1), by memorylessness; 1 − u is in (0, 1].
                 return ZIG_EXP_R - ln(1.0 - self.uniform());
             }
-            if F[i + 1] + (F[i] - F[i + 1]) * self.uniform() < exp_neg(x) {
+            if f[i + 1] + (f[i] - f[i + 1]) * self.uniform() < exp_neg(x) {
                 return x;
             }
             // Rejected: a fresh draw, exactly as the fast path makes it.
@@ -96,6 +97,19 @@ impl SimRng {
             }
         }
     }
+}
+
+/// `exp(-x[i])` for each ziggurat edge, exactly as rounded from 40 digits: [`exp_neg`] of the edge
+/// corrected by [`ZIG_EXP_F_ULPS`](super::zig_table::ZIG_EXP_F_ULPS). Built once, on the first
+/// draw that needs it (about 1 % of draws ever do).
+fn zig_exp_f() -> &'static [f64; 257] {
+    use super::zig_table::{ZIG_EXP_F_ULPS, ZIG_EXP_X};
+    static TABLE: std::sync::OnceLock<[f64; 257]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|i| {
+            f64::from_bits(exp_neg(ZIG_EXP_X[i]).to_bits().wrapping_add_signed(i64::from(ZIG_EXP_F_ULPS[i])))
+        })
+    })
 }
 
 /// `x as u64` (truncating toward zero, saturating, NaN to 0) from the bits of `x`, with integer
@@ -139,8 +153,11 @@ pub fn ln(x: f64) -> f64 {
     let (m, e) = frexp(x);
     let (m, e) = (m * 2.0, e - 1);
     let i = ((m - 1.0) * 128.0) as usize;
-    let (ln_c, inv_c) = super::ln_table::LN_TABLE[i.min(127)];
+    let ln_c = super::ln_table::LN_TABLE[i.min(127)];
     let c = 1.0 + i as f64 / 128.0;
+    // Times the rounded reciprocal, not divided by `c`: the table's original second column, whose
+    // 128 values were exactly these divisions (`ln_uses_the_reciprocals_of_the_old_table`).
+    let inv_c = 1.0 / c;
     let r = (m - c) * inv_c;
     let series = r * (1.0 + r * (-0.5 + r * (1.0 / 3.0 + r * (-0.25 + r * (0.2 + r * (-1.0 / 6.0))))));
     f64::from(e) * std::f64::consts::LN_2 + ln_c + series
@@ -189,6 +206,25 @@ fn frexp(x: f64) -> (f64, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ziggurat_edges_are_rebuilt_bit_for_bit() {
+        let rebuilt = zig_exp_f();
+        for (i, exact) in super::super::zig_table::ZIG_EXP_F.iter().enumerate() {
+            assert_eq!(rebuilt[i].to_bits(), exact.to_bits(), "edge {i}: {} against {exact}", rebuilt[i]);
+        }
+    }
+
+    #[test]
+    fn ln_uses_the_reciprocals_of_the_old_table() {
+        // Entries of the second column `ln_table.rs` had until the division replaced it (all 128
+        // were checked equal when it did).
+        for (i, old) in
+            [(1, 0.9922480620155039), (3, 0.9770992366412213), (125, 0.5059288537549407), (127, 0.5019607843137255)]
+        {
+            assert_eq!((1.0 / (1.0 + f64::from(i) / 128.0)).to_bits(), f64::to_bits(old), "{i}");
+        }
+    }
 
     #[test]
     fn ln_agrees_with_the_platform_to_a_few_ulps() {

@@ -1,7 +1,7 @@
 //! Ziggurat tables for the exponential distribution (256 layers, Marsaglia & Tsang), used by
 //! [`super::rng::SimRng::exponential`].
 //!
-//! Five values to a line. Constants computed once at 40 digits (Python mpmath) and rounded to f64, so every platform
+//! Constants computed once at 40 digits (Python mpmath) and rounded to f64, so every platform
 //! draws from the same bits.
 
 /// Where the tail begins: the right edge of the base layer.
@@ -64,7 +64,30 @@ pub(crate) const ZIG_EXP_X: [f64; 257] = [
     0.06385216381500354, 0.0,
 ];
 
-/// `exp(-x[i])` for each edge.
+/// `exp(-x[i])` for each edge, as corrections in units in the last place to what
+/// [`super::rng::exp_neg`] computes for `x[i]` (off by −3 to +5 ulps, the same everywhere: basic
+/// operations only): the 40-digit values rounded to f64 in 257 bytes instead of 2 KB of doubles,
+/// which brotli cannot shrink. [`super::rng`] builds the table from these on first use.
+#[rustfmt::skip]
+pub(crate) const ZIG_EXP_F_ULPS: [i8; 257] = [
+    3, 2, 1, -2, -2, 2, -1, 1, 2, 2, 3, 2, 4, 1, 0, 2, 0, 5, 3, 1,
+    3, 3, 4, 2, 2, 1, 0, 0, 1, -3, -1, -2, -1, 1, -2, -1, 1, -1, 2, 0,
+    3, 0, 1, 2, -1, -1, -1, 0, 2, 1, -1, 1, 0, 2, 1, 1, 2, 1, 0, 1,
+    0, 0, 1, 0, -1, 1, 1, 0, -1, 0, 1, 0, 1, 1, 3, -1, -1, 0, 0, -2,
+    0, 1, 1, 0, 2, 1, 1, 2, 0, 1, -1, 2, 4, 1, -1, 0, 1, 0, 0, 0,
+    0, 2, 0, 0, -2, 1, 3, 0, 1, 2, 0, -2, 1, 0, 1, 1, 1, 0, 1, 1,
+    1, 0, 1, 1, 2, 1, 2, 0, -1, 1, -1, 0, 0, 1, 2, 0, 0, 0, -1, 0,
+    0, 1, 0, 0, 1, 2, 1, 2, 2, 0, -1, 0, 1, -1, 0, -1, -1, 3, 0, 2,
+    -1, 0, 0, 0, -1, 3, -1, -1, 1, 0, 1, 0, 0, 0, 1, 0, -1, -1, 2, -1,
+    -1, 0, 3, 2, -1, 1, 2, 0, -1, 2, -2, -2, -2, 0, -2, 1, 2, 1, 1, 0,
+    -1, 0, -1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, -1, 0, 2, -1, 3,
+    -1, 2, -1, -1, 0, -1, 0, 2, -2, 2, 0, 1, -1, 0, 1, -2, -1, -1, 1, 0,
+    -1, 0, 0, 1, 1, -1, 0, 0, 1, -1, -1, 0, 0, 1, 1, -1, 0,
+];
+
+/// `exp(-x[i])` for each edge, as the 40-digit values rounded to f64: what `ZIG_EXP_F_ULPS`
+/// rebuilds, kept for the test that checks it does.
+#[cfg(test)]
 #[rustfmt::skip]
 pub(crate) const ZIG_EXP_F: [f64; 257] = [
     0.0001670666923079639, 0.00045413435384149677, 0.0009672692823271745, 0.0015362997803015724, 0.0021459677437189063,
