@@ -1,9 +1,26 @@
-//! `ln(1 + i/128)` for `i` in `0..128`: the table behind [`super::rng::ln`].
+//! `ln(1 + i/128)` for `i` in `0..128`: the table behind [`super::rng::ln`], through
+//! [`super::tables`].
 //!
-//! Constants (generated once with Python's `math.log`), so every platform reads the same bits.
-//! (`1 / (1 + i/128)`, which `ln` also needs, is one correctly rounded division: computed there.)
+//! The values were generated once with Python's `math.log`, so every platform reads the same
+//! bits. The modules carry them as one byte each: the correction, in units in the last place, to
+//! the series [`super::tables`] sums for `ln(1 + i/128)`. The full values are compiled into tests
+//! only, which check that the table comes out equal to them, bit for bit. (`1 / (1 + i/128)`,
+//! which `ln` also needs, is one correctly rounded division: computed there.)
 
-/// The table, indexed by the top seven bits of a mantissa in `[1, 2)`.
+/// Corrections to `ln(1 + i/128)` against the series.
+#[rustfmt::skip]
+pub(crate) const LN_ULPS: [i8; 128] = [
+    0, 0, 1, 0, -1, 0, 0, 1, -1, 0, 0, 0, 0, 0, 1, -2, 0, 0, 0, 0,
+    1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 0, -1, -1, 2, -1, -2, -1,
+    -1, -1, 1, 1, 1, 1, 0, 1, 0, -1, -1, 1, -1, 2, 0, 1, 0, -2, -1, -1,
+    0, 0, 0, 0, -1, -1, 1, -2, 2, 0, 0, 0, 1, -1, 0, -1, 1, 0, 0, 0,
+    2, 0, 1, 0, 0, 0, 1, 0, -1, 1, -2, 0, 0, 1, 1, -1, 1, 0, -1, -1,
+    -2, 2, 1, 1, 1, 0, 2, 2, 0, 2, 2, -1, -3, 0, -2, 0, 3, 2, 2, -1,
+    -1, 2, 1, -1, 0, -1, -1, 1,
+];
+
+/// `ln(1 + i/128)`, indexed by the top seven bits of a mantissa in `[1, 2)`.
+#[cfg(test)]
 #[rustfmt::skip]
 pub(crate) const LN_TABLE: [f64; 128] = [
     0.0, 0.007782140442054949, 0.015504186535965254, 0.02316705928153438,

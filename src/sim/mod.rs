@@ -27,6 +27,7 @@ pub mod samples;
 pub mod scenario;
 pub mod store;
 pub mod sweep;
+mod tables;
 pub mod time;
 pub mod trace;
 pub mod traffic;

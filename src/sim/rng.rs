@@ -4,7 +4,8 @@
 //! platform's libm, which may differ in the last bit between native and WebAssembly builds), so
 //! the same seed gives the same run, byte for byte, everywhere.
 
-use super::zig_table::ZIG_EXP_X;
+use super::tables::{tables, Tables};
+use super::zig_table::ZIG_EXP_R;
 
 /// A deterministic pseudo-random generator (SplitMix64).
 #[derive(Clone, Debug)]
@@ -48,8 +49,15 @@ impl SimRng {
     /// arrivals of a Poisson process.
     #[inline(always)]
     pub fn exponential(&mut self, mean_nanos: f64) -> u64 {
+        self.exponential_with(tables(), mean_nanos)
+    }
+
+    /// [`exponential`](Self::exponential) with the tables at hand: a Poisson process keeps them,
+    /// so its draws skip the check that they are built.
+    #[inline(always)]
+    pub(crate) fn exponential_with(&mut self, t: &Tables, mean_nanos: f64) -> u64 {
         // Adding ½ before truncating rounds without a libm call.
-        to_u64_saturating(self.standard_exponential() * mean_nanos + 0.5)
+        to_u64_saturating(self.standard_exponential_with(t) * mean_nanos + 0.5)
     }
 
     /// A draw from Exp(1) by the ziggurat method: one random word, a table look-up and a
@@ -57,59 +65,50 @@ impl SimRng {
     /// basic-operation only, so the draw is the same on every platform.
     #[inline(always)]
     pub fn standard_exponential(&mut self) -> f64 {
-        let (i, x) = self.ziggurat_layer();
-        if x < ZIG_EXP_X[i + 1] {
+        self.standard_exponential_with(tables())
+    }
+
+    /// [`standard_exponential`](Self::standard_exponential) with the tables at hand.
+    #[inline(always)]
+    fn standard_exponential_with(&mut self, t: &Tables) -> f64 {
+        let (i, x) = self.ziggurat_layer(t);
+        if x < t.x[i + 1] {
             return x;
         }
-        self.standard_exponential_edge(i, x)
+        self.standard_exponential_edge(t, i, x)
     }
 
     /// One ziggurat draw: a layer `i` from the low 8 bits and `x` uniform across its width.
     #[inline(always)]
-    fn ziggurat_layer(&mut self) -> (usize, f64) {
+    fn ziggurat_layer(&mut self, t: &Tables) -> (usize, f64) {
         let bits = self.next_u64();
         let i = (bits & 0xff) as usize;
         // The top 52 bits, independent of the layer index in the low 8 (signed: see `uniform`).
         let u = ((bits >> 12) as i64) as f64 * (1.0 / (1u64 << 52) as f64);
-        (i, u * ZIG_EXP_X[i])
+        (i, u * t.x[i])
     }
 
     /// The ~1 % of ziggurat draws that land outside a layer's inner rectangle (`x` drawn in
     /// layer `i`): the tail, the wedge test, or a fresh draw.
     #[cold]
     #[inline(never)]
-    fn standard_exponential_edge(&mut self, i: usize, x: f64) -> f64 {
-        use super::zig_table::{ZIG_EXP_R, ZIG_EXP_X as X};
-        let f = zig_exp_f();
+    fn standard_exponential_edge(&mut self, t: &Tables, i: usize, x: f64) -> f64 {
         let (mut i, mut x) = (i, x);
         loop {
             if i == 0 {
                 // The tail beyond r is r + Exp(1), by memorylessness; 1 − u is in (0, 1].
-                return ZIG_EXP_R - ln(1.0 - self.uniform());
+                return ZIG_EXP_R - ln_with(&t.ln, 1.0 - self.uniform());
             }
-            if f[i + 1] + (f[i] - f[i + 1]) * self.uniform() < exp_neg(x) {
+            if t.f[i + 1] + (t.f[i] - t.f[i + 1]) * self.uniform() < exp_neg(x) {
                 return x;
             }
             // Rejected: a fresh draw, exactly as the fast path makes it.
-            (i, x) = self.ziggurat_layer();
-            if x < X[i + 1] {
+            (i, x) = self.ziggurat_layer(t);
+            if x < t.x[i + 1] {
                 return x;
             }
         }
     }
-}
-
-/// `exp(-x[i])` for each ziggurat edge, exactly as rounded from 40 digits: [`exp_neg`] of the edge
-/// corrected by [`ZIG_EXP_F_ULPS`](super::zig_table::ZIG_EXP_F_ULPS). Built once, on the first
-/// draw that needs it (about 1 % of draws ever do).
-fn zig_exp_f() -> &'static [f64; 257] {
-    use super::zig_table::{ZIG_EXP_F_ULPS, ZIG_EXP_X};
-    static TABLE: std::sync::OnceLock<[f64; 257]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        std::array::from_fn(|i| {
-            f64::from_bits(exp_neg(ZIG_EXP_X[i]).to_bits().wrapping_add_signed(i64::from(ZIG_EXP_F_ULPS[i])))
-        })
-    })
 }
 
 /// `x as u64` (truncating toward zero, saturating, NaN to 0) from the bits of `x`, with integer
@@ -144,6 +143,11 @@ fn to_u64_saturating(x: f64) -> u64 {
 /// below 3e-16). Only adds and multiplies after the table: the same bits on every platform, and
 /// fast enough that drawing Poisson gaps is not the cost of a run.
 pub fn ln(x: f64) -> f64 {
+    ln_with(&tables().ln, x)
+}
+
+/// [`ln`] with the table of `ln(1 + i/128)` given (the tables are built with it).
+pub(crate) fn ln_with(table: &[f64; 128], x: f64) -> f64 {
     if x.is_nan() || x <= 0.0 {
         return f64::NAN;
     }
@@ -153,7 +157,7 @@ pub fn ln(x: f64) -> f64 {
     let (m, e) = frexp(x);
     let (m, e) = (m * 2.0, e - 1);
     let i = ((m - 1.0) * 128.0) as usize;
-    let ln_c = super::ln_table::LN_TABLE[i.min(127)];
+    let ln_c = table[i.min(127)];
     let c = 1.0 + i as f64 / 128.0;
     // Times the rounded reciprocal, not divided by `c`: the table's original second column, whose
     // 128 values were exactly these divisions (`ln_uses_the_reciprocals_of_the_old_table`).
@@ -206,14 +210,6 @@ fn frexp(x: f64) -> (f64, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_ziggurat_edges_are_rebuilt_bit_for_bit() {
-        let rebuilt = zig_exp_f();
-        for (i, exact) in super::super::zig_table::ZIG_EXP_F.iter().enumerate() {
-            assert_eq!(rebuilt[i].to_bits(), exact.to_bits(), "edge {i}: {} against {exact}", rebuilt[i]);
-        }
-    }
 
     #[test]
     fn ln_uses_the_reciprocals_of_the_old_table() {

@@ -6,6 +6,7 @@
 use super::rate::TOKEN;
 use super::rng::SimRng;
 use super::scenario::{Scenario, TrafficShape};
+use super::tables::{tables, Tables};
 use super::trace::Trace;
 use std::sync::Arc;
 
@@ -32,6 +33,7 @@ enum Shape {
         mean_nanos: f64,
         next: u64,
         rng: SimRng,
+        tables: &'static Tables,
     },
     Bursts {
         rate_milli: u128,
@@ -62,9 +64,12 @@ impl Arrivals {
                 let (step, step_rem) = ((TOKEN / rate_milli) as u64, (TOKEN % rate_milli) as u64);
                 Shape::Constant { step, step_rem, rate_milli: r, t: 0, rem: 0 }
             }
-            TrafficShape::Poisson => {
-                Shape::Poisson { mean_nanos: TOKEN as f64 / rate_milli as f64, next: 0, rng: rng.fork(1) }
-            }
+            TrafficShape::Poisson => Shape::Poisson {
+                mean_nanos: TOKEN as f64 / rate_milli as f64,
+                next: 0,
+                rng: rng.fork(1),
+                tables: tables(),
+            },
             TrafficShape::Bursts => {
                 let on = sc.burst_on.as_nanos().max(1);
                 Shape::Bursts { rate_milli, on, period: on.saturating_add(sc.burst_off.as_nanos()), cycle: 0, index: 0 }
@@ -111,9 +116,9 @@ impl Iterator for Arrivals {
                 }
                 now
             }
-            Shape::Poisson { mean_nanos, next, rng } => {
+            Shape::Poisson { mean_nanos, next, rng, tables } => {
                 let t = *next;
-                *next = next.saturating_add(rng.exponential(*mean_nanos));
+                *next = next.saturating_add(rng.exponential_with(tables, *mean_nanos));
                 t
             }
             Shape::Bursts { rate_milli, on, period, cycle, index } => {

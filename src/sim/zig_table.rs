@@ -1,13 +1,57 @@
 //! Ziggurat tables for the exponential distribution (256 layers, Marsaglia & Tsang), used by
-//! [`super::rng::SimRng::exponential`].
+//! [`super::rng::SimRng::exponential`] through [`super::tables`].
 //!
-//! Constants computed once at 40 digits (Python mpmath) and rounded to f64, so every platform
-//! draws from the same bits.
+//! The layer edges `x` and their `exp(-x)` were computed once at 40 digits (Python mpmath) and
+//! rounded to f64, so every platform draws from the same bits. Doubles do not compress, so the
+//! modules carry them as one byte each: the correction, in units in the last place, to what
+//! [`super::tables`] computes for the value with basic operations. The full values are compiled
+//! into tests only, which check that the tables come out equal to them, bit for bit.
 
-/// Where the tail begins: the right edge of the base layer.
+/// Where the tail begins: the right edge of the base layer, `x[1]`.
 pub(crate) const ZIG_EXP_R: f64 = 7.69711747013105;
 
-/// Layer edges `x[0] = v / f(r) > x[1] = r > … > x[256] = 0`.
+/// The area of each layer, `v = x[0] · exp(-r)`, as the f64 the edges were checked against.
+pub(crate) const ZIG_EXP_V: f64 = 0.003949659822581557;
+
+/// Corrections to the edges: `x[0]` against `v / exp(-r)`, `x[i + 1]` against
+/// `-ln(v / x[i] + exp(-x[i]))` for `i` in `1..255` (`x[1] = r` and `x[256] = 0` need none).
+#[rustfmt::skip]
+pub(crate) const ZIG_EXP_X_ULPS: [i8; 257] = [
+    0, 0, 0, 0, 0, 0, 0, -1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 0, 1, 0, -1, 1, 0,
+    0, 0, 0, -1, 1, 0, 1, 0, 0, 0, 0, 0, -1, 0, 1, 1, 0, 0, 0, 0,
+    -1, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, -1, -1, 0, 0,
+    0, -1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 1, 0, 0, -1, 0, 0, -1, 0, 1,
+    0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 1, 2, 0, 1, 1, 1,
+    0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0, 1, 1, 1, 1, 0, 1, 1,
+    1, 1, 1, 0, 0, 1, 0, 1, 2, 1, 0, 0, 0, 0, 0, 1, 1, -1, 0, 0,
+    1, 1, 1, -1, 0, 0, 1, 0, 0, 0, 1, 0, 1, -1, 0, 1, 1, 0, 0, 0,
+    1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1,
+    1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0,
+    0, 1, -2, 2, -1, -1, -1, -1, 0, 0, 0, 0, -2, -2, 1, 0, 2, 2, -1, -1,
+    0, 1, 1, 2, 1, 0, 1, 2, 2, -1, 2, 1, 2, 1, 2, -4, 0,
+];
+
+/// Corrections to `exp(-x[i])` against [`super::rng::exp_neg`]`(x[i])`.
+#[rustfmt::skip]
+pub(crate) const ZIG_EXP_F_ULPS: [i8; 257] = [
+    3, 2, 1, -2, -2, 2, -1, 1, 2, 2, 3, 2, 4, 1, 0, 2, 0, 5, 3, 1,
+    3, 3, 4, 2, 2, 1, 0, 0, 1, -3, -1, -2, -1, 1, -2, -1, 1, -1, 2, 0,
+    3, 0, 1, 2, -1, -1, -1, 0, 2, 1, -1, 1, 0, 2, 1, 1, 2, 1, 0, 1,
+    0, 0, 1, 0, -1, 1, 1, 0, -1, 0, 1, 0, 1, 1, 3, -1, -1, 0, 0, -2,
+    0, 1, 1, 0, 2, 1, 1, 2, 0, 1, -1, 2, 4, 1, -1, 0, 1, 0, 0, 0,
+    0, 2, 0, 0, -2, 1, 3, 0, 1, 2, 0, -2, 1, 0, 1, 1, 1, 0, 1, 1,
+    1, 0, 1, 1, 2, 1, 2, 0, -1, 1, -1, 0, 0, 1, 2, 0, 0, 0, -1, 0,
+    0, 1, 0, 0, 1, 2, 1, 2, 2, 0, -1, 0, 1, -1, 0, -1, -1, 3, 0, 2,
+    -1, 0, 0, 0, -1, 3, -1, -1, 1, 0, 1, 0, 0, 0, 1, 0, -1, -1, 2, -1,
+    -1, 0, 3, 2, -1, 1, 2, 0, -1, 2, -2, -2, -2, 0, -2, 1, 2, 1, 1, 0,
+    -1, 0, -1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, -1, 0, 2, -1, 3,
+    -1, 2, -1, -1, 0, -1, 0, 2, -2, 2, 0, 1, -1, 0, 1, -2, -1, -1, 1, 0,
+    -1, 0, 0, 1, 1, -1, 0, 0, 1, -1, -1, 0, 0, 1, 1, -1, 0,
+];
+
+/// Layer edges `x[0] = v / f(r) > x[1] = r > … > x[256] = 0`, as rounded from 40 digits.
+#[cfg(test)]
 #[rustfmt::skip]
 pub(crate) const ZIG_EXP_X: [f64; 257] = [
     8.69711747013105, 7.69711747013105, 6.941033629377213, 6.47837849383257, 6.144164665772473,
@@ -64,29 +108,7 @@ pub(crate) const ZIG_EXP_X: [f64; 257] = [
     0.06385216381500354, 0.0,
 ];
 
-/// `exp(-x[i])` for each edge, as corrections in units in the last place to what
-/// [`super::rng::exp_neg`] computes for `x[i]` (off by −3 to +5 ulps, the same everywhere: basic
-/// operations only): the 40-digit values rounded to f64 in 257 bytes instead of 2 KB of doubles,
-/// which brotli cannot shrink. [`super::rng`] builds the table from these on first use.
-#[rustfmt::skip]
-pub(crate) const ZIG_EXP_F_ULPS: [i8; 257] = [
-    3, 2, 1, -2, -2, 2, -1, 1, 2, 2, 3, 2, 4, 1, 0, 2, 0, 5, 3, 1,
-    3, 3, 4, 2, 2, 1, 0, 0, 1, -3, -1, -2, -1, 1, -2, -1, 1, -1, 2, 0,
-    3, 0, 1, 2, -1, -1, -1, 0, 2, 1, -1, 1, 0, 2, 1, 1, 2, 1, 0, 1,
-    0, 0, 1, 0, -1, 1, 1, 0, -1, 0, 1, 0, 1, 1, 3, -1, -1, 0, 0, -2,
-    0, 1, 1, 0, 2, 1, 1, 2, 0, 1, -1, 2, 4, 1, -1, 0, 1, 0, 0, 0,
-    0, 2, 0, 0, -2, 1, 3, 0, 1, 2, 0, -2, 1, 0, 1, 1, 1, 0, 1, 1,
-    1, 0, 1, 1, 2, 1, 2, 0, -1, 1, -1, 0, 0, 1, 2, 0, 0, 0, -1, 0,
-    0, 1, 0, 0, 1, 2, 1, 2, 2, 0, -1, 0, 1, -1, 0, -1, -1, 3, 0, 2,
-    -1, 0, 0, 0, -1, 3, -1, -1, 1, 0, 1, 0, 0, 0, 1, 0, -1, -1, 2, -1,
-    -1, 0, 3, 2, -1, 1, 2, 0, -1, 2, -2, -2, -2, 0, -2, 1, 2, 1, 1, 0,
-    -1, 0, -1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, -1, 0, 2, -1, 3,
-    -1, 2, -1, -1, 0, -1, 0, 2, -2, 2, 0, 1, -1, 0, 1, -2, -1, -1, 1, 0,
-    -1, 0, 0, 1, 1, -1, 0, 0, 1, -1, -1, 0, 0, 1, 1, -1, 0,
-];
-
-/// `exp(-x[i])` for each edge, as the 40-digit values rounded to f64: what `ZIG_EXP_F_ULPS`
-/// rebuilds, kept for the test that checks it does.
+/// `exp(-x[i])` for each edge, as rounded from 40 digits.
 #[cfg(test)]
 #[rustfmt::skip]
 pub(crate) const ZIG_EXP_F: [f64; 257] = [
