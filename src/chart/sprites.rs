@@ -8,7 +8,6 @@
 //! a few colours, times two themes); the cache empties itself should it ever pass [`MAX_SPRITES`].
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, ImageBitmap, OffscreenCanvas, OffscreenCanvasRenderingContext2d};
@@ -46,12 +45,14 @@ struct Sprite {
 }
 
 thread_local! {
-    static SPRITES: RefCell<HashMap<(Mark, Ink), Sprite>> = RefCell::new(HashMap::new());
+    /// A list, not a hash map: it holds a handful, which a scan finds sooner than SipHash hashes
+    /// a key, and a map's code would be in every first module for this alone.
+    static SPRITES: RefCell<Vec<((Mark, Ink), Sprite)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// How many sprites are drawn and kept (for tests and measurements).
 pub fn sprite_count() -> usize {
-    SPRITES.with_borrow(HashMap::len)
+    SPRITES.with_borrow(Vec::len)
 }
 
 fn draw_sprite(mark: Mark, ink: Ink) -> Option<Sprite> {
@@ -93,7 +94,7 @@ pub(crate) fn stamp(ctx: &CanvasRenderingContext2d, mark: Mark, ink: Ink, (x, y)
     };
     SPRITES.with_borrow_mut(|sprites| {
         // One lookup for the hundreds of stamps a frame; a new sprite only now and then.
-        if let Some(sprite) = sprites.get(&(mark, ink)) {
+        if let Some((_, sprite)) = sprites.iter().find(|(key, _)| *key == (mark, ink)) {
             return copy(sprite);
         }
         let Some(sprite) = draw_sprite(mark, ink) else { return false };
@@ -101,7 +102,7 @@ pub(crate) fn stamp(ctx: &CanvasRenderingContext2d, mark: Mark, ink: Ink, (x, y)
             sprites.clear();
         }
         let copied = copy(&sprite);
-        sprites.insert((mark, ink), sprite);
+        sprites.push(((mark, ink), sprite));
         copied
     })
 }
