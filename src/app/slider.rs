@@ -30,7 +30,8 @@ pub fn Slider(
     let spoken_unit = match unit {
         "s" => "seconds".to_string(),
         "ms" => "milliseconds".to_string(),
-        other => other.replace("/s", " per second"),
+        // (Not `replace`: its substring search would be in the first module for this alone.)
+        other => other.strip_suffix("/s").map_or_else(|| other.to_string(), |per| format!("{per} per second")),
     };
     let spoken = move || format!("{} {spoken_unit}", format_number(value.get()));
     let on_input = move |ev: leptos::ev::Event| {

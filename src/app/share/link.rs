@@ -134,7 +134,7 @@ impl Link {
             notices.extend(
                 engine_notices
                     .into_iter()
-                    .filter(|n| !(trace_without_times && n.param == "traffic" && n.message.contains("trace"))),
+                    .filter(|n| !(trace_without_times && n.message == crate::sim::query::TRACE_WITHOUT_TIMES)),
             );
             sc
         };

@@ -17,6 +17,9 @@ use std::fmt;
 
 pub use keys::KEYS;
 
+/// The message for `traffic=trace` without arrival times (the web page replaces it with its own).
+pub const TRACE_WITHOUT_TIMES: &str = "trace needs a trace file (--trace FILE, or paste one in the app)";
+
 /// A parameter that was not accepted as given, named, with what is allowed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamError {
@@ -201,7 +204,7 @@ impl Scenario {
             out.push(err("backoff_cap", "must be at least backoff_base".into()));
         }
         if self.traffic == TrafficShape::Trace && self.trace.is_none() {
-            out.push(err("traffic", "trace needs a trace file (--trace FILE, or paste one in the app)".into()));
+            out.push(err("traffic", TRACE_WITHOUT_TIMES.into()));
         }
         out
     }
