@@ -6,13 +6,13 @@
 
 use std::ops::Range;
 
-use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+pub use super::mesh::draw_axes;
 pub use super::style::{font, ChartStyle, Dash, Ink, Key, Ticks, FONT};
 
 /// A drawing area in data coordinates: x and y as `f64`.
@@ -51,80 +51,6 @@ pub struct PlotFrame {
     /// The plot rectangle in backend pixels: `x` left to right, `y` from the bottom edge up
     /// (the order in which values map onto pixels).
     pub pixels: (Range<i32>, Range<i32>),
-}
-
-/// Fills `root` with the background and draws the legend, grid, axes and tick labels of `axes`.
-pub fn draw_axes<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    axes: &Axes,
-    style: &ChartStyle,
-) -> Result<PlotFrame, DrawingAreaErrorKind<DB::ErrorType>> {
-    let t = &style.theme;
-    root.fill(&t.background)?;
-    let legend_height = if axes.legend.is_empty() { style.px(6.0) } else { style.px(28.0) };
-    let (legend_area, plot_area) = root.split_vertically(legend_height);
-    draw_legend(&legend_area, &axes.legend, style)?;
-    let (font_size, y_area, x_area) = if axes.compact { (10.5, 34.0, 22.0) } else { (12.0, 48.0, 26.0) };
-    let x_area = x_area + if axes.x_title.is_some() { 16.0 } else { 0.0 };
-    let label_font = font(font_size * style.scale).color(&t.text);
-    let mut chart = ChartBuilder::on(&plot_area)
-        .margin_left(style.px(2.0))
-        .margin_right(style.px(if axes.compact { 14.0 } else { 18.0 }))
-        .margin_bottom(style.px(2.0))
-        .x_label_area_size(style.px(x_area))
-        .y_label_area_size(style.px(y_area))
-        .build_cartesian_2d(TickAxis(axes.x.clone().into()), TickAxis(axes.y.clone().into()))?;
-    let (x_ticks, y_ticks) = (axes.x_ticks, axes.y_ticks);
-    let x_fmt = move |v: &f64| x_ticks.label(*v);
-    let y_fmt = move |v: &f64| y_ticks.label(*v);
-    let mut mesh = chart.configure_mesh();
-    mesh.disable_x_mesh()
-        .light_line_style(t.background)
-        .bold_line_style(t.grid.stroke_width(style.stroke(1.0)))
-        .axis_style(t.axis.stroke_width(style.stroke(1.0)))
-        .x_labels(if axes.compact { 3 } else { 7 })
-        .y_labels(if axes.compact { 3 } else { 5 })
-        .x_label_formatter(&x_fmt)
-        .y_label_formatter(&y_fmt)
-        .label_style(label_font.clone())
-        .axis_desc_style(label_font);
-    if let Some(title) = axes.x_title {
-        mesh.x_desc(title);
-    }
-    mesh.draw()?;
-    // The pixel ranges exactly as plotters' ChartBuilder maps them: last pixel inclusive, y
-    // running from the bottom edge up.
-    let (px, py) = chart.plotting_area().get_pixel_range();
-    let pixels = (px.start..px.end - 1, py.end - 1..py.start);
-    Ok(PlotFrame { x: axes.x.clone(), y: axes.y.clone(), pixels })
-}
-
-/// plotters' `f64` axis with no label formatting of its own: [`draw_axes`] labels every tick
-/// through [`Ticks`], and with `RangedCoordf64`'s default formatter merely reachable, the web app
-/// would carry core's float printing (~5 KB brotli) for labels it never shows.
-struct TickAxis(RangedCoordf64);
-
-impl Ranged for TickAxis {
-    type FormatOption = NoDefaultFormatting;
-    type ValueType = f64;
-
-    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        self.0.map(value, limit)
-    }
-
-    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
-        self.0.key_points(hint)
-    }
-
-    fn range(&self) -> Range<f64> {
-        self.0.range()
-    }
-}
-
-impl ValueFormatter<f64> for TickAxis {
-    fn format(value: &f64) -> String {
-        Ticks::Count.label(*value)
-    }
 }
 
 /// `root` in the data coordinates of `frame`.
@@ -185,7 +111,12 @@ pub fn draw_marker<DB: DrawingBackend>(plot: &Plot<DB>, x: f64, ink: Ink, dash: 
     draw_line(plot, vec![(x, lo), (x, hi)], ink, dash, 1.5, style)
 }
 
-fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, keys: &[Key], style: &ChartStyle) -> Drawn<DB> {
+/// The legend: each key's line sample and label, left to right along the top of `area`.
+pub(super) fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    keys: &[Key],
+    style: &ChartStyle,
+) -> Drawn<DB> {
     let t = &style.theme;
     let font = font(12.5 * style.scale).color(&t.text).pos(Pos::new(HPos::Left, VPos::Center));
     let y = style.px(14.0);
