@@ -9,6 +9,7 @@ pub mod compare;
 pub mod decimal;
 pub mod decision;
 pub mod engine;
+mod heapsort;
 pub mod limiter;
 mod ln_table;
 pub mod logs;
