@@ -120,13 +120,24 @@ pub fn format_f64(v: f64, decimals: u32) -> String {
                 quotient
             }
         };
-        format!("{rounded:0width$}", width = decimals as usize + 1)
+        zero_padded(rounded, decimals as usize + 1)
     };
     if decimals == 0 {
         return format!("{sign}{digits}");
     }
     let (int, frac) = digits.split_at(digits.len() - decimals as usize);
     format!("{sign}{int}.{frac}")
+}
+
+/// `n` in decimal, with leading zeros to at least `width` digits: `format!("{n:0width$}")`
+/// without core's `u128` printing, which only this file needed (~0.5 KB brotli in each module).
+fn zero_padded(mut n: u128, width: usize) -> String {
+    let mut digits = Vec::new();
+    while n > 0 || digits.len() < width.max(1) {
+        digits.push(b'0' + (n % 10) as u8);
+        n /= 10;
+    }
+    digits.iter().rev().map(|&d| char::from(d)).collect()
 }
 
 /// [`format_f64`] without trailing zeros (nor a trailing point): `2.5`, `12`, `13.125`.
@@ -177,6 +188,15 @@ fn times_power_of_two(mantissa: u64, exp: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zero_padded_writes_what_format_writes() {
+        for n in [0u128, 1, 9, 10, 99, 100, 12_345, u128::from(u64::MAX), 1 << 73, u128::MAX] {
+            for width in [0, 1, 2, 5, 30, 45] {
+                assert_eq!(zero_padded(n, width), format!("{n:0width$}"), "{n} to {width}");
+            }
+        }
+    }
 
     #[test]
     fn rejects_exponents_signs_and_garbage() {
