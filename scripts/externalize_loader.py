@@ -11,6 +11,7 @@ like Trunk's other assets, so it can be cached forever. Trunk's preload links fo
 module go: a frame would fetch the whole page's module with them, for nothing.
 """
 import hashlib
+import json
 import os
 import re
 import sys
@@ -54,6 +55,16 @@ multi_node = (
     ' || (query.has("store") && query.get("store") !== "local")'
 )
 compare = '(embed ? (query.get("show") || "").split(",").includes("compare") : query.get("view") === "compare")'
+# A page link to a product model (`algo=nginx`, …): the page's first module has no product models
+# (`sim::products::models`), so the whole page runs it; a frame has them. The names are the
+# engine's own, read from its table of `algo` values: every one that is not a textbook algorithm.
+keys = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "sim", "query", "keys.rs"), encoding="utf-8").read()
+algos = re.search(r"const ALGOS: [^=]*= names!\((.*?)\);", keys, re.S)
+textbook = {"TokenBucket", "FixedWindow", "SlidingWindow", "SlidingLog", "Gcra"}
+product_names = [n for n, v in re.findall(r'"(\w+)" => Algorithm::(\w+)', algos.group(1) if algos else "") if v not in textbook]
+if len(product_names) < 8:
+    sys.exit(f"externalize_loader: expected the product models in src/sim/query/keys.rs's ALGOS, found {product_names}")
+product = f'(!embed && {json.dumps(product_names)}.includes(query.get("algo")))'
 # The whole page's own stylesheets (the multi-node view's, and Compare all's and the panels')
 # are its alone: the first modules keep them in a <template>, and whatever starts the whole page
 # adds them first (the loader here, app::whole_page on a hand-over), so a page or frame that never
@@ -73,12 +84,13 @@ const styled = Promise.all([...(css ? css.content.children : [])].map((sheet) =>
 css?.remove();
 """
 body = (
-    "// A multi-node or compare link runs the whole page's module (ratelimit-full: a frame for an\n"
-    + "// embed link); any other frame (embed=1) ratelimit-frame, one server's cards; any other link\n"
-    + "// the page's first module, one server's limiter.\n"
+    "// A multi-node or compare link, or a page link to a product model, runs the whole page's\n"
+    + "// module (ratelimit-full: a frame for an embed link); any other frame (embed=1)\n"
+    + "// ratelimit-frame, one server's cards; any other link the page's first module, one server's\n"
+    + "// limiter.\n"
     + "const query = new URLSearchParams(location.search);\n"
     + 'const embed = query.get("embed") === "1";\n'
-    + f"if ({multi_node} || {compare}) {{\n"
+    + f"if ({multi_node} || {compare} || {product}) {{\n"
     + indent(whole_page_css + classic("ratelimit-full", "await styled;\n"))
     + "\n} else if (embed) {\n"
     + indent(classic("ratelimit-frame"))

@@ -163,6 +163,11 @@ fn run_this_config_and_the_product_picker_run_the_real_limiters_models() {
 }
 
 #[test]
+fn the_first_module_hands_a_product_to_the_whole_page_which_a_product_link_opens_directly() {
+    one_browser_at_a_time(products::products_run_in_the_whole_page());
+}
+
+#[test]
 fn two_sandboxed_embeds_on_one_host_page_run_independently() {
     one_browser_at_a_time(embeds::snippet_layout_and_two_frames());
 }

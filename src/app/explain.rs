@@ -13,8 +13,18 @@ pub struct Explanation {
     pub sentences: &'static [&'static str],
 }
 
-/// The explanation shown under the charts for `view`.
+/// The explanation shown under the charts for `view`: the whole page's, every view's.
 pub fn explain(view: View) -> Explanation {
+    match view {
+        View::Single(algo) if algo.is_product() => super::explain_products::explain_product(algo),
+        _ => explain_textbook(view),
+    }
+}
+
+/// The explanation of a textbook algorithm or of Compare all; for a product, an empty one. The
+/// page's first module shows these only: it hands a product over to the whole page, and the
+/// products' texts stay out of it (in [`super::explain_products`]).
+pub fn explain_textbook(view: View) -> Explanation {
     let (title, sentences): (&str, &[&str]) = match view {
         View::Single(Algorithm::TokenBucket) => (
             "How the token bucket behaves",
@@ -56,54 +66,6 @@ pub fn explain(view: View) -> Explanation {
                 "It is the yardstick the sliding window counter is measured against.",
             ],
         ),
-        View::Single(Algorithm::Nginx) => (
-            "How nginx limit_req behaves",
-            &[
-                "This is nginx 1.22's own arithmetic: the rate in whole milli-requests per second (r/m truncated), a clock in whole milliseconds, and an excess that only passed requests update.",
-                "With nodelay up to burst + 1 requests pass at once from idle; without it nginx holds each request beyond the rate for excess ÷ rate and serves it late, so the latency figures grow instead of the 429s.",
-                "Checked decision by decision against a real nginx on this machine's traces (tests/real/nginx.rs).",
-            ],
-        ),
-        View::Single(Algorithm::Envoy) => (
-            "How Envoy's local rate limit behaves",
-            &[
-                "Since Envoy 1.31 the bucket refills continuously on each request, computed in floating-point seconds; envoy_bucket=timer shows the older timer that added tokens_per_fill every fill_interval in steps.",
-                "fill_interval is whole milliseconds, so a rate that does not divide evenly runs slightly fast or slow.",
-                "Modelled from Envoy's documentation and source; not run against Envoy, which cannot be installed here.",
-            ],
-        ),
-        View::Single(Algorithm::Governor) => (
-            "How governor behaves",
-            &[
-                "governor is GCRA in whole nanoseconds: one cell every period, a burst of allow_burst from idle.",
-                "It decides exactly like the token bucket whenever 1 ÷ rate is a whole number of nanoseconds; otherwise the period is rounded to the nearest one.",
-                "Checked decision by decision against the governor crate with its fake clock.",
-            ],
-        ),
-        View::Single(Algorithm::Express) => (
-            "How express-rate-limit behaves",
-            &[
-                "Its MemoryStore starts a client's window at the client's first request, not at a clock boundary, and resets it windowMs later.",
-                "Every request counts, refused ones too, so a client that keeps knocking stays refused until its window ends.",
-                "Checked decision by decision against express-rate-limit 8 under fake timers.",
-            ],
-        ),
-        View::Single(Algorithm::UpstashFixed) | View::Single(Algorithm::UpstashSliding) | View::Single(Algorithm::UpstashToken) => (
-            "How Upstash Ratelimit behaves",
-            &[
-                "Upstash's scripts count in whole milliseconds, with windows aligned to multiples of the window; its token bucket adds refillRate tokens only at whole intervals.",
-                "After a refusal, its ephemeral cache (on by default) refuses the identifier in memory until reset, that millisecond included, without asking Redis.",
-                "Checked decision by decision against @upstash/ratelimit 2 on a real redis-server.",
-            ],
-        ),
-        View::Single(Algorithm::RedisLua) => (
-            "How the exported Lua script behaves",
-            &[
-                "This runs the production panel's Redis script (lua= picks which) in Lua's floating point, with the caller's clock in milliseconds.",
-                "Redis runs each call atomically, so nodes sharing the key never over-admit; the arithmetic in doubles can differ from the exact engine by a request at a boundary.",
-                "Checked decision by decision on a real redis-server.",
-            ],
-        ),
         View::Compare => (
             "How to read the comparison",
             &[
@@ -112,6 +74,7 @@ pub fn explain(view: View) -> Explanation {
                 "The line under the columns compares how many requests the sliding window counter admitted with the exact sliding log: under steady overload the counter admits one fewer than the limit per window; after a burst its even-spread estimate can let more through.",
             ],
         ),
+        View::Single(_) => ("", &[]),
     };
     Explanation { title, sentences }
 }

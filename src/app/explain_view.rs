@@ -3,7 +3,8 @@
 
 use leptos::prelude::*;
 
-use super::explain::explain;
+use super::explain::Explanation as Text;
+use super::options::View;
 use super::playground::Playground;
 
 /// The explanation card for the current view.
@@ -11,6 +12,9 @@ use super::playground::Playground;
 pub fn Explanation(
     /// The page state to read from.
     playground: Playground,
+    /// The text of a view: [`super::explain::explain`], or in the page's first module
+    /// [`super::explain::explain_textbook`] (it shows no product).
+    explain: fn(View) -> Text,
 ) -> impl IntoView {
     let pg = playground;
     let text = Memo::new(move |_| explain(pg.view()));

@@ -7,6 +7,7 @@ pub mod chart_data;
 pub mod clock;
 pub mod cluster;
 pub mod explain;
+pub mod explain_products;
 pub mod handover;
 pub mod log_report;
 pub mod options;

@@ -10,9 +10,11 @@ use super::chart_env::provide_chart_env;
 use super::cluster::{ClusterControls, ClusterView, ModeSwitch};
 use super::compare_view::CompareView;
 use super::controls::Controls;
+use super::explain::Explanation as ExplanationText;
 use super::explain_view::Explanation;
 use super::in_view::use_in_view;
 use super::media::use_media_query;
+use super::options::View;
 use super::playback::Playback;
 use super::playground::Playground;
 use super::share::{
@@ -20,7 +22,9 @@ use super::share::{
     LinkNotice, ProductionPanel, ShareBar,
 };
 use super::single_view::SingleView;
-use super::stand_in::{frame_loading_view, loading_view, panel_stand_in, products_stand_in, share_stand_in, StandIn};
+use super::stand_in::{
+    frame_loading_view, loading_view, page_loading_view, panel_stand_in, products_stand_in, share_stand_in, StandIn,
+};
 use super::visibility::use_page_visible;
 use super::whole_page::{resume_when_mounted, take_handover, take_handover_trace};
 use crate::sim::{Nanos, Rate, Scenario, TrafficShape};
@@ -42,6 +46,7 @@ fn first_scenario() -> Scenario {
 /// loader starts that module for it, and should it miss one, this frame hands over to it.
 #[component]
 pub fn EmbedPage() -> impl IntoView {
+    crate::sim::products::models::install();
     let link = read_link(&first_scenario());
     let cluster = super::cluster::presets::is_cluster(&link.scenario);
     if fitted_cards(&link).0.iter().any(|&c| needs_whole_page(c, cluster)) {
@@ -53,6 +58,7 @@ pub fn EmbedPage() -> impl IntoView {
 /// A frame as the whole page's module draws it: any card, multi-node and Compare all included.
 #[component]
 pub fn WholeEmbedPage() -> impl IntoView {
+    crate::sim::products::models::install();
     view! { <EmbedApp link=read_link(&first_scenario()) card=any_card /> }
 }
 
@@ -85,11 +91,14 @@ pub struct Parts {
     pub logs: fn(Playground) -> AnyView,
     /// "Use this in production".
     pub production: fn(Playground) -> AnyView,
+    /// The explanation of a view: every view's, or the textbook algorithms' and Compare all's.
+    pub explain: fn(View) -> ExplanationText,
 }
 
 /// The whole page (`ratelimit-full`): every view and panel.
 #[component]
 pub fn App() -> impl IntoView {
+    crate::sim::products::models::install();
     let parts = Parts {
         cluster: |pg| view! { <ClusterView playground=pg /> }.into_any(),
         cluster_controls: |pg| view! { <ClusterControls playground=pg /> }.into_any(),
@@ -98,6 +107,7 @@ pub fn App() -> impl IntoView {
         products: |pg| view! { <super::controls::ProductControls playground=pg /> }.into_any(),
         logs: |pg| view! { <super::logs::LogsPanel playground=pg /> }.into_any(),
         production: |pg| view! { <ProductionPanel playground=pg /> }.into_any(),
+        explain: super::explain::explain,
     };
     view! { <Page parts=parts /> }
 }
@@ -121,9 +131,14 @@ const PRODUCTION: StandIn = StandIn {
 };
 
 /// What every visitor loads first (`ratelimit-playground`): one server's limiter, run and drawn.
-/// Asking for anything else hands over to the whole page ([`App`]).
+/// Asking for anything else hands over to the whole page ([`App`]), and so does a link to a
+/// product model, whose code only the whole page has (`sim::products::models`; the loader starts
+/// the whole page for one, this is the fallback).
 #[component]
 pub fn LightApp() -> impl IntoView {
+    if read_link(&first_scenario()).scenario.algo.is_product() && !crate::sim::products::models::installed() {
+        return page_loading_view();
+    }
     let parts = Parts {
         cluster: |pg| loading_view(pg, "the multi-node view"),
         cluster_controls: |_| ().into_any(),
@@ -132,8 +147,9 @@ pub fn LightApp() -> impl IntoView {
         products: products_stand_in,
         logs: |pg| panel_stand_in(pg, LOGS),
         production: |pg| panel_stand_in(pg, PRODUCTION),
+        explain: super::explain::explain_textbook,
     };
-    view! { <Page parts=parts /> }
+    view! { <Page parts=parts /> }.into_any()
 }
 
 /// The page. Starts paused (on a computed preview) when the user prefers reduced motion; started
@@ -201,7 +217,7 @@ fn Page(
                 <Show when=move || pg.compare.get() fallback=single_or_cluster>
                     {(parts.compare)(pg)}
                 </Show>
-                <Explanation playground=pg />
+                <Explanation playground=pg explain=parts.explain />
                 {(parts.logs)(pg)}
                 {(parts.production)(pg)}
             </div>

@@ -40,11 +40,22 @@ pub fn loading_view(pg: Playground, what: &'static str) -> AnyView {
 
 /// A frame's stand-in while it hands over to the whole page's module, which draws its cards.
 pub fn frame_loading_view() -> AnyView {
+    address_loading_view("This frame could not be loaded.")
+}
+
+/// The page's stand-in while it hands over a link it cannot run (a product model's) to the whole
+/// page's module.
+pub fn page_loading_view() -> AnyView {
+    address_loading_view("The page could not be loaded: reload it to try again.")
+}
+
+/// "Loading…" while the whole page's module starts on this address, or `failure` if it cannot.
+fn address_loading_view(failure: &'static str) -> AnyView {
     let failed = RwSignal::new(false);
     request(None, Ask::default(), failed);
     view! {
         <p class="hint" id="whole-page-loading" role="status">
-            {move || if failed.get() { "This frame could not be loaded." } else { "Loading…" }}
+            {move || if failed.get() { failure } else { "Loading…" }}
         </p>
     }
     .into_any()
@@ -81,7 +92,7 @@ pub fn panel_stand_in(pg: Playground, s: StandIn) -> AnyView {
     let (failed, asked) = (RwSignal::new(false), RwSignal::new(false));
     let load = move |_| {
         asked.set(true);
-        request(Some(pg), Ask { focus: Some(s.focus), click: None }, failed);
+        request(Some(pg), Ask { focus: Some(s.focus), ..Ask::default() }, failed);
     };
     let (labelled_by, title_id) = (format!("{}-title", s.id), format!("{}-title", s.id));
     view! {
@@ -105,7 +116,7 @@ pub fn share_stand_in(pg: Playground) -> AnyView {
     let button = move |id: &'static str, label: &'static str, title: &'static str| {
         let ask = move |_| {
             asked.set(true);
-            request(Some(pg), Ask { focus: Some(id), click: Some(id) }, failed);
+            request(Some(pg), Ask { focus: Some(id), click: Some(id), ..Ask::default() }, failed);
         };
         view! { <button type="button" id=id on:click=ask title=title>{label}</button> }
     };
@@ -134,10 +145,11 @@ pub fn products_stand_in(pg: Playground) -> AnyView {
     let (failed, asked) = (RwSignal::new(false), RwSignal::new(false));
     let on_pick = move |ev: leptos::ev::Event| {
         let key = event_target_value(&ev);
-        if let Some(p) = PRODUCT_VIEWS.iter().find(|p| p.key == key) {
-            pg.set_view(p.value);
+        // The model runs in the whole page (this module has none: `sim::products::models`),
+        // which opens on it from the start.
+        if let Some(super::options::View::Single(algo)) = PRODUCT_VIEWS.iter().find(|p| p.key == key).map(|p| p.value) {
             asked.set(true);
-            request(Some(pg), Ask { focus: Some("algo-product"), click: None }, failed);
+            request(Some(pg), Ask { focus: Some("algo-product"), click: None, algo: Some(algo) }, failed);
         }
     };
     view! {

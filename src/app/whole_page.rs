@@ -25,6 +25,7 @@ use super::playground::Playground;
 use super::script::{add_stylesheets, run_script};
 use super::share::{link_view, replace_query};
 use crate::app::share::link::share_query;
+use crate::sim::{Algorithm, Scenario};
 
 /// The whole page's wasm-bindgen script (no-modules: it defines the global `ratelimit_full`) and
 /// its module, both next to the page.
@@ -69,6 +70,9 @@ pub struct Ask {
     pub focus: Option<&'static str>,
     /// The button to press: the one the visitor pressed on the stand-in.
     pub click: Option<&'static str>,
+    /// The product model to open on, from the start: the visitor picked it on the stand-in, and
+    /// this module cannot run it.
+    pub algo: Option<Algorithm>,
 }
 
 /// Hands over to the whole page, once: `failed` is set if its module cannot be loaded. A frame
@@ -117,7 +121,12 @@ async fn hand_over(pg: Option<Playground>) -> Result<(), JsValue> {
     let init: Function = WHOLE_PAGE.with(JsValue::clone).dyn_into()?;
     let leave = Closure::once_into_js(move || {
         if let Some(pg) = pg {
-            if let Some(view) = pg.scenario.try_with_untracked(|sc| share_query(sc, untrack(|| link_view(pg)))) {
+            let algo = ASKED.with_borrow(|(ask, _)| ask.algo);
+            let view = pg.scenario.try_with_untracked(|sc| {
+                let picked = algo.map(|algo| Scenario { algo, ..sc.clone() });
+                share_query(picked.as_ref().unwrap_or(sc), untrack(|| link_view(pg)))
+            });
+            if let Some(view) = view {
                 replace_query(&view);
                 if let Err(e) = leave_handover(pg) {
                     leptos::logging::warn!("the hand-over could not be left: {e:?}");
@@ -154,7 +163,8 @@ fn leave_handover(pg: Playground) -> Result<(), JsValue> {
     let handover = Handover {
         running: pg.running.get_untracked(),
         speed: pg.speed.get_untracked(),
-        at_ns: pg.with_runner(|r| r.now().as_nanos()).unwrap_or(0),
+        // A product picked on the stand-in starts from t = 0, as any change of algorithm does.
+        at_ns: if ask.algo.is_some() { 0 } else { pg.with_runner(|r| r.now().as_nanos()).unwrap_or(0) },
         scroll: window().scroll_y().map_or(0, |y| y.max(0.0).round() as u32),
         focus: focus.filter(|id| !id.is_empty()),
         click: ask.click.map(str::to_string),

@@ -1,6 +1,8 @@
 //! The product models in the page: "Run this config" switches to the tab's model with exactly
 //! the exported numbers and states the difference from the textbook algorithm (the same numbers
-//! as the CLI); the product picker and each product's knobs change the run and the URL.
+//! as the CLI); the product picker and each product's knobs change the run and the URL. The
+//! page's first module has no product models: it hands a pick over to the whole page, and a
+//! product link opens the whole page directly.
 
 use std::time::Duration;
 
@@ -151,6 +153,50 @@ pub async fn run_config_and_product_picker() {
     assert_eq!(js(&client, "return !!document.querySelector('#production-side');").await, json!(false));
 
     assert_clean(&client, "the product models").await;
+    client.close().await.expect("close the session");
+    drop(browser);
+}
+
+/// Which of the page's wasm modules the browser has fetched: (first module, whole page).
+async fn modules_fetched(client: &fantoccini::Client) -> (bool, bool) {
+    let fetched = |name: &str| {
+        format!("return performance.getEntriesByType('resource').some(e => e.name.includes('{name}') && e.name.endsWith('.wasm'));")
+    };
+    let first = js(client, &fetched("ratelimit-playground")).await == json!(true);
+    let whole = js(client, &fetched("ratelimit-full")).await == json!(true);
+    (first, whole)
+}
+
+pub async fn products_run_in_the_whole_page() {
+    let (server, browser, client) = start().await;
+
+    // Picked on the first module's stand-in: the whole page takes over and runs the model from
+    // t = 0, with the picker, the explanation and the address on it.
+    open(&client, &format!("{}?rate=9", server.url)).await;
+    assert_eq!(modules_fetched(&client).await, (true, false), "the page opens on its first module");
+    click(&client, "#jump-60").await;
+    set_control(&client, "#algo-product", "governor", "change").await;
+    let governed = "document.querySelector('#explain-title')?.textContent === 'How governor behaves'";
+    wait_until(&client, governed, Duration::from_secs(15), "the whole page explains governor").await;
+    assert_eq!(modules_fetched(&client).await, (true, true));
+    assert_eq!(js(&client, "return document.querySelector('#algo-product').value;").await, json!("governor"));
+    let search = js(&client, "return location.search;").await;
+    assert!(search.as_str().is_some_and(|s| s.contains("algo=governor") && s.contains("rate=9")), "{search}");
+    let secs = js(&client, "return Number(document.querySelector('#clock').dataset.ns) / 1e9;").await;
+    assert!(
+        secs.as_f64().is_some_and(|s| s < 30.0),
+        "the model starts from t = 0, not where the first module was: {secs}"
+    );
+    assert_clean(&client, "a product picked on the first module").await;
+
+    // A product link: the loader starts the whole page at once; the first module never loads.
+    open(&client, &format!("{}?algo=envoy&rate=9", server.url)).await;
+    let envoy = "document.querySelector('#explain-title')?.textContent === \"How Envoy's local rate limit behaves\"";
+    wait_until(&client, envoy, Duration::from_secs(15), "the whole page explains Envoy").await;
+    assert_eq!(modules_fetched(&client).await, (false, true), "a product link opens the whole page directly");
+    assert_eq!(js(&client, "return !!document.querySelector('#envoy-timer');").await, json!(true));
+    assert_clean(&client, "a product link").await;
+
     client.close().await.expect("close the session");
     drop(browser);
 }

@@ -13,6 +13,13 @@ pub const GOLDEN: &[&str] = &[
     "traffic=poisson&rate=500&nodes=8&store=race&lb=random&rtt=3&retry=backoff&seed=11&duration=20",
     "traffic=poisson&rate=500&nodes=8&store=async&rtt=30&seed=12&duration=20",
     "rate=300&nodes=4&store=atomic&rtt=2&outage=5-8&fail=closed&retry=exact&duration=20",
+    // The product models: Envoy's and the Lua script's floating point, nginx's delays, Upstash's
+    // milliseconds; in wasm they are built through `sim::products::models` once installed.
+    "algo=envoy&traffic=poisson&rate=30&seed=5&duration=30",
+    "algo=redis_lua&lua=sliding_window&traffic=poisson&rate=40&seed=6&duration=30",
+    "algo=nginx&nodelay=0&traffic=bursts&rate=60&duration=30",
+    "algo=upstash_sliding&traffic=clients&clients=20&rate=25&seed=9&duration=30",
+    "algo=governor&rate=300&nodes=4&store=race&rtt=2&seed=4&duration=10",
 ];
 
 /// `query<TAB>fnv1a-hex` per golden scenario, one line each.

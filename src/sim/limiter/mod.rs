@@ -17,10 +17,7 @@ pub use state::LimiterState;
 pub use token_bucket::TokenBucket;
 
 use super::decision::{Decision, Quota, Status, Verdict};
-use super::products::{
-    envoy::Envoy, express::Express, governor::Governor, nginx::Nginx, redis_lua::RedisLua, upstash::Upstash,
-};
-use super::scenario::{Algorithm, Scenario};
+use super::scenario::Scenario;
 use super::time::SimTime;
 
 /// A rate-limiting algorithm's state machine.
@@ -95,14 +92,89 @@ enum Kind {
     SlidingWindow(SlidingWindow),
     SlidingLog(SlidingLog),
     Gcra(Gcra),
-    // Products larger than the largest textbook state are boxed: every store operation clones or
-    // moves an `AnyLimiter`, and a larger one slowed the cluster runs by 8 % (`make bench`).
-    Nginx(Box<Nginx>),
-    Envoy(Envoy),
-    Governor(Governor),
-    Express(Express),
-    Upstash(Box<Upstash>),
-    RedisLua(Box<RedisLua>),
+    /// A product model, behind a pointer: kept small (every store operation clones or moves an
+    /// `AnyLimiter`, and a larger one slowed the cluster runs by 8 %, `make bench`), and called
+    /// through its vtable, so a module that never builds one carries none of their code
+    /// ([`crate::sim::products::models`]).
+    Product(Box<dyn Model>),
+}
+
+/// A product model as the engine keeps it: the [`Limiter`] calls the engine makes, behind a
+/// pointer that can be cloned. Only these are in a model's vtable: with `Limiter` as its
+/// supertrait, every provided method (`decide`, `check`) would be compiled once more per product;
+/// with `Debug`, each product's derived `Debug` would be kept, and with their `f64` fields core's
+/// float printing (+9 KB brotli in each module with the models).
+pub(crate) trait Model: Send + Sync {
+    /// [`Limiter::acquire`].
+    fn acquire(&mut self, now: SimTime) -> bool;
+    /// [`Limiter::consume`].
+    fn consume(&mut self, now: SimTime);
+    /// [`Limiter::status`].
+    fn status(&self, now: SimTime) -> Status;
+    /// [`Limiter::wait`].
+    fn wait(&self, now: SimTime) -> super::time::Nanos;
+    /// [`Limiter::gauge`].
+    fn gauge(&self, now: SimTime) -> Gauge;
+    /// [`Limiter::quota`].
+    fn quota(&self) -> Quota;
+    /// [`Limiter::admitted_delay`].
+    fn admitted_delay(&self) -> super::time::Nanos;
+    /// A copy, state and all.
+    fn boxed_clone(&self) -> Box<dyn Model>;
+}
+
+/// Implements [`Model`] for product model types by forwarding to their [`Limiter`] methods (not a
+/// blanket impl: the textbook algorithms, dispatched statically, must not be models too).
+macro_rules! models {
+    ($($t:ty),+ $(,)?) => {$(
+        impl Model for $t {
+            fn acquire(&mut self, now: SimTime) -> bool {
+                Limiter::acquire(self, now)
+            }
+            fn consume(&mut self, now: SimTime) {
+                Limiter::consume(self, now)
+            }
+            fn status(&self, now: SimTime) -> Status {
+                Limiter::status(self, now)
+            }
+            fn wait(&self, now: SimTime) -> super::time::Nanos {
+                Limiter::wait(self, now)
+            }
+            fn gauge(&self, now: SimTime) -> Gauge {
+                Limiter::gauge(self, now)
+            }
+            fn quota(&self) -> Quota {
+                Limiter::quota(self)
+            }
+            fn admitted_delay(&self) -> super::time::Nanos {
+                Limiter::admitted_delay(self)
+            }
+            fn boxed_clone(&self) -> Box<dyn Model> {
+                Box::new(self.clone())
+            }
+        }
+    )+};
+}
+
+models!(
+    crate::sim::products::nginx::Nginx,
+    crate::sim::products::envoy::Envoy,
+    crate::sim::products::governor::Governor,
+    crate::sim::products::express::Express,
+    crate::sim::products::upstash::Upstash,
+    crate::sim::products::redis_lua::RedisLua,
+);
+
+impl std::fmt::Debug for dyn Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a product model")
+    }
+}
+
+impl Clone for Box<dyn Model> {
+    fn clone(&self) -> Self {
+        self.boxed_clone()
+    }
 }
 
 macro_rules! dispatch {
@@ -113,12 +185,7 @@ macro_rules! dispatch {
             Kind::SlidingWindow($l) => $e,
             Kind::SlidingLog($l) => $e,
             Kind::Gcra($l) => $e,
-            Kind::Nginx($l) => $e,
-            Kind::Envoy($l) => $e,
-            Kind::Governor($l) => $e,
-            Kind::Express($l) => $e,
-            Kind::Upstash($l) => $e,
-            Kind::RedisLua($l) => $e,
+            Kind::Product($l) => $e,
         }
     };
 }
@@ -149,20 +216,7 @@ impl AnyLimiter {
     /// exports for its policy (see [`crate::sim::products`]). [`Scenario::limiter`] builds the
     /// textbook algorithms; this is its product half.
     pub(crate) fn product(sc: &Scenario) -> Self {
-        use crate::sim::products::{envoy, express, governor, nginx, redis_lua, upstash, Policy};
-        let p = Policy::of(sc);
-        let o = &sc.product;
-        Self::of(match sc.algo {
-            Algorithm::Nginx => Kind::Nginx(Box::new(nginx::Nginx::new(&nginx::NginxConfig::of(&p, o)))),
-            Algorithm::Envoy => Kind::Envoy(envoy::Envoy::new(&envoy::EnvoyBucket::of(&p), o.envoy_timer)),
-            Algorithm::Governor => Kind::Governor(governor::Governor::new(&governor::GovernorQuota::of(&p))),
-            Algorithm::Express => Kind::Express(express::Express::new(&express::ExpressOptions::of(&p))),
-            Algorithm::UpstashFixed | Algorithm::UpstashSliding | Algorithm::UpstashToken => {
-                Kind::Upstash(Box::new(upstash::Upstash::new(&upstash::UpstashLimiter::of(&p))))
-            }
-            Algorithm::RedisLua => Kind::RedisLua(Box::new(redis_lua::RedisLua::new(redis_lua::LuaArgs::of(&p)))),
-            textbook => unreachable!("{textbook:?} is built by Scenario::limiter"),
-        })
+        Self::of(Kind::Product(crate::sim::products::models::model(sc)))
     }
 
     fn of(kind: Kind) -> Self {
@@ -228,7 +282,7 @@ impl Limiter for AnyLimiter {
     }
     fn admitted_delay(&self) -> super::time::Nanos {
         match &self.kind {
-            Kind::Nginx(l) => l.admitted_delay(),
+            Kind::Product(l) => l.admitted_delay(),
             _ => super::time::Nanos::ZERO,
         }
     }

@@ -11,6 +11,7 @@
 pub mod envoy;
 pub mod express;
 pub mod governor;
+pub mod models;
 pub mod nginx;
 mod policy;
 pub mod redis_lua;
