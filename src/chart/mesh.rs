@@ -25,14 +25,8 @@ pub fn draw_axes<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<PlotFrame, DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &style.theme;
-    root.fill(&t.background)?;
-    let legend_height = if axes.legend.is_empty() { style.px(6.0) } else { style.px(28.0) };
-    let (legend_area, _) = root.split_vertically(legend_height);
-    draw_legend(&legend_area, &axes.legend, style)?;
-    let (font_size, y_area, x_area) = if axes.compact { (10.5, 34.0, 22.0) } else { (12.0, 48.0, 26.0) };
-    let x_area = style.px(x_area + if axes.x_title.is_some() { 16.0 } else { 0.0 });
-    let y_area = style.px(y_area);
-    let label_font = font(font_size * style.scale).color(&t.text);
+    let Top { legend_height, x_area, y_area, label_font } = draw_top(root, axes, style)?;
+    let (x_area, y_area) = (style.px(x_area), style.px(y_area));
 
     // The chart's box, relative to `root`: below the legend, inside the margins.
     let (width, height) = root.dim_in_pixel();
@@ -94,6 +88,31 @@ pub fn draw_axes<DB: DrawingBackend>(
     Ok(frame)
 }
 
+/// What both layouts start with: the background and the legend drawn, the legend's height, the
+/// label areas' sizes in CSS pixels (x below, y left) and the labels' font.
+struct Top {
+    legend_height: i32,
+    x_area: f64,
+    y_area: f64,
+    label_font: TextStyle<'static>,
+}
+
+/// Fills `root` and draws the legend; returns the rest of the layout's sizes ([`Top`]).
+fn draw_top<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    axes: &Axes,
+    style: &ChartStyle,
+) -> Result<Top, DrawingAreaErrorKind<DB::ErrorType>> {
+    root.fill(&style.theme.background)?;
+    let legend_height = if axes.legend.is_empty() { style.px(6.0) } else { style.px(28.0) };
+    let (legend_area, _) = root.split_vertically(legend_height);
+    draw_legend(&legend_area, &axes.legend, style)?;
+    let (font_size, y_area, x_area) = if axes.compact { (10.5, 34.0, 22.0) } else { (12.0, 48.0, 26.0) };
+    let x_area = x_area + if axes.x_title.is_some() { 16.0 } else { 0.0 };
+    let label_font = font(font_size * style.scale).color(&style.theme.text);
+    Ok(Top { legend_height, x_area, y_area, label_font })
+}
+
 /// At most `count` round values in `range` (plotters' key points for an `f64` axis), each with
 /// the pixel it maps to between `pixels.0` and `pixels.1`.
 fn key_pixels(range: &Range<f64>, count: usize, pixels: (i32, i32)) -> Vec<(i32, f64)> {
@@ -117,13 +136,8 @@ mod tests {
         style: &ChartStyle,
     ) -> Result<PlotFrame, DrawingAreaErrorKind<DB::ErrorType>> {
         let t = &style.theme;
-        root.fill(&t.background)?;
-        let legend_height = if axes.legend.is_empty() { style.px(6.0) } else { style.px(28.0) };
-        let (legend_area, plot_area) = root.split_vertically(legend_height);
-        draw_legend(&legend_area, &axes.legend, style)?;
-        let (font_size, y_area, x_area) = if axes.compact { (10.5, 34.0, 22.0) } else { (12.0, 48.0, 26.0) };
-        let x_area = x_area + if axes.x_title.is_some() { 16.0 } else { 0.0 };
-        let label_font = font(font_size * style.scale).color(&t.text);
+        let Top { legend_height, x_area, y_area, label_font } = draw_top(root, axes, style)?;
+        let (_, plot_area) = root.split_vertically(legend_height);
         let mut chart = ChartBuilder::on(&plot_area)
             .margin_left(style.px(2.0))
             .margin_right(style.px(if axes.compact { 14.0 } else { 18.0 }))
