@@ -366,23 +366,25 @@ async fn hand_over_where_it_was() {
     let (server, browser, client) = launch().await;
     cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": ERROR_HOOK })).await;
     viewport(&client, 1280, 800, 1.0, false).await;
-    client.goto(&server.url).await.expect("open the app");
+    // Poisson arrivals from a link (a seed of its own), paused a minute in, scrolled down to the
+    // production panel.
+    client.goto(&format!("{}?traffic=poisson&rate=2.7&seed=17", server.url)).await.expect("open the app");
     wait_until(&client, "document.querySelector('#requests')", Duration::from_secs(15), "the app has mounted").await;
-
-    // A replayed trace (400 arrivals 370.1–370.9 ms apart), paused a minute in, scrolled down to
-    // the production panel.
-    js(&client, "document.querySelector('#traffic').value = 'trace'; document.querySelector('#traffic').dispatchEvent(new Event('change', { bubbles: true }));").await;
-    wait_until(&client, "document.querySelector('#trace-text')", Duration::from_secs(2), "the trace box").await;
-    let trace: String = (0..400).map(|i| format!("{}.{}\n", i * 370, i % 10)).collect();
-    js(&client, &format!("document.querySelector('#trace-text').value = {trace:?};")).await;
-    click(&client, "#trace-use").await;
     click(&client, "#play").await;
     wait_until(&client, "document.querySelector('#play').textContent === 'Play'", Duration::from_secs(2), "paused")
         .await;
     click(&client, "#reset").await;
     click(&client, "#jump-60").await;
     let before = (clock_ns(&client).await, counters(&client).await);
-    assert_eq!((before.0, before.1[0]), (60_000_000_000, 163), "the arrivals of the first minute: {before:?}");
+    assert_eq!(before.0, 60_000_000_000, "a minute in: {before:?}");
+    assert!((120..200).contains(&before.1[0]), "the arrivals of the first minute at 2.7/s: {before:?}");
+    // Where the first module goes next: one step, then back to the minute.
+    click(&client, "#step").await;
+    let next = (clock_ns(&client).await, counters(&client).await[0]);
+    assert_eq!(next.1, before.1[0] + 1, "a step is one arrival");
+    click(&client, "#reset").await;
+    click(&client, "#jump-60").await;
+    assert_eq!((clock_ns(&client).await, counters(&client).await), before, "the same minute again");
     // What the first module shows of what it does not draw: the share bar and the two panels.
     js(&client, "document.querySelector('#logs').scrollIntoView();").await;
     screenshot(&client, "stand-ins.png").await;
@@ -413,15 +415,14 @@ async fn hand_over_where_it_was() {
     assert_eq!(js(&client, SHEETS).await, all, "the whole page's stylesheets were added");
     assert_eq!(js(&client, "return document.querySelector('#whole-page-css');").await, Value::Null);
     assert_eq!(text(&client, "#play").await, "Play", "still paused");
-    assert_eq!(js(&client, "return document.querySelector('#traffic').value;").await, json!("trace"), "the trace");
+    assert_eq!(js(&client, "return document.querySelector('#traffic').value;").await, json!("poisson"), "the traffic");
     assert_eq!(js(&client, "return document.querySelector('#link-notice');").await, Value::Null, "no notice");
     assert_eq!(js(&client, "return Math.round(scrollY);").await, scrolled, "scrolled where it was");
     assert_eq!(js(&client, "return document.activeElement.id;").await, json!("production-tab-0"), "focus");
-    assert_eq!(js(&client, "return window.rlpHandover ?? window.rlpHandoverTrace ?? null;").await, Value::Null);
-    // The run goes on from there exactly: the next event is the trace's 164th arrival.
+    assert_eq!(js(&client, "return window.rlpHandover ?? null;").await, Value::Null);
+    // The run goes on from there exactly: the next event is the one the first module stepped to.
     click(&client, "#step").await;
-    assert_eq!(counters(&client).await[0], 164);
-    assert_eq!(clock_ns(&client).await, 163 * 370_000_000 + 300_000, "the 164th time of the trace");
+    assert_eq!((clock_ns(&client).await, counters(&client).await[0]), next, "the same next arrival");
 
     no_errors(&client).await;
     client.close().await.expect("close the WebDriver session");

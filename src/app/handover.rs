@@ -1,9 +1,10 @@
 //! What the page's first module hands the whole page's module when it gives way to it (see
 //! `app::whole_page`): what the address does not say. The scenario and the view travel in the
 //! address, as for any link; whether the user had paused, the speed they chose, the simulated
-//! moment reached, how far the page was scrolled, which control had the keyboard focus and which
-//! button the visitor pressed to ask for the whole page travel in a short text the whole page
-//! reads once as it mounts. (A replayed trace, which no address holds, travels beside it.)
+//! moment reached, how far the page was scrolled, which control had the keyboard focus, and which
+//! button the visitor pressed or option they chose to ask for the whole page travel in a short text the whole page
+//! reads once as it mounts. (A replayed trace, which no address holds, is never handed over: the
+//! light page has no trace tools, and choosing "Replay my traffic" is what it hands over.)
 
 use super::options::SPEEDS;
 
@@ -27,6 +28,9 @@ pub struct Handover {
     /// The id of the button the whole page presses once mounted: the one the visitor pressed on
     /// the light page's stand-in (an export, Embed).
     pub click: Option<String>,
+    /// A `<select>` (its id) and the option (its value) the whole page chooses once mounted: the
+    /// choice the visitor made on the light page that it cannot show ("Replay my traffic").
+    pub choose: Option<(String, String)>,
 }
 
 impl Handover {
@@ -36,8 +40,10 @@ impl Handover {
         let speed = SPEEDS.iter().position(|&s| s == self.speed).unwrap_or(2);
         let mut text =
             format!("running={}&speed={speed}&at={}&scroll={}", u8::from(self.running), self.at_ns, self.scroll);
-        for (key, id) in [("focus", &self.focus), ("click", &self.click)] {
-            if let Some(id) = id.as_deref().filter(|id| plain_id(id)) {
+        let choose = self.choose.as_ref().filter(|(id, value)| plain_id(id) && plain_id(value));
+        let choose = choose.map(|(id, value)| format!("{id}.{value}"));
+        for (key, id) in [("focus", &self.focus), ("click", &self.click), ("choose", &choose)] {
+            if let Some(id) = id.as_deref().filter(|id| key == "choose" || plain_id(id)) {
                 text.push('&');
                 text.push_str(key);
                 text.push('=');
@@ -49,7 +55,8 @@ impl Handover {
 
     /// Reads [`encode`](Self::encode)'s text; `None` if it is anything else.
     pub fn decode(text: &str) -> Option<Handover> {
-        let mut handover = Handover { running: true, speed: 1.0, at_ns: 0, scroll: 0, focus: None, click: None };
+        let mut handover =
+            Handover { running: true, speed: 1.0, at_ns: 0, scroll: 0, focus: None, click: None, choose: None };
         let (mut running, mut speed, mut at, mut scroll) = (false, false, false, false);
         for pair in text.split('&') {
             match pair.split_once('=')? {
@@ -63,6 +70,10 @@ impl Handover {
                 ("scroll", px) => (handover.scroll, scroll) = (px.parse().ok()?, true),
                 ("focus", id) if plain_id(id) => handover.focus = Some(id.to_string()),
                 ("click", id) if plain_id(id) => handover.click = Some(id.to_string()),
+                ("choose", choice) => {
+                    let (id, value) = choice.split_once('.').filter(|(id, value)| plain_id(id) && plain_id(value))?;
+                    handover.choose = Some((id.to_string(), value.to_string()));
+                }
                 _ => return None,
             }
         }
@@ -83,13 +94,15 @@ mod tests {
 
     #[test]
     fn a_handover_reads_back_as_it_was_written() {
-        for (running, speed, at_ns, scroll, focus, click) in [
-            (false, 100.0, 0, 0, Some("mode-cluster"), None),
-            (true, 0.25, 1_500_000_001, 912, None, Some("export-png")),
-            (true, 1.0, u64::MAX, u32::MAX, Some("nodes"), Some("embed")),
+        for (running, speed, at_ns, scroll, focus, click, choose) in [
+            (false, 100.0, 0, 0, Some("mode-cluster"), None, None),
+            (true, 0.25, 1_500_000_001, 912, None, Some("export-png"), None),
+            (true, 1.0, u64::MAX, u32::MAX, Some("nodes"), Some("embed"), None),
+            (true, 1.0, 5, 0, Some("traffic"), None, Some(("traffic", "trace"))),
         ] {
             let (focus, click) = (focus.map(str::to_string), click.map(str::to_string));
-            let h = Handover { running, speed, at_ns, scroll, focus, click };
+            let choose = choose.map(|(id, value): (&str, &str)| (id.to_string(), value.to_string()));
+            let h = Handover { running, speed, at_ns, scroll, focus, click, choose };
             assert_eq!(Handover::decode(&h.encode()), Some(h.clone()), "{}", h.encode());
         }
     }
@@ -97,7 +110,8 @@ mod tests {
     #[test]
     fn a_focus_that_is_not_a_plain_id_is_left_out() {
         let odd = Some("x\"><script>".to_string());
-        let h = Handover { running: true, speed: 1.0, at_ns: 7, scroll: 0, focus: odd.clone(), click: odd };
+        let choose = Some(("traffic".to_string(), "a.b".to_string()));
+        let h = Handover { running: true, speed: 1.0, at_ns: 7, scroll: 0, focus: odd.clone(), click: odd, choose };
         assert_eq!(h.encode(), "running=1&speed=2&at=7&scroll=0");
     }
 
@@ -114,6 +128,9 @@ mod tests {
             "running=1&speed=2&at=0&scroll=0&x=1",
             "running=1&speed=2&at=0&scroll=0&focus=A",
             "running=1&speed=2&at=0&scroll=0&click=a b",
+            "running=1&speed=2&at=0&scroll=0&choose=traffic",
+            "running=1&speed=2&at=0&scroll=0&choose=traffic.Trace",
+            "running=1&speed=2&at=0&scroll=0&choose=.trace",
             "running=1&speed=2&at=-1&scroll=0",
             "running=1&speed=2&at=0&scroll=1.5",
             "running=1&speed=2&at=18446744073709551616&scroll=0",

@@ -23,11 +23,12 @@ use super::share::{
 };
 use super::single_view::SingleView;
 use super::stand_in::{
-    frame_loading_view, loading_view, page_loading_view, panel_stand_in, products_stand_in, share_stand_in, StandIn,
+    frame_loading_view, loading_view, page_loading_view, panel_stand_in, products_stand_in, share_stand_in,
+    trace_stand_in, StandIn,
 };
 use super::visibility::use_page_visible;
-use super::whole_page::{resume_when_mounted, take_handover, take_handover_trace};
-use crate::sim::{Nanos, Rate, Scenario, TrafficShape};
+use super::whole_page::{resume_when_mounted, take_handover};
+use crate::sim::{Nanos, Rate, Scenario};
 
 /// Simulated seconds computed at once when the user prefers reduced motion, so the page opens
 /// on a finished picture instead of an animation.
@@ -93,6 +94,8 @@ pub struct Parts {
     pub production: fn(Playground) -> AnyView,
     /// The explanation of a view: every view's, or the textbook algorithms' and Compare all's.
     pub explain: fn(View) -> ExplanationText,
+    /// "Replay my traffic"'s trace box; the callback is told once a trace is in use.
+    pub trace: fn(Playground, Callback<()>) -> AnyView,
 }
 
 /// The whole page (`ratelimit-full`): every view and panel.
@@ -108,6 +111,7 @@ pub fn App() -> impl IntoView {
         logs: |pg| view! { <super::logs::LogsPanel playground=pg /> }.into_any(),
         production: |pg| view! { <ProductionPanel playground=pg /> }.into_any(),
         explain: super::explain::explain,
+        trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
     };
     view! { <Page parts=parts /> }
 }
@@ -148,6 +152,7 @@ pub fn LightApp() -> impl IntoView {
         logs: |pg| panel_stand_in(pg, LOGS),
         production: |pg| panel_stand_in(pg, PRODUCTION),
         explain: super::explain::explain_textbook,
+        trace: trace_stand_in,
     };
     view! { <Page parts=parts /> }.into_any()
 }
@@ -161,15 +166,7 @@ fn Page(
     /// How the parts only some visitors open are drawn.
     parts: Parts,
 ) -> impl IntoView {
-    let mut link = read_link(&first_scenario());
-    if let Some(trace) = take_handover_trace() {
-        // The light page was replaying a trace, which its address could not carry.
-        if link.scenario.traffic == TrafficShape::Constant {
-            link.scenario.traffic = TrafficShape::Trace;
-            link.scenario.trace = Some(std::sync::Arc::new(trace));
-            link.notices.retain(|n| n.param != "traffic");
-        }
-    }
+    let link = read_link(&first_scenario());
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     let dark = use_media_query("(prefers-color-scheme: dark)");
     provide_chart_env(dark);
@@ -211,7 +208,7 @@ fn Page(
             <LinkNotice notices=link.notices />
         </header>
         <main class="layout" node_ref=playground_area>
-            <Controls playground=pg cluster=parts.cluster_controls />
+            <Controls playground=pg cluster=parts.cluster_controls trace=parts.trace />
             <div class="results">
                 <Playback playground=pg held=Signal::derive(move || !seen.get()) />
                 <Show when=move || pg.compare.get() fallback=single_or_cluster>

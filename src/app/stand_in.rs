@@ -38,6 +38,24 @@ pub fn loading_view(pg: Playground, what: &'static str) -> AnyView {
     .into_any()
 }
 
+/// The trace box as the light page shows it once "Replay my traffic" is chosen: the whole page
+/// has the trace tools (the box, the file picker, the engine's trace parser), so the light page
+/// hands over to it, which opens on the same choice with the keyboard focus on it.
+pub fn trace_stand_in(pg: Playground, _loaded: Callback<()>) -> AnyView {
+    let failed = RwSignal::new(false);
+    request(Some(pg), Ask { focus: Some("traffic"), choose: Some(("traffic", "trace")), ..Ask::default() }, failed);
+    view! {
+        <p class="hint" id="trace-loading" role="status">
+            {move || if failed.get() {
+                "The trace tools could not be loaded: reload the page to try again."
+            } else {
+                "Loading the trace tools…"
+            }}
+        </p>
+    }
+    .into_any()
+}
+
 /// A frame's stand-in while it hands over to the whole page's module, which draws its cards.
 pub fn frame_loading_view() -> AnyView {
     address_loading_view("This frame could not be loaded.")
@@ -149,7 +167,7 @@ pub fn products_stand_in(pg: Playground) -> AnyView {
         // which opens on it from the start.
         if let Some(super::options::View::Single(algo)) = PRODUCT_VIEWS.iter().find(|p| p.key == key).map(|p| p.value) {
             asked.set(true);
-            request(Some(pg), Ask { focus: Some("algo-product"), click: None, algo: Some(algo) }, failed);
+            request(Some(pg), Ask { focus: Some("algo-product"), algo: Some(algo), ..Ask::default() }, failed);
         }
     };
     view! {

@@ -8,8 +8,8 @@
 //! compiles the whole page's module, then, in one task so nothing blank is ever painted, unmounts
 //! itself and starts it. The loader starts the whole page directly for a link that needs it. The
 //! scenario and view travel in the address, as for any link; the simulated moment, playback,
-//! scroll, focus and the button pressed in a [`Handover`], so the run goes on where it was; a
-//! replayed trace beside it.
+//! scroll, focus, the button pressed and the option chosen in a [`Handover`], so the run goes on
+//! where it was.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -41,8 +41,6 @@ const GIVE_WAY: &str = "rlpGiveWay";
 
 /// Where the light page leaves the [`Handover`] text for the whole page.
 const HANDOVER: &str = "rlpHandover";
-/// Where it leaves a replayed trace's text ([`crate::sim::Trace::to_text`]), which no address holds.
-const HANDOVER_TRACE: &str = "rlpHandoverTrace";
 
 #[wasm_bindgen]
 extern "C" {
@@ -73,6 +71,8 @@ pub struct Ask {
     /// The product model to open on, from the start: the visitor picked it on the stand-in, and
     /// this module cannot run it.
     pub algo: Option<Algorithm>,
+    /// A `<select>` and the option to choose in it: the visitor chose it on the stand-in.
+    pub choose: Option<(&'static str, &'static str)>,
 }
 
 /// Hands over to the whole page, once: `failed` is set if its module cannot be loaded. A frame
@@ -156,7 +156,8 @@ pub fn give_way() {
     }
 }
 
-/// Leaves the whole page what the address does not say: the [`Handover`], and a replayed trace.
+/// Leaves the whole page what the address does not say: the [`Handover`]. (A replayed trace,
+/// which no address holds, cannot be here: the light page has no trace tools.)
 fn leave_handover(pg: Playground) -> Result<(), JsValue> {
     let ask = ASKED.with_borrow(|(ask, _)| *ask);
     let focus = ask.focus.map(str::to_string).or_else(|| document().active_element().map(|e| e.id()));
@@ -168,11 +169,9 @@ fn leave_handover(pg: Playground) -> Result<(), JsValue> {
         scroll: window().scroll_y().map_or(0, |y| y.max(0.0).round() as u32),
         focus: focus.filter(|id| !id.is_empty()),
         click: ask.click.map(str::to_string),
+        choose: ask.choose.map(|(id, value)| (id.to_string(), value.to_string())),
     };
     Reflect::set(&window(), &HANDOVER.into(), &handover.encode().into())?;
-    if let Some(trace) = pg.scenario.with_untracked(|sc| sc.trace.as_ref().map(|t| t.to_text())) {
-        Reflect::set(&window(), &HANDOVER_TRACE.into(), &trace.into())?;
-    }
     Ok(())
 }
 
@@ -183,22 +182,24 @@ pub fn take_handover() -> Option<Handover> {
     Handover::decode(&text)
 }
 
-/// The replayed trace the light page left, if it had one (read once).
-pub fn take_handover_trace() -> Option<crate::sim::Trace> {
-    let text = Reflect::get(&window(), &HANDOVER_TRACE.into()).ok()?.as_string()?;
-    let _ = Reflect::delete_property(&window(), &HANDOVER_TRACE.into());
-    crate::sim::Trace::parse(&text).ok()
-}
-
 /// Once the whole page has mounted, before it is first painted: scrolls to where the light page
-/// was, gives the focus back and presses the button the visitor pressed.
+/// was, makes the choice the visitor made, gives the focus back and presses the button the
+/// visitor pressed.
 pub fn resume_when_mounted(h: &Handover) {
-    let (scroll, focus, click) = (h.scroll, h.focus.clone(), h.click.clone());
+    let (scroll, focus, click, choose) = (h.scroll, h.focus.clone(), h.click.clone(), h.choose.clone());
     request_animation_frame(move || {
         window().scroll_to_with_x_and_y(0.0, f64::from(scroll));
         let element = |id: Option<String>| {
             id.and_then(|id| document().get_element_by_id(&id)).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         };
+        if let Some((id, value)) = choose {
+            if let Some(select) = element(Some(id)).and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
+                select.set_value(&value);
+                if let Ok(change) = web_sys::Event::new("change") {
+                    let _ = select.dispatch_event(&change);
+                }
+            }
+        }
         if let Some(el) = element(focus) {
             let options = web_sys::FocusOptions::new();
             options.set_prevent_scroll(true);

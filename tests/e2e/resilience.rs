@@ -170,8 +170,18 @@ async fn refuse_hostile_traces() {
     let (server, browser, client) = launch().await;
     open_app(&client, &server).await;
     js(&client, READ_COUNTER).await;
+    // The first module has no trace tools: choosing "Replay my traffic" hands over to the whole
+    // page, which opens on the same choice.
     set_control(&client, "#traffic", "trace", "change").await;
-    wait_until(&client, "document.querySelector('#trace-text')", Duration::from_secs(3), "the trace box").await;
+    wait_until(&client, "document.querySelector('#trace-text')", Duration::from_secs(15), "the trace box").await;
+    let whole = "return performance.getEntriesByType('resource').some(e => e.name.endsWith('ratelimit-full_bg.wasm'));";
+    assert_eq!(js(&client, whole).await, json!(true), "the whole page draws the trace box");
+    assert_eq!(js(&client, "return document.querySelector('#traffic').value;").await, json!("trace"));
+    assert_eq!(
+        js(&client, "return document.activeElement.id;").await,
+        json!("traffic"),
+        "the focus stays on the choice"
+    );
     let files = TraceFiles::new();
 
     // After each refusal, a good paste is still accepted (and it changes the message, so the next

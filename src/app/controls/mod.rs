@@ -13,6 +13,7 @@ use super::playground::Playground;
 use clients::ClientControls;
 use limiter::LimiterControls;
 pub use product::ProductControls;
+pub use trace::TraceInput;
 use traffic::TrafficControls;
 
 /// All parameter groups, and the engine's message when a value was refused.
@@ -22,6 +23,8 @@ pub fn Controls(
     playground: Playground,
     /// Draws the cluster's groups, shown in multi-node mode.
     cluster: fn(Playground) -> AnyView,
+    /// Draws the trace box of "Replay my traffic" (see `TrafficControls`).
+    trace: fn(Playground, Callback<()>) -> AnyView,
 ) -> impl IntoView {
     let pg = playground;
     view! {
@@ -31,7 +34,7 @@ pub fn Controls(
                 {cluster(pg)}
             </Show>
             <LimiterControls playground=pg />
-            <TrafficControls playground=pg />
+            <TrafficControls playground=pg trace=trace />
             <ClientControls playground=pg />
             <Show when=move || pg.error.get().is_some()>
                 <p class="error" id="param-error" role="alert">

@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 
-use super::trace::TraceInput;
 use crate::app::choice::Choice;
 use crate::app::options::TRAFFIC;
 use crate::app::playground::Playground;
@@ -23,6 +22,9 @@ const CLIENTS: SliderScale = SliderScale::Log { min: 1.0, max: 10_000.0, steps: 
 pub fn TrafficControls(
     /// The page state.
     playground: Playground,
+    /// Draws the trace box ([`super::TraceInput`] in the whole page, a stand-in in the light
+    /// one); the callback is told once a trace is in use.
+    trace: fn(Playground, Callback<()>) -> AnyView,
 ) -> impl IntoView {
     let pg = playground;
     let sc = pg.scenario;
@@ -65,7 +67,7 @@ pub fn TrafficControls(
             </p>
         }
         .into_any(),
-        TrafficShape::Trace => view! { <TraceInput playground=pg on_loaded=Callback::new(move |()| pending_trace.set(false)) /> }.into_any(),
+        TrafficShape::Trace => trace(pg, Callback::new(move |()| pending_trace.set(false))),
         TrafficShape::Constant | TrafficShape::Poisson => ().into_any(),
     }
     };
