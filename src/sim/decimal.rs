@@ -131,9 +131,8 @@ pub fn format_f64(v: f64, decimals: u32) -> String {
 
 /// `n` in decimal, with leading zeros to at least `width` digits: `format!("{n:0width$}")`
 /// without core's `u128` printing, which only this file needed (~1.4 KB of wasm). Up to 2^64 it
-/// is core's `u64` printing, so it costs what that does: the CLI's real-Redis runner formats a
-/// number per request, and a digit loop of `u128` divisions, unoptimised in a test build,
-/// delayed each request enough to skew its race.
+/// is core's `u64` printing, which is optimised even in a test build; a digit loop of `u128`
+/// divisions is not.
 fn zero_padded(n: u128, width: usize) -> String {
     const TEN_19: u128 = 10_000_000_000_000_000_000;
     let digits = match u64::try_from(n) {
