@@ -2,9 +2,10 @@
 //! `app::whole_page`): what the address does not say. The scenario and the view travel in the
 //! address, as for any link; whether the user had paused, the speed they chose, the simulated
 //! moment reached, how far the page was scrolled, which control had the keyboard focus, and which
-//! button the visitor pressed or option they chose to ask for the whole page travel in a short text the whole page
-//! reads once as it mounts. (A replayed trace, which no address holds, is never handed over: the
-//! light page has no trace tools, and choosing "Replay my traffic" is what it hands over.)
+//! button the visitor pressed or option they chose to ask for the whole page travel in a short
+//! text the whole page reads once as it mounts. (A replayed trace, which no address holds, is
+//! never handed over: the light page has no trace tools, and choosing "Replay my traffic" is
+//! what it hands over.)
 
 use super::options::SPEEDS;
 
@@ -40,14 +41,15 @@ impl Handover {
         let speed = SPEEDS.iter().position(|&s| s == self.speed).unwrap_or(2);
         let mut text =
             format!("running={}&speed={speed}&at={}&scroll={}", u8::from(self.running), self.at_ns, self.scroll);
+        let plain = |id: &Option<String>| id.clone().filter(|id| plain_id(id));
         let choose = self.choose.as_ref().filter(|(id, value)| plain_id(id) && plain_id(value));
         let choose = choose.map(|(id, value)| format!("{id}.{value}"));
-        for (key, id) in [("focus", &self.focus), ("click", &self.click), ("choose", &choose)] {
-            if let Some(id) = id.as_deref().filter(|id| key == "choose" || plain_id(id)) {
+        for (key, value) in [("focus", plain(&self.focus)), ("click", plain(&self.click)), ("choose", choose)] {
+            if let Some(id) = value {
                 text.push('&');
                 text.push_str(key);
                 text.push('=');
-                text.push_str(id);
+                text.push_str(&id);
             }
         }
         text
