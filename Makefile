@@ -5,7 +5,8 @@ SHELL := bash
 .DEFAULT_GOAL := help
 
 BINARYEN_BIN := $(HOME)/.cache/ratelimit-playground/binaryen-132/node_modules/.bin
-export PATH := $(BINARYEN_BIN):$(HOME)/.cargo/bin:$(PATH)
+ESBUILD_BIN := $(HOME)/.cache/ratelimit-playground/esbuild-0.24.2/node_modules/.bin
+export PATH := $(BINARYEN_BIN):$(ESBUILD_BIN):$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 WASM := wasm32-unknown-unknown

@@ -3,7 +3,8 @@
 # version first and does nothing when it already matches, so a warm run takes about a second.
 # Tools go where they outlive a clone (cargo's bin folder, ~/.cache), so a fresh clone reuses them.
 #
-#   scripts/bootstrap.sh          build tools (wasm32 target, trunk, wasm-bindgen-cli, wasm-opt)
+#   scripts/bootstrap.sh          build tools (wasm32 target, trunk, wasm-bindgen-cli, wasm-opt,
+#                                 esbuild)
 #   scripts/bootstrap.sh --test   the same plus Debian chromium + chromium-driver + brotli, and
 #                                 redis-server and nginx-light (tests/real starts its own), and the
 #                                 npm packages tests/real drives in Node, at pinned versions
@@ -14,8 +15,10 @@ TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/ratelimit-playground"
 BINARYEN_DIR="$CACHE/binaryen-$BINARYEN_VERSION"
+ESBUILD_VERSION=0.24.2
+ESBUILD_DIR="$CACHE/esbuild-$ESBUILD_VERSION"
 CARGO_BIN="${CARGO_HOME:-$HOME/.cargo}/bin"
-export PATH="$BINARYEN_DIR/node_modules/.bin:$CARGO_BIN:$PATH"
+export PATH="$BINARYEN_DIR/node_modules/.bin:$ESBUILD_DIR/node_modules/.bin:$CARGO_BIN:$PATH"
 
 say() { printf '\033[1mbootstrap:\033[0m %s\n' "$*"; }
 have_version() { # have_version CMD EXPECTED-SUBSTRING
@@ -56,6 +59,14 @@ if ! have_version wasm-opt "version $BINARYEN_VERSION"; then
   have_version wasm-opt "version $BINARYEN_VERSION" || { echo "bootstrap: wasm-opt still missing" >&2; exit 1; }
 fi
 
+# 4b. esbuild from npm: a release build minifies its JS and CSS with it (scripts/minify.py).
+if ! have_version esbuild "$ESBUILD_VERSION"; then
+  say "installing esbuild@$ESBUILD_VERSION from npm into $ESBUILD_DIR"
+  mkdir -p "$ESBUILD_DIR"
+  npm install --silent --no-audit --no-fund --prefix "$ESBUILD_DIR" "esbuild@$ESBUILD_VERSION"
+  have_version esbuild "$ESBUILD_VERSION" || { echo "bootstrap: esbuild still missing" >&2; exit 1; }
+fi
+
 # 5. For the tests: Debian's Chromium and its driver, brotli for `make size`, and redis-server for
 #    tests/real (each test starts its own server on a free loopback port).
 if [[ "${1:-}" == "--test" ]]; then
@@ -83,4 +94,4 @@ if [[ "${1:-}" == "--test" ]]; then
     echo "${NODE_PKGS[*]}" > "$NODE_REAL/.pinned"
   fi
 fi
-say "tools ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | head -1)"
+say "tools ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | head -1), esbuild $(esbuild --version)"

@@ -9,14 +9,15 @@ run in order, each on what the one before wrote:
 1. name_globals.py: each classic-script glue gets a global name of its own;
 2. externalize_loader.py: Trunk's inline wasm loader moves to a file (no 'unsafe-inline' CSP);
 3. drop_stream_exports.py: wasm-streams' unused exported classes leave each module and glue;
-4. shorten_imports.py: short names for each module's imports, in the wasm and its glue.
+4. shorten_imports.py: short names for each module's imports, in the wasm and its glue;
+5. minify.py: every JS and CSS file minified, the stylesheets' SRI hashes redone.
 """
 import os
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-STEPS = ("name_globals.py", "externalize_loader.py", "drop_stream_exports.py", "shorten_imports.py")
+STEPS = ("name_globals.py", "externalize_loader.py", "drop_stream_exports.py", "shorten_imports.py", "minify.py")
 
 for step in STEPS:
     done = subprocess.run([sys.executable, os.path.join(HERE, step)], check=False)
