@@ -1,14 +1,17 @@
 //! Fuzzing the query parser and scenario validation: random mixes of real keys, plausible and
 //! hostile values, and raw noise. No input may panic; every leniently parsed scenario must
-//! validate and survive a round trip through its printed query.
+//! validate and survive a round trip through its printed query. The message-free readers the
+//! page's first module uses (`from_query_plain`, `Link::parse_plain`) accept exactly the queries
+//! the strict parser accepts, and the links the page reads without a notice.
 //!
 //! `make test` runs `FUZZ_CASES` (default 5 000) cases; `make fuzz` runs a million in release.
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use ratelimit_playground::sim::query::KEYS;
-use ratelimit_playground::sim::{Scenario, TrafficShape};
+use ratelimit_playground::app::share::link::{Frame, Link, LinkView, APP_KEYS};
+use ratelimit_playground::sim::query::{percent_decode, KEYS};
+use ratelimit_playground::sim::{Rate, Scenario, TrafficShape};
 
 fn value() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -28,6 +31,8 @@ fn query() -> impl Strategy<Value = String> {
     let pair = prop_oneof![
         10 => (key, value()).prop_map(|(k, v)| format!("{k}={v}")),
         1 => ".{0,16}",
+        1 => prop::sample::select(vec!["view=single", "view=compare", "embed=1", "embed=0", "theme=dark", "t=3", "view=x"])
+            .prop_map(String::from),
     ];
     (prop::collection::vec(pair, 0..14), prop::sample::select(vec!["&", "&&", ";", "&?"]))
         .prop_map(|(pairs, sep)| pairs.join(sep))
@@ -37,11 +42,26 @@ fn query() -> impl Strategy<Value = String> {
 fn the_query_parser_never_panics_and_lenient_results_always_validate() {
     let cases: u32 = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(5_000);
     let mut runner = TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() });
+    let base = Scenario { rate: Rate::per_sec(8), ..Scenario::default() };
     let start = std::time::Instant::now();
     runner
         .run(&query(), |q| {
             let strict = Scenario::from_query(&q);
             let (lenient, notices) = Scenario::from_query_lenient(&q);
+            prop_assert_eq!(Scenario::from_query_plain(&q), strict.clone().ok(), "{}: plain is not strict", q);
+            let link = Link::parse(&q, &base);
+            let clean = link.notices.is_empty()
+                && link.view == LinkView::Single
+                && !link.embed
+                && link.frame == Frame::default();
+            // An embed's keys are the whole page's to read, even at their defaults.
+            let embed_keys = q
+                .split('&')
+                .any(|p| APP_KEYS[1..].contains(&percent_decode(p.split('=').next().unwrap_or("")).as_str()));
+            match Link::parse_plain(&q, &base) {
+                Some(plain) => prop_assert!(clean && plain == link, "{}: parse_plain read what parse did not", q),
+                None => prop_assert!(!clean || embed_keys, "{}: parse_plain refused a clean link", q),
+            }
             if let Ok(sc) = &strict {
                 prop_assert!(notices.is_empty(), "{q}: strict accepted but lenient complained: {notices:?}");
                 prop_assert_eq!(sc, &lenient);

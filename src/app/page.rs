@@ -17,9 +17,10 @@ use super::media::use_media_query;
 use super::options::View;
 use super::playback::Playback;
 use super::playground::Playground;
+use super::share::link::Link;
 use super::share::{
-    any_card, apply_view, fitted_cards, needs_whole_page, one_server_card, read_link, use_url_sync, EmbedApp,
-    LinkNotice, ProductionPanel, ShareBar,
+    any_card, apply_view, fitted_cards, needs_whole_page, one_server_card, read_link, read_plain_link, use_url_sync,
+    EmbedApp, LinkNotice, ProductionPanel, ShareBar,
 };
 use super::single_view::SingleView;
 use super::stand_in::{
@@ -113,7 +114,7 @@ pub fn App() -> impl IntoView {
         explain: super::explain::explain,
         trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
     };
-    view! { <Page parts=parts /> }
+    view! { <Page parts=parts link=read_link(&first_scenario()) /> }
 }
 
 /// The log panel as the light page shows it until the whole page is loaded.
@@ -137,12 +138,15 @@ const PRODUCTION: StandIn = StandIn {
 /// What every visitor loads first (`ratelimit-playground`): one server's limiter, run and drawn.
 /// Asking for anything else hands over to the whole page ([`App`]), and so does a link to a
 /// product model, whose code only the whole page has (`sim::products::models`; the loader starts
-/// the whole page for one, this is the fallback).
+/// the whole page for one, this is the fallback), and any link the whole page would change and
+/// explain (a bad value, an unknown key, an embed's key): the light page reads only clean ones
+/// ([`Link::parse_plain`]), and so carries neither the messages nor the embed keys.
 #[component]
 pub fn LightApp() -> impl IntoView {
-    if read_link(&first_scenario()).scenario.algo.is_product() && !crate::sim::products::models::installed() {
+    let link = read_plain_link(&first_scenario());
+    let Some(link) = link.filter(|l| !l.scenario.algo.is_product() || crate::sim::products::models::installed()) else {
         return page_loading_view();
-    }
+    };
     let parts = Parts {
         cluster: |pg| loading_view(pg, "the multi-node view"),
         cluster_controls: |_| ().into_any(),
@@ -154,7 +158,7 @@ pub fn LightApp() -> impl IntoView {
         explain: super::explain::explain_textbook,
         trace: trace_stand_in,
     };
-    view! { <Page parts=parts /> }.into_any()
+    view! { <Page parts=parts link=link /> }.into_any()
 }
 
 /// The page. Starts paused (on a computed preview) when the user prefers reduced motion; started
@@ -165,8 +169,9 @@ pub fn LightApp() -> impl IntoView {
 fn Page(
     /// How the parts only some visitors open are drawn.
     parts: Parts,
+    /// The address, as read.
+    link: Link,
 ) -> impl IntoView {
-    let link = read_link(&first_scenario());
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     let dark = use_media_query("(prefers-color-scheme: dark)");
     provide_chart_env(dark);

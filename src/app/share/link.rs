@@ -143,6 +143,54 @@ impl Link {
     }
 }
 
+impl Link {
+    /// Reads an address only if [`Link::parse`] would read it without a notice, as the page (not
+    /// an embed, not Compare all or the multi-node view) on a valid scenario, and it holds no
+    /// embed key (not even at its default: `embed=0`); `None` for anything else, without saying
+    /// why. The page's first module reads its address this way and hands any
+    /// other to the whole page, whose [`Link::parse`] explains what it changed: so the first module
+    /// carries none of the messages, nor the embed keys' parsing.
+    ///
+    /// ```
+    /// use ratelimit_playground::app::share::link::Link;
+    /// use ratelimit_playground::sim::Scenario;
+    /// let base = Scenario::default();
+    /// for q in ["", "?algo=gcra&rate=3&view=single", "?nodes=99", "?embed=1", "?view=compare", "?rate=3&rate=4"] {
+    ///     let full = Link::parse(q, &base);
+    ///     let clean = full.notices.is_empty() && full.view == Default::default() && !full.embed
+    ///         && full.frame == Default::default();
+    ///     assert_eq!(Link::parse_plain(q, &base), clean.then_some(full));
+    /// }
+    /// ```
+    pub fn parse_plain(query: &str, base: &Scenario) -> Option<Link> {
+        let query = query.strip_prefix('?').unwrap_or(query);
+        let mut scenario_pairs = Vec::new();
+        let mut view_seen = false;
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            if percent_decode(k) != "view" {
+                scenario_pairs.push(pair);
+            } else if view_seen || LinkView::from_key(&percent_decode(v)) != Some(LinkView::Single) {
+                return None;
+            } else {
+                view_seen = true;
+            }
+        }
+        let scenario = if scenario_pairs.is_empty() {
+            base.clone()
+        } else {
+            Scenario::from_query_plain(&scenario_pairs.join("&"))?
+        };
+        scenario.validate().is_ok().then(|| Link {
+            scenario,
+            view: LinkView::Single,
+            embed: false,
+            frame: Frame::default(),
+            notices: Vec::new(),
+        })
+    }
+}
+
 /// The scenario made runnable: a trace the link cannot carry becomes constant traffic, and
 /// anything the engine still refuses falls back to `base`.
 fn usable(mut sc: Scenario, base: &Scenario, notices: &mut Vec<ParamError>) -> Scenario {
@@ -246,7 +294,31 @@ mod tests {
                 assert_eq!(again.scenario, first.scenario, "{q} → {written}");
                 assert_eq!(again.view, view, "{written}");
                 assert!(again.notices.is_empty(), "{written}: {:?}", again.notices);
+                let plain = Link::parse_plain(&written, &page_start());
+                assert_eq!(plain, (view == LinkView::Single).then_some(again), "{written}");
             }
+        }
+    }
+
+    #[test]
+    fn the_first_modules_reader_refuses_what_the_whole_page_would_explain() {
+        for q in [
+            "rate=abc",
+            "nodes=99",
+            "bogus=1",
+            "view=sideways",
+            "embed=1",
+            "theme=dark",
+            "rate=3&rate=4",
+            "view=single&view=single",
+            "traffic=trace",
+            "backoff_base=5&backoff_cap=1",
+            "outage=20-10",
+        ] {
+            assert_eq!(Link::parse_plain(q, &page_start()), None, "{q}");
+            let full = Link::parse(q, &page_start());
+            let whole_pages = !full.notices.is_empty() || full.embed || full.frame != Frame::default();
+            assert!(whole_pages, "{q}: the whole page has nothing to explain or read here");
         }
     }
 

@@ -63,4 +63,4 @@ pub use production::ProductionPanel;
 #[cfg(target_arch = "wasm32")]
 pub use share_bar::ShareBar;
 #[cfg(target_arch = "wasm32")]
-pub use url_sync::{apply_view, link_view, read_link, replace_query, use_url_sync};
+pub use url_sync::{apply_view, link_view, read_link, read_plain_link, replace_query, use_url_sync};

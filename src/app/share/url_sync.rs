@@ -21,6 +21,12 @@ pub fn read_link(base: &Scenario) -> Link {
     Link::parse(&window().location().search().unwrap_or_default(), base)
 }
 
+/// The page's address as [`Link::parse_plain`] reads it: `None` for one that needs the whole
+/// page (an embed, another view, anything it would change and explain).
+pub fn read_plain_link(base: &Scenario) -> Option<Link> {
+    Link::parse_plain(&window().location().search().unwrap_or_default(), base)
+}
+
 /// The address of this page without query or fragment: where links and embeds point.
 pub fn page_base() -> String {
     let href = window().location().href().unwrap_or_default();

@@ -259,13 +259,6 @@ pub(super) fn name_of<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) ->
     table.iter().find(|(_, x)| *x == v).map_or("?", |(n, _)| n)
 }
 
-pub(super) fn choose<T: Copy>(key: &str, table: &[(&'static str, T)], value: &str) -> Result<T, ParamError> {
-    table.iter().find(|(n, _)| *n == value).map(|&(_, v)| v).ok_or_else(|| {
-        let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
-        err(key, format!("'{}' is not one of {}", clip(value), names.join(" | ")))
-    })
-}
-
 pub(super) fn err(key: &str, message: String) -> ParamError {
     ParamError { param: key.to_string(), message }
 }
@@ -279,6 +272,11 @@ impl Num {
     pub(super) fn range(&self) -> String {
         let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
         format!("from {} to {}{unit}", format_fixed(self.min, self.digits), format_fixed(self.max, self.digits))
+    }
+
+    /// A value in range, or `None` (no message; see [`Num::parse`]).
+    pub(super) fn parse_plain(&self, value: &str) -> Option<u64> {
+        parse_fixed(value, self.digits).ok().filter(|v| (self.min..=self.max).contains(v))
     }
 
     /// Parses a value; an out-of-range number is `Err((message, clamped))`.

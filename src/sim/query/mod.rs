@@ -10,8 +10,8 @@ use super::decimal::{format_fixed, parse_fixed};
 use super::scenario::{Outage, Scenario, TrafficShape};
 use super::time::SimTime;
 use keys::{
-    choose, clip, err, name_of, ALGOS, BALANCERS, BOOLS, ENVOY_BUCKETS, FAILS, LUA_SCRIPTS, NGINX_STATUS, NUMS,
-    RETRIES, S, SEC, STORES, TRAFFIC,
+    clip, err, name_of, ALGOS, BALANCERS, BOOLS, ENVOY_BUCKETS, FAILS, LUA_SCRIPTS, NGINX_STATUS, NUMS, RETRIES, S,
+    SEC, STORES, TRAFFIC,
 };
 use std::fmt;
 
@@ -70,14 +70,51 @@ enum Mode {
     Lenient,
 }
 
+/// A query's pairs, each key and value percent-decoded (`k` alone is `k=`).
+fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    query.split('&').filter(|p| !p.is_empty()).map(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (percent_decode(k), percent_decode(v))
+    })
+}
+
+/// Sets an enumerated or structured key from `value`. `None`: `key` is not one of them;
+/// `Some(Err(names))`: `value` is not allowed, and `names` are the values that are (empty for
+/// `outage`, which is not a list of names). Builds no message, so [`Scenario::from_query_plain`]
+/// carries none.
+fn set_named(sc: &mut Scenario, key: &str, value: &str) -> Option<Result<(), Vec<&'static str>>> {
+    fn set<T: Copy>(field: &mut T, table: &[(&'static str, T)], value: &str) -> Result<(), Vec<&'static str>> {
+        match table.iter().find(|(n, _)| *n == value) {
+            Some(&(_, v)) => {
+                *field = v;
+                Ok(())
+            }
+            None => Err(table.iter().map(|(n, _)| *n).collect()),
+        }
+    }
+    Some(match key {
+        "algo" => set(&mut sc.algo, ALGOS, value),
+        "traffic" => set(&mut sc.traffic, TRAFFIC, value),
+        "store" => set(&mut sc.store, STORES, value),
+        "lb" => set(&mut sc.lb, BALANCERS, value),
+        "retry" => set(&mut sc.retry, RETRIES, value),
+        "fail" => set(&mut sc.fail, FAILS, value),
+        "count_rejected" => set(&mut sc.count_rejected, BOOLS, value),
+        "outage" => outage_of(value).map(|o| sc.outage = o).ok_or_else(Vec::new),
+        "nodelay" => set(&mut sc.product.nodelay, BOOLS, value),
+        "nginx_status" => set(&mut sc.product.nginx_status, NGINX_STATUS, value),
+        "envoy_bucket" => set(&mut sc.product.envoy_timer, ENVOY_BUCKETS, value),
+        "lua" => set(&mut sc.product.lua, LUA_SCRIPTS, value),
+        _ => return None,
+    })
+}
+
 fn parse(query: &str, mode: Mode) -> Result<(Scenario, Vec<ParamError>), ParamError> {
     let mut sc = Scenario::default();
     let mut notices = Vec::new();
     let mut seen: Vec<String> = Vec::new();
-    let query = query.strip_prefix('?').unwrap_or(query);
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let (key, value) = (percent_decode(k), percent_decode(v));
+    for (key, value) in pairs(query) {
         let mut problem = |e: ParamError| {
             if mode == Mode::Strict {
                 Err(e)
@@ -110,20 +147,11 @@ fn parse(query: &str, mode: Mode) -> Result<(Scenario, Vec<ParamError>), ParamEr
             }
             continue;
         }
-        let result = match key.as_str() {
-            "algo" => choose(&key, ALGOS, &value).map(|v| sc.algo = v),
-            "traffic" => choose(&key, TRAFFIC, &value).map(|v| sc.traffic = v),
-            "store" => choose(&key, STORES, &value).map(|v| sc.store = v),
-            "lb" => choose(&key, BALANCERS, &value).map(|v| sc.lb = v),
-            "retry" => choose(&key, RETRIES, &value).map(|v| sc.retry = v),
-            "fail" => choose(&key, FAILS, &value).map(|v| sc.fail = v),
-            "count_rejected" => choose(&key, BOOLS, &value).map(|v| sc.count_rejected = v),
-            "outage" => parse_outage(&value).map(|o| sc.outage = o),
-            "nodelay" => choose(&key, BOOLS, &value).map(|v| sc.product.nodelay = v),
-            "nginx_status" => choose(&key, NGINX_STATUS, &value).map(|v| sc.product.nginx_status = v),
-            "envoy_bucket" => choose(&key, ENVOY_BUCKETS, &value).map(|v| sc.product.envoy_timer = v),
-            "lua" => choose(&key, LUA_SCRIPTS, &value).map(|v| sc.product.lua = v),
-            _ => Err(err(&key, format!("is not a known parameter; known: {}", KEYS.join(", ")))),
+        let result = match set_named(&mut sc, &key, &value) {
+            Some(Ok(())) => Ok(()),
+            Some(Err(names)) if names.is_empty() => Err(outage_error(&value)),
+            Some(Err(names)) => Err(err(&key, format!("'{}' is not one of {}", clip(&value), names.join(" | ")))),
+            None => Err(err(&key, format!("is not a known parameter; known: {}", KEYS.join(", ")))),
         };
         if let Err(mut e) = result {
             if mode == Mode::Lenient {
@@ -142,23 +170,23 @@ fn parse(query: &str, mode: Mode) -> Result<(Scenario, Vec<ParamError>), ParamEr
     Ok((sc, notices))
 }
 
-/// `outage=START-END` in seconds, `START < END`, or `none`.
-fn parse_outage(value: &str) -> Result<Option<Outage>, ParamError> {
+/// `outage=START-END` in seconds, `START < END ≤ 86400`, or `none` (or empty): `None` if it is
+/// neither.
+fn outage_of(value: &str) -> Option<Option<Outage>> {
     if value == "none" || value.is_empty() {
-        return Ok(None);
+        return Some(None);
     }
-    let bad = || {
-        err(
-            "outage",
-            format!("'{}' is not START-END in seconds with START < END ≤ 86400 (e.g. 10-20), or none", clip(value)),
-        )
-    };
-    let (a, b) = value.split_once('-').ok_or_else(bad)?;
-    let (a, b) = (parse_fixed(a, S).map_err(|_| bad())?, parse_fixed(b, S).map_err(|_| bad())?);
-    if a >= b || b > 86_400 * SEC {
-        return Err(bad());
-    }
-    Ok(Some(Outage { start: SimTime(a), end: SimTime(b) }))
+    let (a, b) = value.split_once('-')?;
+    let (a, b) = (parse_fixed(a, S).ok()?, parse_fixed(b, S).ok()?);
+    (a < b && b <= 86_400 * SEC).then_some(Some(Outage { start: SimTime(a), end: SimTime(b) }))
+}
+
+/// Why an `outage` value was refused.
+fn outage_error(value: &str) -> ParamError {
+    err(
+        "outage",
+        format!("'{}' is not START-END in seconds with START < END ≤ 86400 (e.g. 10-20), or none", clip(value)),
+    )
 }
 
 impl Scenario {
@@ -179,6 +207,32 @@ impl Scenario {
     /// values ignored, and each such problem is returned as a notice naming the parameter.
     pub fn from_query_lenient(query: &str) -> (Scenario, Vec<ParamError>) {
         parse(query, Mode::Lenient).expect("lenient parsing reports problems instead of failing")
+    }
+
+    /// The scenario of a query [`Scenario::from_query`] accepts, without saying why another is
+    /// refused: no message is built, so code that only runs clean queries (the page's first
+    /// module, which hands any other address to the whole page) carries no message text.
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::Scenario;
+    /// for q in ["algo=gcra&capacity=20&refill=2.5", "nodes=40", "capacity=1.5", "rate=2&rate=3", "x=1"] {
+    ///     assert_eq!(Scenario::from_query_plain(q), Scenario::from_query(q).ok());
+    /// }
+    /// ```
+    pub fn from_query_plain(query: &str) -> Option<Scenario> {
+        let mut sc = Scenario::default();
+        let mut seen: Vec<String> = Vec::new();
+        for (key, value) in pairs(query) {
+            if seen.contains(&key) {
+                return None;
+            }
+            match NUMS.iter().find(|n| n.key == key) {
+                Some(num) => (num.set)(&mut sc, num.parse_plain(&value)?),
+                None => set_named(&mut sc, &key, &value)?.ok()?,
+            }
+            seen.push(key);
+        }
+        sc.cross_check().is_empty().then_some(sc)
     }
 
     /// Checks every field against the ranges of the query format, and the fields against each other.
