@@ -29,7 +29,7 @@ use super::stand_in::{
 };
 use super::visibility::use_page_visible;
 use super::whole_page::{resume_when_mounted, take_handover};
-use crate::sim::{Nanos, Rate, Scenario};
+use crate::sim::{Nanos, ParamError, Rate, Scenario};
 
 /// Simulated seconds computed at once when the user prefers reduced motion, so the page opens
 /// on a finished picture instead of an animation.
@@ -97,6 +97,9 @@ pub struct Parts {
     pub explain: fn(View) -> ExplanationText,
     /// "Replay my traffic"'s trace box; the callback is told once a trace is in use.
     pub trace: fn(Playground, Callback<()>) -> AnyView,
+    /// The notice naming the link's parameters that were not used as given (the light page reads
+    /// only links without any: [`Link::parse_plain`]).
+    pub notice: fn(Vec<ParamError>) -> AnyView,
 }
 
 /// The whole page (`ratelimit-full`): every view and panel.
@@ -113,6 +116,7 @@ pub fn App() -> impl IntoView {
         production: |pg| view! { <ProductionPanel playground=pg /> }.into_any(),
         explain: super::explain::explain,
         trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
+        notice: |notices| view! { <LinkNotice notices=notices /> }.into_any(),
     };
     view! { <Page parts=parts link=read_link(&first_scenario()) /> }
 }
@@ -157,6 +161,7 @@ pub fn LightApp() -> impl IntoView {
         production: |pg| panel_stand_in(pg, PRODUCTION),
         explain: super::explain::explain_textbook,
         trace: trace_stand_in,
+        notice: |_| ().into_any(),
     };
     view! { <Page parts=parts link=link /> }.into_any()
 }
@@ -210,7 +215,7 @@ fn Page(
             {(parts.products)(pg)}
             <ModeSwitch playground=pg />
             {(parts.share)(pg)}
-            <LinkNotice notices=link.notices />
+            {(parts.notice)(link.notices)}
         </header>
         <main class="layout" node_ref=playground_area>
             <Controls playground=pg cluster=parts.cluster_controls trace=parts.trace />
