@@ -66,9 +66,9 @@ if len(product_names) < 8:
     sys.exit(f"externalize_loader: expected the product models in src/sim/query/keys.rs's ALGOS, found {product_names}")
 product = f'(!embed && {json.dumps(product_names)}.includes(query.get("algo")))'
 # The whole page's own stylesheets (the multi-node view's, and Compare all's and the panels')
-# are its alone: the first modules keep them in a <template>, and whatever starts the whole page
-# adds them first (the loader here, app::whole_page on a hand-over), so a page or frame that never
-# shows those parts does not download them.
+# are its alone: the first modules keep them in a <template>, and startWhole below adds them first
+# (for a link here, or on a first module's hand-over), so a page or frame that never shows those
+# parts does not download them.
 whole_css = re.compile(r'\s*<link rel="stylesheet" href="[^"]*/(?:cluster|whole)-[0-9a-f]+\.css"[^>]*>')
 links = [link.strip() for link in whole_css.findall(html)]
 if len(links) != 2:
@@ -83,15 +83,28 @@ const styled = Promise.all([...(css ? css.content.children : [])].map((sheet) =>
 })));
 css?.remove();
 """
+# The whole page is started by one function: here, for a link that needs it, and by a first module
+# on a hand-over (app::whole_page calls it as `rlpStartWhole`), so there is one copy of how.
+start_whole = classic("ratelimit-full", "await styled;\n").replace(
+    'dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));', "return wasm;"
+)
+if "return wasm;" not in start_whole:
+    sys.exit("externalize_loader: the whole page's start no longer ends as this hook expects")
 body = (
-    "// A multi-node or compare link, or a page link to a product model, runs the whole page's\n"
+    "// Starts the whole page's module (ratelimit-full), its own stylesheets first; resolves once\n"
+    + "// it has mounted. A first module hands over to it with this (app::whole_page).\n"
+    + "const startWhole = async () => {\n"
+    + indent(whole_page_css + start_whole)
+    + "\n};\n"
+    + "globalThis.rlpStartWhole = startWhole;\n"
+    + "// A multi-node or compare link, or a page link to a product model, runs the whole page's\n"
     + "// module (ratelimit-full: a frame for an embed link); any other frame (embed=1)\n"
     + "// ratelimit-frame, one server's cards; any other link the page's first module, one server's\n"
     + "// limiter.\n"
     + "const query = new URLSearchParams(location.search);\n"
     + 'const embed = query.get("embed") === "1";\n'
     + f"if ({multi_node} || {compare} || {product}) {{\n"
-    + indent(whole_page_css + classic("ratelimit-full", "await styled;\n"))
+    + indent('const wasm = await startWhole();\ndispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));')
     + "\n} else if (embed) {\n"
     + indent(classic("ratelimit-frame"))
     + "\n} else {\n"

@@ -4,9 +4,8 @@
 //! the product models' knobs —
 //! is in the whole page's module (`ratelimit-full`, [`App`](super::App)), which has everything.
 //! The light page shows a stand-in for each (see [`super::stand_in`]); the first time a visitor
-//! asks for one, the light page fetches and
-//! compiles the whole page's module, then, in one task so nothing blank is ever painted, unmounts
-//! itself and starts it. The loader starts the whole page directly for a link that needs it. The
+//! asks for one, the light page has the loader start the whole page's module, and, in the task
+//! that mounts it, so nothing blank is ever painted, unmounts itself. The loader starts the whole page directly for a link that needs it. The
 //! scenario and view travel in the address, as for any link; the simulated moment, playback,
 //! scroll, focus, the button pressed and the option chosen in a [`Handover`], so the run goes on
 //! where it was.
@@ -15,41 +14,27 @@ use std::any::Any;
 use std::cell::{Cell, RefCell};
 
 use leptos::prelude::*;
-use wasm_bindgen::prelude::{wasm_bindgen, Closure};
+use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::js_sys::{Function, Object, Promise, Reflect, WebAssembly};
+use web_sys::js_sys::{Function, Promise, Reflect};
 
 use super::handover::Handover;
 use super::playground::Playground;
-use super::script::{add_stylesheets, run_script};
 use super::share::{link_view, replace_query};
 use crate::app::share::link::share_query;
 use crate::sim::{Algorithm, Scenario};
 
-/// The whole page's wasm-bindgen script (no-modules: it defines the global `ratelimit_full`) and
-/// its module, both next to the page.
-const SCRIPT: &str = "./ratelimit-full.js";
-const WASM: &str = "./ratelimit-full_bg.wasm";
-
-/// The `<template>` that holds the whole page's own stylesheets (the multi-node view's, Compare
-/// all's and the panels'), which the first modules do not load (scripts/externalize_loader.py).
-const WHOLE_PAGE_CSS: &str = "whole-page-css";
+/// The loader's function that starts the whole page's module, its stylesheets first, and resolves
+/// once it has mounted (scripts/externalize_loader.py: the same one starts it for a link that
+/// needs it).
+const START_WHOLE: &str = "rlpStartWhole";
 
 /// The first module's callback that leaves the whole page the hand-over and unmounts itself.
 const GIVE_WAY: &str = "rlpGiveWay";
 
 /// Where the light page leaves the [`Handover`] text for the whole page.
 const HANDOVER: &str = "rlpHandover";
-
-#[wasm_bindgen]
-extern "C" {
-    /// The whole page's module once its script has run: the script's top-level
-    /// `let ratelimit_full` (scripts/name_globals.py), a global binding but not a property of
-    /// `window`.
-    #[wasm_bindgen(thread_local_v2, js_name = ratelimit_full)]
-    static WHOLE_PAGE: JsValue;
-}
 
 thread_local! {
     /// The light page's mount: dropping it unmounts the page and runs every cleanup.
@@ -103,22 +88,14 @@ pub fn mount<V: IntoView + 'static>(app: fn() -> V) {
     MOUNTED.with_borrow_mut(|m| *m = Some(Box::new(handle)));
 }
 
-/// Fetches and compiles the whole page's module and starts it; the whole page calls back
+/// Starts the whole page's module (the loader's [`START_WHOLE`]); the whole page calls back
 /// ([`give_way`]) just before it mounts, and this page then leaves it the address and the
 /// [`Handover`] and unmounts itself, in the same task as that mount, so no frame is painted
-/// between the two pages. The module is instantiated asynchronously: Chrome refuses a synchronous
-/// instance of a module over 8 MB on the main thread, which a debug build (`make serve`) is.
+/// between the two pages. The loader instantiates the module asynchronously: Chrome refuses a
+/// synchronous instance of a module over 8 MB on the main thread, which a debug build
+/// (`make serve`) is.
 async fn hand_over(pg: Option<Playground>) -> Result<(), JsValue> {
-    let styled = add_stylesheets(WHOLE_PAGE_CSS)?;
-    run_script(SCRIPT).await?;
-    let response: web_sys::Response = JsFuture::from(window().fetch_with_str(WASM)).await?.dyn_into()?;
-    if !response.ok() {
-        return Err(format!("{WASM}: HTTP {}", response.status()).into());
-    }
-    let bytes = JsFuture::from(response.array_buffer()?).await?;
-    let module = JsFuture::from(WebAssembly::compile(&bytes)).await?;
-    JsFuture::from(styled).await?;
-    let init: Function = WHOLE_PAGE.with(JsValue::clone).dyn_into()?;
+    let start: Function = Reflect::get(&window(), &START_WHOLE.into())?.dyn_into()?;
     let leave = Closure::once_into_js(move || {
         if let Some(pg) = pg {
             let algo = ASKED.with_borrow(|(ask, _)| ask.algo);
@@ -136,9 +113,7 @@ async fn hand_over(pg: Option<Playground>) -> Result<(), JsValue> {
         drop(MOUNTED.with_borrow_mut(Option::take));
     });
     Reflect::set(&window(), &GIVE_WAY.into(), &leave)?;
-    let options = Object::new();
-    Reflect::set(&options, &"module_or_path".into(), &module)?;
-    let started = init.call1(&JsValue::NULL, &options)?.dyn_into::<Promise>()?;
+    let started = start.call0(&JsValue::NULL)?.dyn_into::<Promise>()?;
     if let Err(e) = JsFuture::from(started).await {
         let _ = Reflect::delete_property(&window(), &GIVE_WAY.into());
         return Err(e);
