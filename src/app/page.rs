@@ -28,6 +28,7 @@ use super::stand_in::{
     trace_stand_in, StandIn,
 };
 use super::visibility::use_page_visible;
+use super::handover::Handover;
 use super::whole_page::{resume_when_mounted, take_handover};
 use crate::sim::{Nanos, ParamError, Rate, Scenario};
 
@@ -100,6 +101,9 @@ pub struct Parts {
     /// The notice naming the link's parameters that were not used as given (the light page reads
     /// only links without any: [`Link::parse_plain`]).
     pub notice: fn(Vec<ParamError>) -> AnyView,
+    /// The [`Handover`] a light page left, if one started this page, with what it asks done once
+    /// the page has mounted (only the whole page is ever started by a hand-over).
+    pub handover: fn() -> Option<Handover>,
 }
 
 /// The whole page (`ratelimit-full`): every view and panel.
@@ -117,6 +121,7 @@ pub fn App() -> impl IntoView {
         explain: super::explain::explain,
         trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
         notice: |notices| view! { <LinkNotice notices=notices /> }.into_any(),
+        handover: || take_handover().inspect(resume_when_mounted),
     };
     view! { <Page parts=parts link=read_link(&first_scenario()) /> }
 }
@@ -162,6 +167,7 @@ pub fn LightApp() -> impl IntoView {
         explain: super::explain::explain_textbook,
         trace: trace_stand_in,
         notice: |_| ().into_any(),
+        handover: || None,
     };
     view! { <Page parts=parts link=link /> }.into_any()
 }
@@ -181,7 +187,7 @@ fn Page(
     let dark = use_media_query("(prefers-color-scheme: dark)");
     provide_chart_env(dark);
     let calm = reduced_motion.get_untracked();
-    let handover = take_handover();
+    let handover = (parts.handover)();
     let running = handover.as_ref().map_or(!calm, |h| h.running);
     let pg = Playground::new(link.scenario.clone(), running);
     apply_view(pg, link.view);
@@ -189,7 +195,6 @@ fn Page(
     if let Some(h) = handover {
         pg.speed.set(h.speed);
         pg.jump_by(Nanos(h.at_ns));
-        resume_when_mounted(&h);
     } else if calm {
         pg.jump(REDUCED_MOTION_PREVIEW);
     }
