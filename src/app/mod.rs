@@ -37,6 +37,8 @@ mod explain_view;
 #[cfg(target_arch = "wasm32")]
 pub mod in_view;
 #[cfg(target_arch = "wasm32")]
+mod knob;
+#[cfg(target_arch = "wasm32")]
 mod legend;
 #[cfg(target_arch = "wasm32")]
 mod logs;

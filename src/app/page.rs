@@ -12,6 +12,7 @@ use super::compare_view::CompareView;
 use super::controls::Controls;
 use super::explain::Explanation as ExplanationText;
 use super::explain_view::Explanation;
+use super::handover::Handover;
 use super::in_view::use_in_view;
 use super::media::use_media_query;
 use super::options::View;
@@ -28,7 +29,6 @@ use super::stand_in::{
     trace_stand_in, StandIn,
 };
 use super::visibility::use_page_visible;
-use super::handover::Handover;
 use super::whole_page::{resume_when_mounted, take_handover};
 use crate::sim::{Nanos, ParamError, Rate, Scenario};
 

@@ -3,14 +3,11 @@
 use leptos::prelude::*;
 
 use crate::app::choice::Choice;
+use crate::app::knob::{knob, MAX_RETRIES};
 use crate::app::options::RETRIES;
 use crate::app::playground::Playground;
-use crate::app::slider::Slider;
-use crate::app::units::{format_secs, SliderScale};
+use crate::app::units::format_secs;
 use crate::sim::{RetryPolicy, Scenario};
-
-/// Retries per request: 0–20.
-const RETRIES_MAX: SliderScale = SliderScale::Linear { min: 0, max: 20 };
 
 /// What the chosen retry policy does, with the scenario's numbers.
 fn describe(sc: &Scenario) -> String {
@@ -52,14 +49,7 @@ pub fn ClientControls(
             />
             <p class="hint" id="retry-hint">{move || sc.with(describe)}</p>
             <Show when=move || retry.get() != RetryPolicy::GiveUp>
-                <Slider
-                    id="retries"
-                    label="Retries per request"
-                    unit="retries"
-                    scale=RETRIES_MAX
-                    value=Signal::derive(move || sc.with(|s| f64::from(s.max_retries)))
-                    on_change=Callback::new(move |v: f64| pg.edit(|s| s.max_retries = v.round() as u32))
-                />
+                {knob(pg, &MAX_RETRIES, Signal::stored(false))}
             </Show>
             <label class="check">
                 <input

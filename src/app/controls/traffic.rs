@@ -4,18 +4,10 @@
 use leptos::prelude::*;
 
 use crate::app::choice::Choice;
+use crate::app::knob::{knob, BURST_OFF, BURST_ON, CLIENTS, RATE};
 use crate::app::options::TRAFFIC;
 use crate::app::playground::Playground;
-use crate::app::slider::Slider;
-use crate::app::units::SliderScale;
-use crate::sim::{Nanos, Rate, TrafficShape};
-
-/// Arrival rate: 0.1–10 000 requests/s, logarithmic.
-pub(crate) const RATE: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };
-/// Burst and pause lengths: 0.1–600 s, logarithmic.
-const SPAN: SliderScale = SliderScale::Log { min: 0.1, max: 600.0, steps: 1000 };
-/// Clients: 1–10 000, logarithmic.
-const CLIENTS: SliderScale = SliderScale::Log { min: 1.0, max: 10_000.0, steps: 400 };
+use crate::sim::TrafficShape;
 
 /// The traffic group.
 #[component]
@@ -44,23 +36,13 @@ pub fn TrafficControls(
         Ok(seed) => pg.edit(|s| s.seed = seed),
         Err(_) => pg.error.set(Some("seed: a whole number from 0 to 18446744073709551615".into())),
     };
-    let seconds =
-        move |get: fn(&crate::sim::Scenario) -> Nanos| Signal::derive(move || sc.with(|s| get(s).as_secs_f64()));
     let details = move || {
         match shape.get() {
-        TrafficShape::Bursts => view! {
-            <Slider id="burst-on" label="Burst length" unit="s" scale=SPAN value=seconds(|s| s.burst_on)
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.burst_on = Nanos::from_secs_f64(v))) />
-            <Slider id="burst-off" label="Pause between bursts" unit="s" scale=SPAN value=seconds(|s| s.burst_off)
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.burst_off = Nanos::from_secs_f64(v))) />
+        TrafficShape::Bursts => {
+            let off = Signal::stored(false);
+            view! { {knob(pg, &BURST_ON, off)} {knob(pg, &BURST_OFF, off)} }.into_any()
         }
-        .into_any(),
-        TrafficShape::Clients => view! {
-            <Slider id="clients" label="Clients" unit="clients" scale=CLIENTS
-                value=Signal::derive(move || sc.with(|s| f64::from(s.clients)))
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.clients = v.round().max(1.0) as u32)) />
-        }
-        .into_any(),
+        TrafficShape::Clients => knob(pg, &CLIENTS, Signal::stored(false)),
         TrafficShape::Seam => view! {
             <p class="hint" id="seam-hint">
                 "The attack on fixed windows: limit requests in the last 1 % of every other window, limit more in the first 1 % of the next. The arrival rate is not used."
@@ -74,15 +56,7 @@ pub fn TrafficControls(
     view! {
         <fieldset class="group in-use">
             <legend>"Traffic"</legend>
-            <Slider
-                id="rate"
-                label="Arrival rate"
-                unit="requests/s"
-                scale=RATE
-                value=Signal::derive(move || sc.with(|s| s.rate.as_per_sec()))
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.rate = Rate::from_per_sec(v)))
-                disabled=rate_unused
-            />
+            {knob(pg, &RATE, rate_unused)}
             <Choice
                 id="traffic"
                 label="Shape"

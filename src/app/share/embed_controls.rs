@@ -5,13 +5,11 @@ use leptos::prelude::*;
 
 use super::link::EmbedControl;
 use crate::app::choice::Choice;
-use crate::app::controls::limiter::{CAPACITY, LIMIT, REFILL, WINDOW};
-use crate::app::controls::traffic::RATE;
+use crate::app::knob::{knob, CAPACITY, LIMIT, RATE, REFILL, WINDOW};
 use crate::app::options::{speed_value, Labelled, View, SPEEDS, TRAFFIC, VIEWS};
 use crate::app::playground::Playground;
-use crate::app::slider::Slider;
 use crate::app::units::format_number;
-use crate::sim::{Nanos, Rate, TrafficShape};
+use crate::sim::TrafficShape;
 
 /// The five algorithms; compare mode does not fit a small frame.
 const ALGORITHMS: &[Labelled<View>] = VIEWS.split_at(5).0;
@@ -21,38 +19,17 @@ const SHAPES: &[Labelled<TrafficShape>] = TRAFFIC.split_at(5).0;
 /// One chosen control.
 fn control(pg: Playground, which: EmbedControl) -> AnyView {
     let sc = pg.scenario;
-    let num = move |get: fn(&crate::sim::Scenario) -> f64| Signal::derive(move || sc.with(get));
     match which {
         EmbedControl::Algo => view! {
             <Choice id="algo" label="Algorithm" options=ALGORITHMS value=Signal::derive(move || pg.view())
                 on_change=Callback::new(move |v: View| pg.set_view(v)) />
         }
         .into_any(),
-        EmbedControl::Capacity => view! {
-            <Slider id="capacity" label="Capacity" unit="tokens" scale=CAPACITY value=num(|s| s.capacity as f64)
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.capacity = v.round().max(1.0) as u64)) />
-        }
-        .into_any(),
-        EmbedControl::Refill => view! {
-            <Slider id="refill" label="Refill rate" unit="tokens/s" scale=REFILL value=num(|s| s.refill.as_per_sec())
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.refill = Rate::from_per_sec(v))) />
-        }
-        .into_any(),
-        EmbedControl::Limit => view! {
-            <Slider id="limit" label="Limit" unit="requests" scale=LIMIT value=num(|s| s.effective_limit() as f64)
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.limit = Some(v.round().max(1.0) as u64))) />
-        }
-        .into_any(),
-        EmbedControl::Window => view! {
-            <Slider id="window" label="Window" unit="s" scale=WINDOW value=num(|s| s.effective_window().as_secs_f64())
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.window = Some(Nanos::from_secs_f64(v)))) />
-        }
-        .into_any(),
-        EmbedControl::Rate => view! {
-            <Slider id="rate" label="Arrival rate" unit="requests/s" scale=RATE value=num(|s| s.rate.as_per_sec())
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.rate = Rate::from_per_sec(v))) />
-        }
-        .into_any(),
+        EmbedControl::Capacity => knob(pg, &CAPACITY, Signal::stored(false)),
+        EmbedControl::Refill => knob(pg, &REFILL, Signal::stored(false)),
+        EmbedControl::Limit => knob(pg, &LIMIT, Signal::stored(false)),
+        EmbedControl::Window => knob(pg, &WINDOW, Signal::stored(false)),
+        EmbedControl::Rate => knob(pg, &RATE, Signal::stored(false)),
         EmbedControl::Traffic => view! {
             <Choice id="traffic" label="Traffic" options=SHAPES value=Signal::derive(move || sc.with(|s| s.traffic))
                 on_change=Callback::new(move |t| pg.edit(|s| s.traffic = t)) />
