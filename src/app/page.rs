@@ -203,8 +203,10 @@ fn Page(
     let in_view = use_in_view(playground_area);
     let seen = Signal::derive(move || visible.get() && in_view.get());
     pg.animate_while(seen);
+    // Memos, so each view is drawn anew only when it changes, not whenever a flag is set again.
+    let (compare, cluster) = (Memo::new(move |_| pg.compare.get()), Memo::new(move |_| pg.cluster.get()));
     let single_or_cluster = move || {
-        if pg.cluster.get() {
+        if cluster.get() {
             (parts.cluster)(pg)
         } else {
             view! { <SingleView playground=pg /> }.into_any()
@@ -226,9 +228,7 @@ fn Page(
             <Controls playground=pg cluster=parts.cluster_controls trace=parts.trace />
             <div class="results">
                 <Playback playground=pg held=Signal::derive(move || !seen.get()) />
-                <Show when=move || pg.compare.get() fallback=single_or_cluster>
-                    {(parts.compare)(pg)}
-                </Show>
+                {move || if compare.get() { (parts.compare)(pg) } else { single_or_cluster() }}
                 <Explanation playground=pg explain=parts.explain />
                 {(parts.logs)(pg)}
                 {(parts.production)(pg)}

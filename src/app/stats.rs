@@ -55,6 +55,9 @@ pub fn Stats(
             }
         })
     });
+    // Memos, so a line is added or removed only when its condition changes.
+    let retrying = Memo::new(move |_| pg.scenario.with(|s| s.retry != RetryPolicy::GiveUp));
+    let windowed = Memo::new(move |_| col.with(|c| c.windowed));
     let predicted = Signal::derive(move || {
         col.with(|c| match c.predicted {
             Some(p) => format!("steady state {}", format_percent(p)),
@@ -71,16 +74,16 @@ pub fn Stats(
             </dl>
             <ul class="facts">
                 <li id="first-rejection">{move || col.with(first_rejection)}</li>
-                <Show when=move || pg.scenario.with(|s| s.retry != RetryPolicy::GiveUp)>
+                {move || retrying.get().then(|| view! {
                     <li id="retries">
                         {move || col.with(|c| format!("{} retries · {} gave up", group_thousands(c.totals.retries), group_thousands(c.totals.gave_up)))}
                     </li>
-                </Show>
-                <Show when=move || col.with(|c| c.windowed)>
+                })}
+                {move || windowed.get().then(|| view! {
                     <li id="peak" class:alert=move || col.with(Column::over_limit)>
                         {move || col.with(peak)}
                     </li>
-                </Show>
+                })}
             </ul>
         </section>
     }

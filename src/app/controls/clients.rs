@@ -37,6 +37,7 @@ pub fn ClientControls(
     let pg = playground;
     let sc = pg.scenario;
     let retry = Memo::new(move |_| sc.with(|s| s.retry));
+    let retrying = Memo::new(move |_| retry.get() != RetryPolicy::GiveUp);
     view! {
         <fieldset class="group in-use">
             <legend>"Clients after a 429"</legend>
@@ -48,9 +49,7 @@ pub fn ClientControls(
                 on_change=Callback::new(move |r| pg.edit(|s| s.retry = r))
             />
             <p class="hint" id="retry-hint">{move || sc.with(describe)}</p>
-            <Show when=move || retry.get() != RetryPolicy::GiveUp>
-                {knob(pg, &MAX_RETRIES, Signal::stored(false))}
-            </Show>
+            {move || retrying.get().then(|| knob(pg, &MAX_RETRIES, Signal::stored(false)))}
             <label class="check">
                 <input
                     type="checkbox"

@@ -27,20 +27,15 @@ pub fn Controls(
     trace: fn(Playground, Callback<()>) -> AnyView,
 ) -> impl IntoView {
     let pg = playground;
+    let multi_node = Memo::new(move |_| pg.cluster.get());
     view! {
         <section class="panel controls" aria-labelledby="controls-title">
             <h2 id="controls-title">"Parameters"</h2>
-            <Show when=move || pg.cluster.get()>
-                {cluster(pg)}
-            </Show>
+            {move || multi_node.get().then(|| cluster(pg))}
             <LimiterControls playground=pg />
             <TrafficControls playground=pg trace=trace />
             <ClientControls playground=pg />
-            <Show when=move || pg.error.get().is_some()>
-                <p class="error" id="param-error" role="alert">
-                    {move || pg.error.get()}
-                </p>
-            </Show>
+            {move || pg.error.get().map(|e| view! { <p class="error" id="param-error" role="alert">{e}</p> })}
         </section>
     }
 }
