@@ -18,10 +18,10 @@ exactly as expected stops the build, rather than guess: nothing of them may be l
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
 
+from release_step import release_staging
 from wasmfile import leb, sections, uleb
 
 EXPORT = re.compile(r"^(__wbg_)?intounderlying(bytesource|sink|source)(_\w+)?$")
@@ -91,14 +91,10 @@ def drop_glue(js, name):
 
 
 def main():
-    staging = os.environ.get("TRUNK_STAGING_DIR")
-    if not staging:
-        fail("TRUNK_STAGING_DIR is not set (run me as a Trunk post_build hook)")
-    if os.environ.get("TRUNK_PROFILE") != "release":
+    release = release_staging("drop_stream_exports", "wasm-opt")
+    if release is None:
         return
-    wasm_opt = shutil.which("wasm-opt")
-    if not wasm_opt:
-        fail("wasm-opt is not on PATH (make bootstrap installs it)")
+    staging, wasm_opt = release
     for wasm_name in sorted(f for f in os.listdir(staging) if f.endswith("_bg.wasm")):
         wasm_path = os.path.join(staging, wasm_name)
         js_path = os.path.join(staging, wasm_name[: -len("_bg.wasm")] + ".js")

@@ -20,9 +20,10 @@ import base64
 import hashlib
 import os
 import re
-import shutil
 import subprocess
 import sys
+
+from release_step import release_staging
 
 INTEGRITY = re.compile(r'href="([^"]*?)([^"/]+\.css)"([^>]*?)integrity="([^"]*)"')
 
@@ -46,14 +47,10 @@ def minify(esbuild, path):
 
 
 def main():
-    staging = os.environ.get("TRUNK_STAGING_DIR")
-    if not staging:
-        fail("TRUNK_STAGING_DIR is not set (run me as a Trunk post_build hook)")
-    if os.environ.get("TRUNK_PROFILE") != "release":
+    release = release_staging("minify", "esbuild")
+    if release is None:
         return
-    esbuild = shutil.which("esbuild")
-    if not esbuild:
-        fail("esbuild is not on PATH (make bootstrap installs it)")
+    staging, esbuild = release
     for name in sorted(os.listdir(staging)):
         if name.endswith((".js", ".css")):
             minify(esbuild, os.path.join(staging, name))
