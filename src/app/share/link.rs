@@ -168,9 +168,10 @@ impl Link {
         let mut view_seen = false;
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            if percent_decode(k) != "view" {
+            let key = percent_decode(k);
+            if KEYS.contains(&key.as_str()) {
                 scenario_pairs.push(pair);
-            } else if view_seen || LinkView::from_key(&percent_decode(v)) != Some(LinkView::Single) {
+            } else if key != "view" || view_seen || LinkView::from_key(&percent_decode(v)) != Some(LinkView::Single) {
                 return None;
             } else {
                 view_seen = true;
@@ -314,6 +315,7 @@ mod tests {
             "traffic=trace",
             "backoff_base=5&backoff_cap=1",
             "outage=20-10",
+            "view=single&?capacity=1",
         ] {
             assert_eq!(Link::parse_plain(q, &page_start()), None, "{q}");
             let full = Link::parse(q, &page_start());
