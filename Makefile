@@ -57,7 +57,7 @@ unit: dist
 wasm-test:
 	cargo test --locked --target $(WASM) --test wasm_app --test wasm_charts --test wasm_determinism --test wasm_crash
 
-size: bootstrap dist
+size: bootstrap-test dist
 	@scripts/size.sh dist
 
 bench: bootstrap-test dist

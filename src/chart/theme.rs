@@ -59,17 +59,27 @@ impl Default for ChartTheme {
 /// assert_eq!(parse_hex_rgb("blue"), None);
 /// ```
 pub fn parse_hex_rgb(css: &str) -> Option<RGBColor> {
-    let hex = css.trim().strip_prefix('#')?;
-    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let channel = |s: &str| u8::from_str_radix(s, 16).ok();
-    match hex.len() {
-        6 => Some(RGBColor(channel(&hex[0..2])?, channel(&hex[2..4])?, channel(&hex[4..6])?)),
-        3 => {
-            let short = |i: usize| channel(&hex[i..=i]).map(|v| v * 17);
-            Some(RGBColor(short(0)?, short(1)?, short(2)?))
-        }
+    // Read as bytes: slicing the `str` would bring core's slicing panic, whose message prints a
+    // `char` with `{:?}` (~1.3 KB of wasm with the Debug code it brings).
+    let hex = css.trim().strip_prefix('#')?.as_bytes();
+    let nibbles: Vec<u8> = hex.iter().map(|&b| (b as char).to_digit(16).map(|d| d as u8)).collect::<Option<_>>()?;
+    match nibbles[..] {
+        [r1, r0, g1, g0, b1, b0] => Some(RGBColor(r1 << 4 | r0, g1 << 4 | g0, b1 << 4 | b0)),
+        [r, g, b] => Some(RGBColor(r * 17, g * 17, b * 17)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_hex_rgb_refuses_anything_but_three_or_six_hex_digits() {
+        for bad in ["", "#", "#12", "#1234", "#1234567", "#ggg", "#12345g", "#é0", "#ééé", "0072b2", "# fff"] {
+            assert_eq!(parse_hex_rgb(bad), None, "{bad:?}");
+        }
+        assert_eq!(parse_hex_rgb("#0Af"), Some(RGBColor(0x00, 0xaa, 0xff)));
+        assert_eq!(parse_hex_rgb("\t#a0B1c2\n"), Some(RGBColor(0xa0, 0xb1, 0xc2)));
     }
 }

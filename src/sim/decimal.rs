@@ -125,7 +125,10 @@ pub fn format_f64(v: f64, decimals: u32) -> String {
     if decimals == 0 {
         return format!("{sign}{digits}");
     }
-    let (int, frac) = digits.split_at(digits.len() - decimals as usize);
+    // `digits` has more than `decimals` digits, all ASCII, so this always splits; the checked
+    // split keeps core's str slicing panic (its message prints a `char` with `{:?}`: ~1.3 KB
+    // of wasm with the Debug code it brings) out of the modules.
+    let (int, frac) = digits.split_at_checked(digits.len() - decimals as usize).unwrap_or((&digits, ""));
     format!("{sign}{int}.{frac}")
 }
 
