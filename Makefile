@@ -73,7 +73,7 @@ fuzz:
 # browser's figure.
 ff-wasm: bootstrap
 	cargo build --locked --release --target $(WASM) --example ff
-	wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+	wasm-opt -Oz --low-memory-unused --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
 		target/$(WASM)/release/examples/ff.wasm -o target/$(WASM)/release/examples/ff.opt.wasm
 	node scripts/ff-wasm.mjs target/$(WASM)/release/examples/ff.opt.wasm
 

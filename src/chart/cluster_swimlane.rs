@@ -83,7 +83,7 @@ pub fn span_for(sc: &Scenario) -> Nanos {
     let rtt = sc.rtt.as_secs_f64() * 5.0;
     let arrivals = 20.0 / sc.rate.as_per_sec().max(1e-3);
     let raw = rtt.max(arrivals).clamp(1e-3, 60.0);
-    let magnitude = 10f64.powf(raw.log10().floor());
+    let magnitude = 10f64.powi(raw.log10().floor() as i32); // as in `super::axis::nice_ceiling`
     let nice = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|v| *v >= raw * (1.0 - 1e-9));
     Nanos::from_secs_f64(nice.unwrap_or(raw))
 }

@@ -8,12 +8,13 @@
 
 use std::ops::Range;
 
-use plotters::coord::ranged1d::{BoldPoints, Ranged};
+use plotters::coord::ranged1d::Ranged;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::key_points::key_points;
 use super::plot::{draw_legend, Axes, PlotFrame};
 use super::style::{font, ChartStyle};
 
@@ -117,7 +118,7 @@ fn draw_top<DB: DrawingBackend>(
 /// the pixel it maps to between `pixels.0` and `pixels.1`.
 fn key_pixels(range: &Range<f64>, count: usize, pixels: (i32, i32)) -> Vec<(i32, f64)> {
     let axis = RangedCoordf64::from(range.clone());
-    axis.key_points(BoldPoints(count)).into_iter().map(|v| (axis.map(&v, pixels), v)).collect()
+    key_points(range.start, range.end, count).into_iter().map(|v| (axis.map(&v, pixels), v)).collect()
 }
 
 // Native only: wasm builds have no SVG backend.

@@ -18,6 +18,7 @@ pub mod cluster_topology_layout;
 pub mod cluster_trace;
 pub mod convergence;
 pub mod history;
+pub mod key_points;
 mod mesh;
 #[cfg(target_arch = "wasm32")]
 pub mod paint_worker;
