@@ -16,6 +16,7 @@ pub mod cluster_topology;
 pub mod cluster_topology_draw;
 pub mod cluster_topology_layout;
 pub mod cluster_trace;
+pub mod compact_js;
 pub mod convergence;
 pub mod history;
 pub mod key_points;
