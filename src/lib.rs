@@ -19,3 +19,11 @@ pub mod redis;
 pub mod sim;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
+
+/// Every wasm module's allocator: Talc instead of Rust's default dlmalloc, which is ~5 KB more
+/// code in each module (−0.35 KB brotli on the page, with realloc-in-place left out: growing a
+/// buffer copies it). Talc is single-threaded here as the modules are; it grows the memory as
+/// dlmalloc did and merges a freed chunk with free neighbours before binning it, as dlmalloc does.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
