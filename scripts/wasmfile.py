@@ -1,5 +1,6 @@
 """Reading a wasm module's structure, for the scripts that look inside one (wasm-breakdown.py)
-or rewrite part of it (shorten_imports.py): LEB128 numbers, the sections, the import entries."""
+or rewrite part of it (shorten_imports.py): LEB128 numbers, the sections, the import and export
+entries."""
 import sys
 
 
@@ -62,3 +63,14 @@ def imports(body):
         else:
             sys.exit(f"wasmfile: unknown import kind {kind}")
         yield module, name, kind, body[start:k]
+
+
+def exports(body):
+    """(name, description bytes: kind and index) of each entry of an export section's body."""
+    count, k = leb(body, 0)
+    for _ in range(count):
+        n, k = leb(body, k)
+        name, k = body[k:k + n].decode("utf-8", "replace"), k + n
+        start = k
+        _, k = leb(body, k + 1)
+        yield name, body[start:k]
