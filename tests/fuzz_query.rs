@@ -2,7 +2,8 @@
 //! hostile values, and raw noise. No input may panic; every leniently parsed scenario must
 //! validate and survive a round trip through its printed query. The message-free readers the
 //! page's first module uses (`from_query_plain`, `Link::parse_plain`) accept exactly the queries
-//! the strict parser accepts, and the links the page reads without a notice.
+//! the strict parser accepts, and the links the page reads without a notice; the frame's
+//! (`Link::parse_plain_embed`) exactly the embed links it reads without a notice.
 //!
 //! `make test` runs `FUZZ_CASES` (default 5 000) cases; `make fuzz` runs a million in release.
 #![cfg(not(target_arch = "wasm32"))]
@@ -31,8 +32,12 @@ fn query() -> impl Strategy<Value = String> {
     let pair = prop_oneof![
         10 => (key, value()).prop_map(|(k, v)| format!("{k}={v}")),
         1 => ".{0,16}",
-        1 => prop::sample::select(vec!["view=single", "view=compare", "embed=1", "embed=0", "theme=dark", "t=3", "view=x"])
-            .prop_map(String::from),
+        2 => prop::sample::select(vec![
+            "view=single", "view=compare", "embed=1", "embed=1", "embed=0", "embed=true", "theme=dark", "theme=blue",
+            "t=3", "t=9999", "t=-1", "view=x", "show=state,throughput", "show=bogus", "show=topology", "show=compare",
+            "controls=rate,seed", "controls=nope", "caption=Hello%20world", "autoplay=0", "autoplay=2",
+        ])
+        .prop_map(String::from),
     ];
     (prop::collection::vec(pair, 0..14), prop::sample::select(vec!["&", "&&", ";", "&?"]))
         .prop_map(|(pairs, sep)| pairs.join(sep))
@@ -61,6 +66,14 @@ fn the_query_parser_never_panics_and_lenient_results_always_validate() {
             match Link::parse_plain(&q, &base) {
                 Some(plain) => prop_assert!(clean && plain == link, "{}: parse_plain read what parse did not", q),
                 None => prop_assert!(!clean || embed_keys, "{}: parse_plain refused a clean link", q),
+            }
+            // A frame's first module: exactly the embed links read without a notice.
+            let clean_embed = link.notices.is_empty() && link.view == LinkView::Single && link.embed;
+            match Link::parse_plain_embed(&q, &base) {
+                Some(plain) => {
+                    prop_assert!(clean_embed && plain == link, "{}: parse_plain_embed read what parse did not", q)
+                }
+                None => prop_assert!(!clean_embed, "{}: parse_plain_embed refused a clean embed link", q),
             }
             if let Ok(sc) = &strict {
                 prop_assert!(notices.is_empty(), "{q}: strict accepted but lenient complained: {notices:?}");

@@ -20,8 +20,8 @@ use super::playback::Playback;
 use super::playground::Playground;
 use super::share::link::Link;
 use super::share::{
-    any_card, apply_view, fitted_cards, needs_whole_page, one_server_card, read_link, read_plain_link, use_url_sync,
-    EmbedApp, LinkNotice, ProductionPanel, ShareBar,
+    any_card, apply_view, embed_notice, fitted_cards, needs_whole_page, one_server_card, read_link,
+    read_plain_embed_link, read_plain_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar,
 };
 use super::single_view::SingleView;
 use super::stand_in::{
@@ -46,23 +46,29 @@ fn first_scenario() -> Scenario {
 /// built as a wasm module of its own (`ratelimit-frame`), which the page's loader starts for embed
 /// links, so a blog post's frames do not load the whole page, nor the page the frame's code. A
 /// frame of a multi-node run or of Compare all is the whole page's ([`WholeEmbedPage`]): the
-/// loader starts that module for it, and should it miss one, this frame hands over to it.
+/// loader starts that module for it, and should it miss one, this frame hands over to it. So
+/// does any link the whole page's module would change and explain (a bad value, an unknown key,
+/// a card the scenario cannot show): this module reads only clean ones
+/// ([`Link::parse_plain_embed`]) and carries none of the messages.
 #[component]
 pub fn EmbedPage() -> impl IntoView {
     crate::sim::products::models::install();
-    let link = read_link(&first_scenario());
+    let Some(link) = read_plain_embed_link(&first_scenario()) else {
+        return frame_loading_view();
+    };
     let cluster = super::cluster::presets::is_cluster(&link.scenario);
-    if fitted_cards(&link).0.iter().any(|&c| needs_whole_page(c, cluster)) {
+    let (cards, unfit) = fitted_cards(&link);
+    if !unfit.is_empty() || cards.iter().any(|&c| needs_whole_page(c, cluster)) {
         return frame_loading_view();
     }
-    view! { <EmbedApp link=link card=one_server_card /> }.into_any()
+    view! { <EmbedApp link=link card=one_server_card notice=|_| ().into_any() /> }.into_any()
 }
 
 /// A frame as the whole page's module draws it: any card, multi-node and Compare all included.
 #[component]
 pub fn WholeEmbedPage() -> impl IntoView {
     crate::sim::products::models::install();
-    view! { <EmbedApp link=read_link(&first_scenario()) card=any_card /> }
+    view! { <EmbedApp link=read_link(&first_scenario()) card=any_card notice=embed_notice /> }
 }
 
 /// What the whole page's module (`ratelimit-full`) shows: a frame for an embed link, else the

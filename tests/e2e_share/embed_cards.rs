@@ -88,6 +88,16 @@ pub async fn cards_moment_caption_theme_and_builder() {
     assert_cards(&client, &["state"], "a single-node scenario").await;
     let notice = text(&client, "#link-notice").await;
     assert!(notice.contains("'chart' is not a card") && notice.contains("'topology' is a multi-node card"), "{notice}");
+    // The frame's module reads only links without a notice: this one it handed to the whole page's.
+    let wasm = "return performance.getEntriesByType('resource').map(r => r.name.split('/').pop()).filter(n => n.endsWith('.wasm'));";
+    assert_eq!(
+        js(&client, wasm).await,
+        json!(["ratelimit-frame_bg.wasm", "ratelimit-full_bg.wasm"]),
+        "a frame with a notice"
+    );
+    open(&client, &format!("{base}?rate=8&embed=1&show=state,throughput&t=3&caption=Plain&theme=light")).await;
+    assert_cards(&client, &["state", "throughput"], "a clean embed link").await;
+    assert_eq!(js(&client, wasm).await, json!(["ratelimit-frame_bg.wasm"]), "a clean embed link");
 
     // The theme: forced dark or light over the reader's dark system, or the system's.
     cdp(

@@ -174,21 +174,31 @@ pub fn fit(cards: &[Card], multi_node: bool) -> (Vec<Card>, Vec<String>) {
 /// assert!(error.unwrap().starts_with("'bogus' is not a card; known: throughput, state"));
 /// ```
 pub fn parse_cards(value: &str) -> (Vec<Card>, Option<String>) {
+    let (cards, unknown) = read_cards(value);
+    (cards, (!unknown.is_empty()).then(|| unknown_cards(&unknown)))
+}
+
+/// `show=`'s cards in the order given, repeats dropped, and the names that are not cards: what
+/// [`parse_cards`] reads, without its message (a frame's first module builds none).
+pub fn read_cards(value: &str) -> (Vec<Card>, Vec<&str>) {
     let mut cards = Vec::new();
     let mut unknown = Vec::new();
     for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         match Card::from_key(name) {
             Some(c) if !cards.contains(&c) => cards.push(c),
             Some(_) => {}
-            None => unknown.push(format!("'{name}'")),
+            None => unknown.push(name),
         }
     }
-    let error = (!unknown.is_empty()).then(|| {
-        let known: Vec<&str> = CARDS.iter().map(|(_, k)| *k).collect();
-        let what = if unknown.len() == 1 { "is not a card" } else { "are not cards" };
-        format!("{} {what}; known: {}; ignored", unknown.join(", "), known.join(", "))
-    });
-    (cards, error)
+    (cards, unknown)
+}
+
+/// The message for `show=` names that are not cards.
+pub fn unknown_cards(unknown: &[&str]) -> String {
+    let names: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
+    let known: Vec<&str> = CARDS.iter().map(|(_, k)| *k).collect();
+    let what = if unknown.len() == 1 { "is not a card" } else { "are not cards" };
+    format!("{} {what}; known: {}; ignored", names.join(", "), known.join(", "))
 }
 
 /// The names of `cards`, as `show=` spells them.

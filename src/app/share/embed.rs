@@ -44,6 +44,11 @@ fn use_theme(theme: Theme) -> Signal<bool> {
     })
 }
 
+/// The notice of a frame: what its link did not use as given, compact.
+pub fn embed_notice(notices: Vec<ParamError>) -> AnyView {
+    view! { <LinkNotice notices=notices compact=true /> }.into_any()
+}
+
 /// The cards `link` shows, fitted to its scenario, and a notice for each left out.
 pub fn fitted_cards(link: &Link) -> (Vec<Card>, Vec<ParamError>) {
     let (cards, unfit) = fit(&link.frame.cards, is_cluster(&link.scenario));
@@ -57,6 +62,9 @@ pub fn EmbedApp(
     link: Link,
     /// Draws each card (the frame's module draws one server's cards only).
     card: CardView,
+    /// Draws the notice naming what the link did not use as given (the frame's module reads only
+    /// links without any, [`super::link::Link::parse_plain_embed`], and draws none).
+    notice: fn(Vec<ParamError>) -> AnyView,
 ) -> impl IntoView {
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     provide_chart_env(use_theme(link.frame.theme));
@@ -85,7 +93,7 @@ pub fn EmbedApp(
     view! {
         <div class="embed" node_ref=root>
             <EmbedBar playground=pg held=Signal::derive(move || !seen.get()) />
-            <LinkNotice notices=notices compact=true />
+            {notice(notices)}
             <EmbedCards playground=pg cards=cards card=card />
             <EmbedControls playground=pg controls=frame.controls />
             {caption}

@@ -2,7 +2,7 @@
 //! the moment it opens on, whether it plays, a caption and the theme — read from an address's
 //! keys and written back by the same code. Plain Rust, tested natively (through [`super::link`]).
 
-use super::cards::{cards_value, parse_cards, Card};
+use super::cards::{cards_value, read_cards, unknown_cards, Card};
 use crate::sim::{Nanos, ParamError};
 
 /// The latest moment `t=` may open an embed on, s (a jump there is computed at load).
@@ -140,6 +140,30 @@ pub(super) fn notice(param: &str, message: impl Into<String>) -> ParamError {
     ParamError { param: param.to_string(), message: message.into() }
 }
 
+/// Where reading a link puts each parameter it could not use as given. The message is a closure,
+/// called only by a reader that keeps messages: [`Refused`] never calls it, so a module that
+/// reads links only that way carries none of them.
+pub(super) trait Notes {
+    /// `param` was not used as given; `message` says why and what was used instead.
+    fn note(&mut self, param: &str, message: impl FnOnce() -> String);
+}
+
+impl Notes for Vec<ParamError> {
+    fn note(&mut self, param: &str, message: impl FnOnce() -> String) {
+        self.push(notice(param, message()));
+    }
+}
+
+/// Notes that keep no message, only whether there was one ([`super::link::Link::parse_plain_embed`]).
+#[derive(Default)]
+pub(super) struct Refused(pub bool);
+
+impl Notes for Refused {
+    fn note(&mut self, _: &str, _: impl FnOnce() -> String) {
+        self.0 = true;
+    }
+}
+
 /// `1`/`true` or `0`/`false`.
 pub(super) fn flag(value: &str) -> Option<bool> {
     match value {
@@ -152,48 +176,44 @@ pub(super) fn flag(value: &str) -> Option<bool> {
 impl Frame {
     /// Reads one of its keys (`controls`, `show`, `t`, `autoplay`, `caption`, `theme`), noting
     /// what could not be used as given.
-    pub(super) fn read(&mut self, key: &str, value: &str, notices: &mut Vec<ParamError>) {
+    pub(super) fn read(&mut self, key: &str, value: &str, notes: &mut impl Notes) {
         match key {
             "show" => {
-                let (cards, error) = parse_cards(value);
+                let (cards, unknown) = read_cards(value);
                 self.cards = cards;
-                if let Some(e) = error {
-                    notices.push(notice(key, e));
+                if !unknown.is_empty() {
+                    notes.note(key, || unknown_cards(&unknown));
                 }
             }
             "t" => match crate::sim::nearest::nearest_f64(value).ok_or(()) {
                 Ok(t) if t.is_finite() && t >= 0.0 => {
                     let max = MAX_MOMENT_SECS as f64;
                     if t > max {
-                        notices.push(notice(
-                            key,
-                            format!(
-                                "{value} s is past the latest moment, {MAX_MOMENT_SECS} s; using {MAX_MOMENT_SECS}"
-                            ),
-                        ));
+                        notes.note(key, || {
+                            format!("{value} s is past the latest moment, {MAX_MOMENT_SECS} s; using {MAX_MOMENT_SECS}")
+                        });
                     }
                     self.at = Nanos((t.min(max) * 1000.0).round() as u64 * 1_000_000);
                 }
-                _ => notices.push(notice(
-                    key,
-                    format!("'{value}' is not a time in seconds from 0 to {MAX_MOMENT_SECS}; opening at 0"),
-                )),
+                _ => notes.note(key, || {
+                    format!("'{value}' is not a time in seconds from 0 to {MAX_MOMENT_SECS}; opening at 0")
+                }),
             },
             "autoplay" => match flag(value) {
                 Some(on) => self.autoplay = on,
-                None => notices.push(notice(key, format!("'{value}' is not 0 or 1; ignored"))),
+                None => notes.note(key, || format!("'{value}' is not 0 or 1; ignored")),
             },
             "caption" => {
                 let clean: String = value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
                 let clean = clean.trim();
                 if clean.chars().count() > MAX_CAPTION {
-                    notices.push(notice(key, format!("is longer than {MAX_CAPTION} characters; cut there")));
+                    notes.note(key, || format!("is longer than {MAX_CAPTION} characters; cut there"));
                 }
                 self.caption = clean.chars().take(MAX_CAPTION).collect();
             }
             "theme" => match THEMES.iter().find(|(_, k)| *k == value) {
                 Some(&(t, _)) => self.theme = t,
-                None => notices.push(notice(key, format!("'{value}' is not one of auto | light | dark; ignored"))),
+                None => notes.note(key, || format!("'{value}' is not one of auto | light | dark; ignored")),
             },
             _ => {
                 let controls = &mut self.controls;
@@ -202,16 +222,16 @@ impl Frame {
                     match EMBED_CONTROLS.iter().find(|(_, k)| *k == name) {
                         Some(&(c, _)) if !controls.contains(&c) => controls.push(c),
                         Some(_) => {}
-                        None => unknown.push(format!("'{name}'")),
+                        None => unknown.push(name),
                     }
                 }
                 if !unknown.is_empty() {
-                    let known: Vec<&str> = EMBED_CONTROLS.iter().map(|(_, k)| *k).collect();
-                    let what = if unknown.len() == 1 { "is not a control" } else { "are not controls" };
-                    notices.push(notice(
-                        key,
-                        format!("{} {what}; known: {}; ignored", unknown.join(", "), known.join(", ")),
-                    ));
+                    notes.note(key, || {
+                        let names: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
+                        let known: Vec<&str> = EMBED_CONTROLS.iter().map(|(_, k)| *k).collect();
+                        let what = if unknown.len() == 1 { "is not a control" } else { "are not controls" };
+                        format!("{} {what}; known: {}; ignored", names.join(", "), known.join(", "))
+                    });
                 }
                 // In EMBED_CONTROLS' order (a filter, not a sort: a sort would bring a sort routine
                 // of its own into every first module).

@@ -5,7 +5,7 @@
 //! [`share_query`] and [`embed_query`] write the state back with the same code, so a link round
 //! trips exactly. Plain Rust, tested natively.
 
-use super::frame::{flag, notice};
+use super::frame::{flag, notice, Refused};
 pub use super::frame::{EmbedControl, Frame, Theme, EMBED_CONTROLS, MAX_CAPTION, MAX_MOMENT_SECS, THEMES};
 use crate::sim::query::{percent_decode, KEYS};
 use crate::sim::{ParamError, Scenario, TrafficShape};
@@ -187,6 +187,69 @@ impl Link {
             view: LinkView::Single,
             embed: false,
             frame: Frame::default(),
+            notices: Vec::new(),
+        })
+    }
+
+    /// Reads an embed link (`embed=1`) only if [`Link::parse`] would read it without a notice, as
+    /// one server's frame (no other view) on a valid scenario; `None` for anything else, without
+    /// saying why. A frame's first module reads its address this way and hands any other to the
+    /// whole page's module, whose [`Link::parse`] explains what it changed: so the frame's module,
+    /// as the page's, carries none of the messages.
+    ///
+    /// ```
+    /// use ratelimit_playground::app::share::link::Link;
+    /// use ratelimit_playground::sim::Scenario;
+    /// let base = Scenario::default();
+    /// for q in ["?embed=1", "?embed=1&show=state,throughput&t=30&controls=rate&theme=dark&caption=Hi",
+    ///           "?embed=1&algo=gcra&rate=3", "?embed=1&t=9999", "?embed=1&show=bogus", "?embed=1&theme=blue",
+    ///           "?embed=1&controls=rate,nope", "?embed=1&autoplay=2", "?embed=1&t=1&t=2", "?embed=1&embed=1",
+    ///           "?embed=1&view=compare", "?embed=1&view=single", "?embed=0", "", "?embed=1&nodes=99"] {
+    ///     let full = Link::parse(q, &base);
+    ///     let clean = full.notices.is_empty() && full.view == Default::default() && full.embed;
+    ///     assert_eq!(Link::parse_plain_embed(q, &base), clean.then_some(full), "{q}");
+    /// }
+    /// ```
+    pub fn parse_plain_embed(query: &str, base: &Scenario) -> Option<Link> {
+        // Not shared with `parse_plain`: the page's module keeps its own, smaller loop (sharing
+        // one through a closure cost the page 0.3 KB of brotli).
+        let query = query.strip_prefix('?').unwrap_or(query);
+        let (mut scenario_pairs, mut seen) = (Vec::new(), Vec::<String>::new());
+        let (mut frame, mut refused) = (Frame::default(), Refused::default());
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let key = percent_decode(k);
+            if KEYS.contains(&key.as_str()) {
+                scenario_pairs.push(pair);
+                continue;
+            }
+            let value = percent_decode(v);
+            let read = !seen.contains(&key)
+                && match key.as_str() {
+                    "view" => LinkView::from_key(&value) == Some(LinkView::Single),
+                    "embed" => flag(&value) == Some(true),
+                    k if APP_KEYS.contains(&k) => {
+                        frame.read(k, &value, &mut refused);
+                        !refused.0
+                    }
+                    _ => false,
+                };
+            if !read {
+                return None;
+            }
+            seen.push(key);
+        }
+        let scenario = if scenario_pairs.is_empty() {
+            base.clone()
+        } else {
+            Scenario::from_query_plain(&scenario_pairs.join("&"))?
+        };
+        let embed = seen.iter().any(|k| k == "embed");
+        (embed && scenario.validate().is_ok()).then(|| Link {
+            scenario,
+            view: LinkView::Single,
+            embed,
+            frame,
             notices: Vec::new(),
         })
     }

@@ -53,7 +53,7 @@ mod share_bar;
 mod url_sync;
 
 #[cfg(target_arch = "wasm32")]
-pub use embed::{fitted_cards, EmbedApp};
+pub use embed::{embed_notice, fitted_cards, EmbedApp};
 #[cfg(target_arch = "wasm32")]
 pub use embed_cards::{any_card, needs_whole_page, one_server_card};
 #[cfg(target_arch = "wasm32")]
@@ -63,4 +63,6 @@ pub use production::ProductionPanel;
 #[cfg(target_arch = "wasm32")]
 pub use share_bar::ShareBar;
 #[cfg(target_arch = "wasm32")]
-pub use url_sync::{apply_view, link_view, read_link, read_plain_link, replace_query, use_url_sync};
+pub use url_sync::{
+    apply_view, link_view, read_link, read_plain_embed_link, read_plain_link, replace_query, use_url_sync,
+};

@@ -27,6 +27,12 @@ pub fn read_plain_link(base: &Scenario) -> Option<Link> {
     Link::parse_plain(&window().location().search().unwrap_or_default(), base)
 }
 
+/// The frame's address as [`Link::parse_plain_embed`] reads it: `None` for one that needs the
+/// whole page's module (another view, anything it would change and explain).
+pub fn read_plain_embed_link(base: &Scenario) -> Option<Link> {
+    Link::parse_plain_embed(&window().location().search().unwrap_or_default(), base)
+}
+
 /// The address of this page without query or fragment: where links and embeds point.
 pub fn page_base() -> String {
     let href = window().location().href().unwrap_or_default();
