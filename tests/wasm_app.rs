@@ -3,12 +3,12 @@
 //! wasm32-unknown-unknown`): the page mounts and counts live, fast-forward and compare mode work,
 //! the loop pauses out of view and resumes without a burst, and the page cleans up after itself;
 //! a link in the address restores the page and edits are written back, the embed layout shows
-//! only its controls and posts its height and status, and the production panel follows the
-//! policy. The chart canvases have their own file, `wasm_charts.rs`.
+//! only its controls and posts its height and status (a link it would correct is the whole page's
+//! module's, which names what it changed), and the production panel follows the policy. The chart canvases have their own file, `wasm_charts.rs`.
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::mount::mount_to;
-use ratelimit_playground::app::{App, EmbedPage};
+use ratelimit_playground::app::{App, EmbedPage, WholeEmbedPage};
 use ratelimit_playground::chart::theme::ChartTheme;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -207,7 +207,7 @@ async fn a_link_restores_the_view_and_edits_are_written_back_to_the_address() {
 async fn the_embed_shows_only_its_controls_and_reports_height_and_status() {
     let record = "window.__wasmMessages = []; window.__wasmRecord = e => window.__wasmMessages.push(e.data); addEventListener('message', window.__wasmRecord);";
     js_sys::Function::new_no_args(record).call0(&wasm_bindgen::JsValue::NULL).unwrap();
-    let old = set_query("embed=1&controls=seed,rate,knob&rate=6");
+    let old = set_query("embed=1&controls=seed,rate&rate=6");
     let host = host();
     // What ratelimit-frame mounts for an embed link (the loader starts it instead of the page).
     let handle = mount_to(host.clone(), EmbedPage);
@@ -216,8 +216,7 @@ async fn the_embed_shows_only_its_controls_and_reports_height_and_status() {
     assert!(host.query_selector(".embed").unwrap().is_some(), "no embed layout");
     assert_eq!(ids(&host, "input[type=range]"), ["rate"]);
     assert!(host.query_selector("#seed").unwrap().is_some(), "the seed control is missing");
-    assert_eq!(host.query_selector_all("#link-notice li").unwrap().length(), 1, "one notice, for the unknown control");
-    assert!(text_of(&host, "#link-notice").contains("controls: 'knob' is not a control"));
+    assert!(host.query_selector("#link-notice").unwrap().is_none(), "a notice for a clean link");
     assert!(count(&host, "#requests") > 0, "the embed does not run");
 
     let messages = js_sys::Function::new_no_args(
@@ -232,7 +231,7 @@ async fn the_embed_shows_only_its_controls_and_reports_height_and_status() {
     assert!(messages.iter().any(|m| m.starts_with("ratelimit-playground:status:")), "{messages:?}");
 
     // The address is not rewritten in an embed (a sandboxed frame may not).
-    assert_eq!(web_sys::window().unwrap().location().search().unwrap(), "?embed=1&controls=seed,rate,knob&rate=6");
+    assert_eq!(web_sys::window().unwrap().location().search().unwrap(), "?embed=1&controls=seed,rate&rate=6");
     drop(handle);
     assert_eq!(host.child_element_count(), 0, "the embed left elements behind");
     host.remove();
@@ -240,6 +239,32 @@ async fn the_embed_shows_only_its_controls_and_reports_height_and_status() {
     js_sys::Function::new_no_args("removeEventListener('message', window.__wasmRecord);")
         .call0(&wasm_bindgen::JsValue::NULL)
         .unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn an_embed_link_to_correct_is_the_whole_pages_which_names_what_it_changed() {
+    let old = set_query("embed=1&controls=seed,rate,knob&rate=6");
+    // The frame's module reads only clean links: it asks for the whole page's module (which the
+    // loader would start; here there is none, so it says it could not load) and draws no cards.
+    let frame = host();
+    let handle = mount_to(frame.clone(), EmbedPage);
+    TimeoutFuture::new(300).await;
+    assert!(frame.query_selector(".embed").unwrap().is_none(), "the frame's module drew a link it would correct");
+    assert!(frame.query_selector("#whole-page-loading").unwrap().is_some(), "no hand-over asked");
+    drop(handle);
+    frame.remove();
+
+    // The whole page's module draws it, with one notice, for the unknown control.
+    let host = host();
+    let handle = mount_to(host.clone(), WholeEmbedPage);
+    TimeoutFuture::new(300).await;
+    assert_eq!(ids(&host, "input[type=range]"), ["rate"]);
+    assert_eq!(host.query_selector_all("#link-notice li").unwrap().length(), 1, "one notice, for the unknown control");
+    assert!(text_of(&host, "#link-notice").contains("controls: 'knob' is not a control"));
+    drop(handle);
+    assert_eq!(host.child_element_count(), 0, "the embed left elements behind");
+    host.remove();
+    restore_query(&old);
 }
 
 #[wasm_bindgen_test]
