@@ -15,6 +15,7 @@ pub mod cards;
 pub mod export;
 pub mod frame;
 pub mod link;
+mod plain_link;
 pub mod snippet;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod still;
