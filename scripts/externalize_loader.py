@@ -56,15 +56,16 @@ multi_node = (
 )
 compare = '(embed ? (query.get("show") || "").split(",").includes("compare") : query.get("view") === "compare")'
 # A page link to a product model (`algo=nginx`, …): the page's first module has no product models
-# (`sim::products::models`), so the whole page runs it; a frame has them. The names are the
-# engine's own, read from its table of `algo` values: every one that is not a textbook algorithm.
-keys = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "sim", "query", "keys.rs"), encoding="utf-8").read()
-algos = re.search(r"const ALGOS: [^=]*= names!\((.*?)\);", keys, re.S)
-textbook = {"TokenBucket", "FixedWindow", "SlidingWindow", "SlidingLog", "Gcra"}
-product_names = [n for n, v in re.findall(r'"(\w+)" => Algorithm::(\w+)', algos.group(1) if algos else "") if v not in textbook]
-if len(product_names) < 8:
-    sys.exit(f"externalize_loader: expected the product models in src/sim/query/keys.rs's ALGOS, found {product_names}")
-product = f'(!embed && {json.dumps(product_names)}.includes(query.get("algo")))'
+# (`sim::products::models`), so the whole page runs it; a frame has them. Any `algo` that is not a
+# textbook algorithm is a product's (or unknown, which the whole page explains): the textbook
+# names are the first entries of the engine's table of `algo` values, `sim::products::ALGO_NAMES`,
+# so a product added to the registry needs nothing here.
+registry = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "sim", "products", "mod.rs"), encoding="utf-8").read()
+algo_names = re.search(r"pub const ALGO_NAMES: [^=]*= \{(.*?)\n\};", registry, re.S)
+textbook = re.findall(r'\("(\w+)", Algorithm::(?:TokenBucket|FixedWindow|SlidingWindow|SlidingLog|Gcra)\)', algo_names.group(1) if algo_names else "")
+if sorted(textbook) != ["fixed_window", "gcra", "sliding_log", "sliding_window", "token_bucket"]:
+    sys.exit(f"externalize_loader: expected the five textbook names in src/sim/products/mod.rs's ALGO_NAMES, found {textbook}")
+product = f'(!embed && query.has("algo") && !{json.dumps(sorted(textbook))}.includes(query.get("algo")))'
 # The whole page's own stylesheets (the multi-node view's, and Compare all's and the panels')
 # are its alone: the first modules keep them in a <template>, and startWhole below adds them first
 # (for a link here, or on a first module's hand-over), so a page or frame that never shows those

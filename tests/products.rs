@@ -2,7 +2,8 @@
 //! exactly what each tab exports, and the side-by-side states the difference in numbers.
 
 use ratelimit_playground::production::{export, EXPORT_NAMES};
-use ratelimit_playground::sim::products::{run_config, side_by_side, PRODUCTS};
+use ratelimit_playground::sim::product_runs::{run_config, side_by_side};
+use ratelimit_playground::sim::products::{self, PRODUCTS};
 use ratelimit_playground::sim::{Algorithm, Scenario};
 
 const POLICIES: [&str; 6] = [
@@ -92,7 +93,7 @@ fn compare_mode_runs_the_chosen_product_beside_the_five_algorithms() {
     let mut c = Comparison::new(&sc, 60);
     c.step_until(ratelimit_playground::sim::SimTime::from_nanos(10_000_000_000 - 1)); // a 10 s run stops before 10 s
     let express = &c.sims()[5];
-    assert_eq!(express.scenario().algo, Algorithm::Express);
+    assert_eq!(Some(express.scenario().algo), products::find("express"));
     assert_eq!(
         express.metrics().totals.admitted,
         ratelimit_playground::sim::run(&Scenario {

@@ -4,14 +4,7 @@
 use super::options::View;
 use crate::sim::Algorithm;
 
-/// A short explanation: a heading and two to four sentences.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Explanation {
-    /// Heading, e.g. "How the token bucket behaves".
-    pub title: &'static str,
-    /// The sentences, each ending in a full stop.
-    pub sentences: &'static [&'static str],
-}
+pub use crate::sim::products::Explanation;
 
 /// The explanation shown under the charts for `view`: the whole page's, every view's.
 pub fn explain(view: View) -> Explanation {

@@ -1,6 +1,7 @@
 //! The choices the controls offer, with their labels: algorithms, traffic shapes, retry policies
 //! and speeds. One table per choice, so the `<select>`s, the radio group and the tests agree.
 
+use crate::sim::products::{PRODUCTS, REGISTRY};
 use crate::sim::{Algorithm, RetryPolicy, TrafficShape};
 
 /// What the page shows: one algorithm, or all of them side by side.
@@ -37,17 +38,16 @@ pub const VIEWS: [Labelled<View>; 6] = [
     item(View::Compare, "compare", "Compare all"),
 ];
 
-/// The product models, in the production panel's order.
-pub const PRODUCT_VIEWS: [Labelled<View>; 8] = [
-    item(View::Single(Algorithm::Nginx), "nginx", "nginx limit_req"),
-    item(View::Single(Algorithm::Envoy), "envoy", "Envoy local rate limit"),
-    item(View::Single(Algorithm::Governor), "governor", "governor (Rust)"),
-    item(View::Single(Algorithm::Express), "express", "express-rate-limit"),
-    item(View::Single(Algorithm::UpstashFixed), "upstash_fixed", "Upstash fixedWindow"),
-    item(View::Single(Algorithm::UpstashSliding), "upstash_sliding", "Upstash slidingWindow"),
-    item(View::Single(Algorithm::UpstashToken), "upstash_token", "Upstash tokenBucket"),
-    item(View::Single(Algorithm::RedisLua), "redis_lua", "The exported Redis Lua script"),
-];
+/// The product models, in the registry's order (the production panel's).
+pub const PRODUCT_VIEWS: [Labelled<View>; PRODUCTS.len()] = {
+    let mut out = [item(View::Compare, "", ""); PRODUCTS.len()];
+    let mut i = 0;
+    while i < PRODUCTS.len() {
+        out[i] = item(View::Single(PRODUCTS[i]), REGISTRY[i].key, REGISTRY[i].label);
+        i += 1;
+    }
+    out
+};
 
 /// Arrival processes.
 pub const TRAFFIC: [Labelled<TrafficShape>; 6] = [

@@ -120,7 +120,8 @@ impl Runner {
         let single = matches!(self.engine, Engine::Single(_));
         let last = self.sims().first().filter(|_| single).and_then(|sim| {
             sim.last_decision().map(|d| {
-                let (status, headers) = crate::sim::products::response(sim.scenario(), &d, sim.quota());
+                let sc = sim.scenario();
+                let (status, headers) = crate::sim::products::response(sc.algo, &sc.product, &d, sim.quota());
                 LastResponse { allowed: d.allowed, status, headers }
             })
         });

@@ -4,6 +4,7 @@
 //! nanoseconds. The app, the `ratelimit-sim` CLI and the tests all drive this same code, and the
 //! same scenario gives the same bytes out natively and in WebAssembly.
 
+pub mod algorithm;
 pub mod cluster;
 pub mod compare;
 pub mod decimal;
@@ -16,6 +17,7 @@ pub mod logs;
 pub mod metrics;
 pub mod nearest;
 pub mod peak;
+pub mod product_runs;
 pub mod products;
 pub mod query;
 pub mod queue;
@@ -35,6 +37,7 @@ pub mod traffic;
 pub mod within;
 mod zig_table;
 
+pub use algorithm::{Algorithm, ProductId};
 pub use compare::{Comparison, Disagreement};
 pub use decision::{Decision, DecisionRecord, Quota, Status, Verdict};
 pub use engine::Simulation;
@@ -47,6 +50,6 @@ pub use rate::Rate;
 pub use report::{run, Report};
 pub use retry::Retry;
 pub use rng::SimRng;
-pub use scenario::{Algorithm, Balancer, FailMode, Outage, RetryPolicy, Scenario, StoreMode, TrafficShape};
+pub use scenario::{Balancer, FailMode, Outage, RetryPolicy, Scenario, StoreMode, TrafficShape};
 pub use time::{Nanos, SimTime};
 pub use trace::{Trace, TraceError};

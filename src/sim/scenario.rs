@@ -3,77 +3,14 @@
 //! The URL query format (parsing and printing) lives in [`super::query`]; the key table with
 //! units, ranges and defaults is in the README.
 
+pub use super::algorithm::Algorithm;
 use super::limiter::{AnyLimiter, FixedWindow, Gcra, SlidingLog, SlidingWindow, TokenBucket};
-use super::products::ProductOptions;
+use super::products::options::ProductOptions;
+use super::products::policy::{Policy, Shape};
 use super::rate::{Rate, TOKEN};
 use super::time::{Nanos, SimTime};
 use super::trace::Trace;
 use std::sync::Arc;
-
-/// Which limiting algorithm decides.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    /// Continuous refill up to a capacity.
-    #[default]
-    TokenBucket,
-    /// A counter per window aligned to t = 0.
-    FixedWindow,
-    /// The current window plus a decaying share of the previous one.
-    SlidingWindow,
-    /// Exact: timestamps of the last `limit` admitted requests.
-    SlidingLog,
-    /// The token bucket as a single theoretical arrival time.
-    Gcra,
-    /// nginx `limit_req` with the exported `rate`, `burst` and `nodelay` (or `delay=`).
-    Nginx,
-    /// Envoy's HTTP local rate limit with the exported `token_bucket`.
-    Envoy,
-    /// The `governor` crate's GCRA with the exported `Quota`.
-    Governor,
-    /// express-rate-limit 8's default MemoryStore with the exported `windowMs` and `limit`.
-    Express,
-    /// Upstash Ratelimit 2's `fixedWindow`.
-    UpstashFixed,
-    /// Upstash Ratelimit 2's `slidingWindow`.
-    UpstashSliding,
-    /// Upstash Ratelimit 2's `tokenBucket`.
-    UpstashToken,
-    /// The exported Redis Lua script (`lua=` picks which), in Lua's floating point.
-    RedisLua,
-}
-
-impl Algorithm {
-    /// Whether this is a model of a product rather than a textbook algorithm.
-    pub fn is_product(self) -> bool {
-        !matches!(
-            self,
-            Algorithm::TokenBucket
-                | Algorithm::FixedWindow
-                | Algorithm::SlidingWindow
-                | Algorithm::SlidingLog
-                | Algorithm::Gcra
-        )
-    }
-
-    /// The textbook algorithm a product implements (itself for a textbook one); `lua` is the
-    /// script the Redis Lua model runs.
-    pub fn textbook(self, lua: Algorithm) -> Algorithm {
-        match self {
-            Algorithm::Nginx | Algorithm::Envoy | Algorithm::UpstashToken => Algorithm::TokenBucket,
-            Algorithm::Governor => Algorithm::Gcra,
-            Algorithm::Express | Algorithm::UpstashFixed => Algorithm::FixedWindow,
-            Algorithm::UpstashSliding => Algorithm::SlidingWindow,
-            Algorithm::RedisLua if !lua.is_product() => lua,
-            Algorithm::RedisLua => Algorithm::TokenBucket,
-            textbook => textbook,
-        }
-    }
-
-    /// Whether the algorithm (or the product's) counts requests in windows rather than tokens.
-    pub fn is_window(self, lua: Algorithm) -> bool {
-        matches!(self.textbook(lua), Algorithm::FixedWindow | Algorithm::SlidingWindow | Algorithm::SlidingLog)
-    }
-}
 
 /// How arrivals are generated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -274,20 +211,17 @@ impl Scenario {
             Algorithm::FixedWindow => AnyLimiter::fixed_window(FixedWindow::new(limit, window)),
             Algorithm::SlidingWindow => AnyLimiter::sliding_window(SlidingWindow::new(limit, window)),
             Algorithm::SlidingLog => AnyLimiter::sliding_log(SlidingLog::new(limit, window)),
-            _ => AnyLimiter::product(self),
+            Algorithm::Product(id) => AnyLimiter::product(super::products::model(id, &Policy::of(self), &self.product)),
         };
         // A product counts what it counts (express-rate-limit and Upstash's fixed window count
         // refused requests already): `count_rejected` is the textbook algorithms' knob.
         l.counting_rejected(self.count_rejected && !self.algo.is_product())
     }
 
-    /// The HTTP status of a rejection: 429, or 503 for nginx without `limit_req_status`.
+    /// The HTTP status of a rejection: 429, or the product's own (503 for nginx without
+    /// `limit_req_status`).
     pub fn reject_status(&self) -> u16 {
-        if self.algo == Algorithm::Nginx {
-            self.product.nginx_status
-        } else {
-            429
-        }
+        super::products::reject_status(self.algo, &self.product)
     }
 
     /// The long-run rate the algorithm allows, per second: the refill rate for a token bucket
@@ -334,5 +268,32 @@ impl Scenario {
         // (A product's rounding and clock make the formula approximate: it is for the textbook.)
         let (lambda, r) = (self.rate.as_per_sec(), self.refill.as_per_sec());
         (bucket && self.traffic == TrafficShape::Constant && lambda > r).then(|| self.capacity as f64 / (lambda - r))
+    }
+}
+
+impl Policy {
+    /// The policy of the scenario's algorithm. (Defined here, beside [`Scenario`], so that the
+    /// products, which take a [`Policy`], need not know the scenario.)
+    pub fn of(sc: &Scenario) -> Self {
+        let (limit, window_ns) = (sc.effective_limit(), sc.effective_window().as_nanos());
+        let shape = Shape::of(sc.algo.textbook(sc.product.lua));
+        match shape {
+            Shape::Bucket => Policy {
+                shape,
+                burst: sc.capacity,
+                rate_milli: sc.refill.milli(),
+                limit: sc.capacity,
+                window_ns: sc.effective_window().as_nanos(),
+            },
+            _ => Policy {
+                shape,
+                burst: limit,
+                // limit per window, in milli-requests per second, rounded to the nearest.
+                rate_milli: ((u128::from(limit) * 1_000_000_000_000 + u128::from(window_ns) / 2)
+                    / u128::from(window_ns)) as u64,
+                limit,
+                window_ns,
+            },
+        }
     }
 }

@@ -37,7 +37,7 @@ fn replay(input: &Value) -> Value {
 fn params(sc: &Scenario) -> (&'static str, Value) {
     let p = Policy::of(sc);
     match sc.algo.textbook(sc.product.lua) {
-        _ if sc.algo == ratelimit_playground::sim::Algorithm::Express => {
+        _ if Some(sc.algo) == ratelimit_playground::sim::products::find("express") => {
             let o = ExpressOptions::of(&p);
             ("express", json!({ "windowMs": o.window_ms, "limit": o.limit }))
         }

@@ -1,11 +1,12 @@
-//! The product models: which real limiter runs (`algo=nginx`, …) and its own knobs — nginx's
-//! `nodelay` and status, Envoy's older timer bucket, the Lua script — shown only for a product.
+//! The product models: which real limiter runs (`algo=nginx`, …) and its own knobs — each
+//! product's toggles from the registry (nginx's `nodelay` and status, Envoy's older timer
+//! bucket), and the script for the product that runs the exported Lua — shown only for a product.
 
 use leptos::prelude::*;
 
 use crate::app::options::{View, PRODUCT_VIEWS};
 use crate::app::playground::Playground;
-use crate::sim::products::{ProductOptions, LUA_SCRIPTS};
+use crate::sim::products::{self, Toggle, LUA_SCRIPTS};
 use crate::sim::Algorithm;
 
 /// A `<select>` of the product models (none chosen while a textbook algorithm runs), and the
@@ -24,7 +25,13 @@ pub fn ProductControls(
             pg.set_view(p.value);
         }
     };
-    let is = move |a: Algorithm| move || algo() == a && !pg.compare.get();
+    // The product that runs (none in Compare all): its knobs are redrawn only when it changes.
+    let running = Memo::new(move |_| if pg.compare.get() { None } else { algo().product() });
+    let toggles = move || {
+        let product = running.get().map(products::product);
+        product.map_or(&[][..], |p| p.toggles).iter().map(|t| view! { <Knob playground=pg toggle=t /> }).collect_view()
+    };
+    let scripted = move || running.get().is_some_and(|id| products::product(id).textbook.is_none());
     view! {
         <div class="products" id="product-controls">
             <label for="algo-product">"Or a real limiter, as it computes"</label>
@@ -33,17 +40,8 @@ pub fn ProductControls(
                 <option value="">"— choose —"</option>
                 {PRODUCT_VIEWS.iter().map(|p| view! { <option value=p.key>{p.label}</option> }).collect_view()}
             </select>
-            <Show when=is(Algorithm::Nginx)>
-                <Knob playground=pg id="nginx-nodelay" label="nodelay (without it, nginx delays the burst)"
-                    get=|o| o.nodelay set=|o, on| o.nodelay = on />
-                <Knob playground=pg id="nginx-503" label="no limit_req_status (503)"
-                    get=|o| o.nginx_status == 503 set=|o, on| o.nginx_status = if on { 503 } else { 429 } />
-            </Show>
-            <Show when=is(Algorithm::Envoy)>
-                <Knob playground=pg id="envoy-timer" label="Envoy ≤ 1.30: refill on a timer"
-                    get=|o| o.envoy_timer set=|o, on| o.envoy_timer = on />
-            </Show>
-            <Show when=is(Algorithm::RedisLua)>
+            {toggles}
+            <Show when=scripted>
                 <label for="lua-script">"Script"</label>
                 <select id="lua-script" prop:value=move || lua_key(sc.with(|s| s.product.lua))
                     on:change=move |ev| {
@@ -57,26 +55,21 @@ pub fn ProductControls(
     }
 }
 
-/// One product knob as a checkbox.
+/// One product toggle as a checkbox.
 #[component]
 fn Knob(
     /// The page state.
     playground: Playground,
-    /// The checkbox's element id.
-    id: &'static str,
-    /// What it says.
-    label: &'static str,
-    /// Whether it is on.
-    get: fn(&ProductOptions) -> bool,
-    /// Turns it on or off.
-    set: fn(&mut ProductOptions, bool),
+    /// The product's knob.
+    toggle: &'static Toggle,
 ) -> impl IntoView {
     let pg = playground;
+    let (get, set) = (toggle.get, toggle.set);
     view! {
         <label class="check">
-            <input type="checkbox" id=id prop:checked=move || pg.scenario.with(|s| get(&s.product))
+            <input type="checkbox" id=toggle.id prop:checked=move || pg.scenario.with(|s| get(&s.product))
                 on:change=move |ev| pg.edit(|s| set(&mut s.product, event_target_checked(&ev))) />
-            {label}
+            {toggle.label}
         </label>
     }
 }

@@ -10,7 +10,8 @@ use wasm_bindgen::JsCast;
 use super::clipboard::CopyButton;
 use crate::app::playground::Playground;
 use crate::production::{configs, Policy, EXPORT_NAMES};
-use crate::sim::products::{model_of_export, product_name, run_config, side_by_side};
+use crate::sim::product_runs::{model_of_export, run_config, side_by_side};
+use crate::sim::products::product_name;
 
 /// Most requests the side-by-side simulates on each change (two runs of this many).
 const SIDE_BY_SIDE_MAX: u128 = 500_000;

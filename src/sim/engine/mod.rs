@@ -94,7 +94,7 @@ impl Simulation {
             sample_due: u64::MAX,
             alone: n == 1 && sc.store == StoreMode::Local,
             decisions: None,
-            delays: sc.algo == crate::sim::Algorithm::Nginx && !sc.product.nodelay,
+            delays: crate::sim::products::delays(sc.algo, &sc.product),
             sc: sc.clone(),
         }
     }

@@ -17,7 +17,6 @@ pub use state::LimiterState;
 pub use token_bucket::TokenBucket;
 
 use super::decision::{Decision, Quota, Status, Verdict};
-use super::scenario::Scenario;
 use super::time::SimTime;
 
 /// A rate-limiting algorithm's state machine.
@@ -104,7 +103,7 @@ enum Kind {
 /// supertrait, every provided method (`decide`, `check`) would be compiled once more per product;
 /// with `Debug`, each product's derived `Debug` would be kept, and with their `f64` fields core's
 /// float printing (+9 KB brotli in each module with the models).
-pub(crate) trait Model: Send + Sync {
+pub trait Model: Send + Sync {
     /// [`Limiter::acquire`].
     fn acquire(&mut self, now: SimTime) -> bool;
     /// [`Limiter::consume`].
@@ -123,47 +122,40 @@ pub(crate) trait Model: Send + Sync {
     fn boxed_clone(&self) -> Box<dyn Model>;
 }
 
-/// Implements [`Model`] for product model types by forwarding to their [`Limiter`] methods (not a
-/// blanket impl: the textbook algorithms, dispatched statically, must not be models too).
-macro_rules! models {
-    ($($t:ty),+ $(,)?) => {$(
-        impl Model for $t {
-            fn acquire(&mut self, now: SimTime) -> bool {
-                Limiter::acquire(self, now)
+/// Implements [`Model`] for a product model type by forwarding to its [`Limiter`] methods (not a
+/// blanket impl: the textbook algorithms, dispatched statically, must not be models too). Each
+/// product's model file invokes it for its own type.
+macro_rules! model {
+    ($t:ty) => {
+        impl $crate::sim::limiter::Model for $t {
+            fn acquire(&mut self, now: $crate::sim::time::SimTime) -> bool {
+                $crate::sim::limiter::Limiter::acquire(self, now)
             }
-            fn consume(&mut self, now: SimTime) {
-                Limiter::consume(self, now)
+            fn consume(&mut self, now: $crate::sim::time::SimTime) {
+                $crate::sim::limiter::Limiter::consume(self, now)
             }
-            fn status(&self, now: SimTime) -> Status {
-                Limiter::status(self, now)
+            fn status(&self, now: $crate::sim::time::SimTime) -> $crate::sim::decision::Status {
+                $crate::sim::limiter::Limiter::status(self, now)
             }
-            fn wait(&self, now: SimTime) -> super::time::Nanos {
-                Limiter::wait(self, now)
+            fn wait(&self, now: $crate::sim::time::SimTime) -> $crate::sim::time::Nanos {
+                $crate::sim::limiter::Limiter::wait(self, now)
             }
-            fn gauge(&self, now: SimTime) -> Gauge {
-                Limiter::gauge(self, now)
+            fn gauge(&self, now: $crate::sim::time::SimTime) -> $crate::sim::limiter::Gauge {
+                $crate::sim::limiter::Limiter::gauge(self, now)
             }
-            fn quota(&self) -> Quota {
-                Limiter::quota(self)
+            fn quota(&self) -> $crate::sim::decision::Quota {
+                $crate::sim::limiter::Limiter::quota(self)
             }
-            fn admitted_delay(&self) -> super::time::Nanos {
-                Limiter::admitted_delay(self)
+            fn admitted_delay(&self) -> $crate::sim::time::Nanos {
+                $crate::sim::limiter::Limiter::admitted_delay(self)
             }
-            fn boxed_clone(&self) -> Box<dyn Model> {
+            fn boxed_clone(&self) -> Box<dyn $crate::sim::limiter::Model> {
                 Box::new(self.clone())
             }
         }
-    )+};
+    };
 }
-
-models!(
-    crate::sim::products::nginx::Nginx,
-    crate::sim::products::envoy::Envoy,
-    crate::sim::products::governor::Governor,
-    crate::sim::products::express::Express,
-    crate::sim::products::upstash::Upstash,
-    crate::sim::products::redis_lua::RedisLua,
-);
+pub(crate) use model;
 
 impl std::fmt::Debug for dyn Model {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -212,11 +204,9 @@ impl AnyLimiter {
         Self::of(Kind::Gcra(l))
     }
 
-    /// The model of the scenario's product running the configuration the production panel
-    /// exports for its policy (see [`crate::sim::products`]). [`Scenario::limiter`] builds the
-    /// textbook algorithms; this is its product half.
-    pub(crate) fn product(sc: &Scenario) -> Self {
-        Self::of(Kind::Product(crate::sim::products::models::model(sc)))
+    /// Wraps a product's model (built by [`crate::sim::products`]).
+    pub fn product(model: Box<dyn Model>) -> Self {
+        Self::of(Kind::Product(model))
     }
 
     fn of(kind: Kind) -> Self {

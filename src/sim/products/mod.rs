@@ -2,174 +2,223 @@
 //! Envoy's local rate limit, the `governor` crate, express-rate-limit's MemoryStore, Upstash
 //! Ratelimit's three scripts and the Lua scripts the production panel exports.
 //!
-//! Each model takes the product's own parameters in the product's own units — derived from the
-//! scenario's [`Policy`] by the same functions the production panel's exports print — and
-//! implements [`crate::sim::Limiter`], so the engine runs it like any textbook algorithm. The
-//! file of each product names the source it was read from; `tests/real/` checks the models
-//! decision by decision against the real software.
+//! A product is one module (`nginx/`, …) defining one [`Product`]: its `algo=` name, its model
+//! (which implements [`crate::sim::Limiter`], so the engine runs it like any textbook
+//! algorithm), the configuration the production panel exports (from which the model takes its
+//! numbers, so `algo=nginx` runs exactly what is exported), its explanation and what it sends
+//! on the wire. [`REGISTRY`] lists them; nothing else in the crate names a product. The file
+//! of each model names the source it was read from; `tests/real/` checks the models decision by
+//! decision against the real software.
+//!
+//! Adding a product: its module (`mod.rs` with its [`Product`], `model.rs`, `export.rs`), one
+//! line in [`REGISTRY`], and its test in `tests/real/`.
 
 pub mod envoy;
 pub mod express;
 pub mod governor;
 pub mod models;
 pub mod nginx;
-mod policy;
+pub mod options;
+pub mod policy;
+pub(crate) mod probe;
+pub mod product;
 pub mod redis_lua;
 pub mod upstash;
 
-pub use policy::{Policy, Shape};
+pub use options::{ProductOptions, LUA_SCRIPTS};
+pub use policy::{round_ms, Policy, Shape};
+pub use product::{Config, Explanation, Headers, Product, Toggle};
 
-use super::scenario::Algorithm;
+use crate::sim::algorithm::{Algorithm, ProductId};
+use crate::sim::decision::{Decision, Quota};
 
-/// The products' own knobs, beyond the policy keys every algorithm shares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ProductOptions {
-    /// nginx: `nodelay` (the export's default): the burst is answered at once instead of delayed.
-    pub nodelay: bool,
-    /// nginx: `delay=N` without `nodelay`: the first N requests beyond the rate pass undelayed.
-    pub delay: u64,
-    /// nginx: `limit_req_status`, the status of a rejection: 429 as exported, 503 nginx's default.
-    pub nginx_status: u16,
-    /// Envoy: the timer-driven bucket of Envoy ≤ 1.31 instead of today's refill on access.
-    pub envoy_timer: bool,
-    /// Redis Lua: which exported script runs (one of the four textbook shapes).
-    pub lua: Algorithm,
+/// Every product, in the product picker's and the production panel's order: a product's
+/// [`ProductId`] is its index here.
+pub const REGISTRY: [Product; 8] = [
+    nginx::PRODUCT,
+    envoy::PRODUCT,
+    governor::PRODUCT,
+    express::PRODUCT,
+    upstash::FIXED,
+    upstash::SLIDING,
+    upstash::TOKEN,
+    redis_lua::PRODUCT,
+];
+
+const N: usize = REGISTRY.len();
+
+/// Every product model, in [`REGISTRY`]'s order.
+pub const PRODUCTS: [Algorithm; N] = {
+    let mut out = [Algorithm::TokenBucket; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = Algorithm::Product(ProductId(i as u8));
+        i += 1;
+    }
+    out
+};
+
+// The tables below are computed from REGISTRY at compile time and hold one field each, so a
+// module that reads, say, a product's name carries the names and none of the models, exports
+// or texts: the page's first module has no product models (see `models`).
+
+/// Each field of every product, by [`ProductId`].
+macro_rules! column {
+    ($field:ident: $t:ty) => {{
+        let mut out: [$t; N] = [REGISTRY[0].$field; N];
+        let mut i = 1;
+        while i < N {
+            out[i] = REGISTRY[i].$field;
+            i += 1;
+        }
+        out
+    }};
 }
 
-impl Default for ProductOptions {
-    fn default() -> Self {
-        ProductOptions { nodelay: true, delay: 0, nginx_status: 429, envoy_timer: false, lua: Algorithm::TokenBucket }
+const KEYS: [&str; N] = column!(key: &'static str);
+const TEXTBOOKS: [Option<Algorithm>; N] = column!(textbook: Option<Algorithm>);
+const REJECT_STATUS: [fn(&ProductOptions) -> u16; N] = column!(reject_status: fn(&ProductOptions) -> u16);
+const HEADERS: [Headers; N] = column!(headers: Headers);
+const DELAYS: [fn(&ProductOptions) -> bool; N] = column!(delays: fn(&ProductOptions) -> bool);
+pub(crate) const MODELS: [product::Build; N] = column!(model: product::Build);
+
+/// Every `algo=` value: the textbook algorithms', then every product's.
+pub const ALGO_NAMES: [(&str, Algorithm); 5 + N] = {
+    let mut out = [
+        ("token_bucket", Algorithm::TokenBucket),
+        ("fixed_window", Algorithm::FixedWindow),
+        ("sliding_window", Algorithm::SlidingWindow),
+        ("sliding_log", Algorithm::SlidingLog),
+        ("gcra", Algorithm::Gcra),
+        ("", Algorithm::TokenBucket),
+        ("", Algorithm::TokenBucket),
+        ("", Algorithm::TokenBucket),
+        ("", Algorithm::TokenBucket),
+        ("", Algorithm::TokenBucket),
+        ("", Algorithm::TokenBucket),
+        ("", Algorithm::TokenBucket),
+        ("", Algorithm::TokenBucket),
+    ];
+    let mut i = 0;
+    while i < N {
+        out[5 + i] = (KEYS[i], PRODUCTS[i]);
+        i += 1;
+    }
+    out
+};
+
+/// The product registered as `key` (its `algo=` value).
+///
+/// ```
+/// use ratelimit_playground::sim::{products, Algorithm};
+/// assert_eq!(products::find("nginx"), Some(products::PRODUCTS[0]));
+/// assert_eq!(products::find("token_bucket"), None);
+/// ```
+pub fn find(key: &str) -> Option<Algorithm> {
+    KEYS.iter().position(|k| *k == key).map(|i| PRODUCTS[i])
+}
+
+/// The registry's entry for `id`.
+pub fn product(id: ProductId) -> &'static Product {
+    &REGISTRY[id.index()]
+}
+
+/// `algo`'s entry in the registry, if it is a product.
+pub fn of(algo: Algorithm) -> Option<&'static Product> {
+    algo.product().map(product)
+}
+
+impl Algorithm {
+    /// The textbook algorithm a product implements (itself for a textbook one); `lua` is the
+    /// script the Redis Lua model runs.
+    pub fn textbook(self, lua: Algorithm) -> Algorithm {
+        match self {
+            Algorithm::Product(id) => match TEXTBOOKS[id.index()] {
+                Some(t) => t,
+                None if !lua.is_product() => lua,
+                None => Algorithm::TokenBucket,
+            },
+            textbook => textbook,
+        }
+    }
+
+    /// Whether the algorithm (or the product's) counts requests in windows rather than tokens.
+    pub fn is_window(self, lua: Algorithm) -> bool {
+        matches!(self.textbook(lua), Algorithm::FixedWindow | Algorithm::SlidingWindow | Algorithm::SlidingLog)
     }
 }
 
-/// The scripts `lua=` picks for `algo=redis_lua`: the four textbook shapes, by query name.
-pub const LUA_SCRIPTS: [(&str, Algorithm); 4] = [
-    ("token_bucket", Algorithm::TokenBucket),
-    ("fixed_window", Algorithm::FixedWindow),
-    ("sliding_window", Algorithm::SlidingWindow),
-    ("sliding_log", Algorithm::SlidingLog),
-];
-
-/// Every product model, in the production panel's order.
-pub const PRODUCTS: [Algorithm; 8] = [
-    Algorithm::Nginx,
-    Algorithm::Envoy,
-    Algorithm::Governor,
-    Algorithm::Express,
-    Algorithm::UpstashFixed,
-    Algorithm::UpstashSliding,
-    Algorithm::UpstashToken,
-    Algorithm::RedisLua,
-];
-
-/// Whole milliseconds of `ns`, rounded to the nearest and at least 1: how the exports write a
-/// window (`windowMs`, an Upstash duration, the Lua scripts' window argument).
-pub fn round_ms(ns: u64) -> u64 {
-    (ns.saturating_add(500_000) / 1_000_000).max(1)
+/// The HTTP status of `algo`'s rejections, under the products' options `o`.
+pub fn reject_status(algo: Algorithm, o: &ProductOptions) -> u16 {
+    algo.product().map_or(429, |id| REJECT_STATUS[id.index()](o))
 }
 
-/// Greatest common divisor.
-pub(crate) fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
+/// Whether `algo` may hold an admitted request before serving it (nginx without `nodelay`).
+pub fn delays(algo: Algorithm, o: &ProductOptions) -> bool {
+    algo.product().is_some_and(|id| DELAYS[id.index()](o))
+}
+
+/// The model of product `id` for the policy `p`: see [`models`] for which modules have them.
+pub(crate) fn model(id: ProductId, p: &Policy, o: &ProductOptions) -> Box<dyn crate::sim::limiter::Model> {
+    models::model(id.index(), p, o)
 }
 
 /// The production tab a product belongs to, as the CLI's `--export` names it.
-pub fn export_name(product: Algorithm) -> Option<&'static str> {
-    Some(match product {
-        Algorithm::Nginx => "nginx",
-        Algorithm::Envoy => "envoy",
-        Algorithm::Governor => "governor",
-        Algorithm::Express => "express",
-        Algorithm::UpstashFixed | Algorithm::UpstashSliding | Algorithm::UpstashToken => "upstash",
-        Algorithm::RedisLua => "redis-lua",
-        _ => return None,
-    })
+pub fn export_name(algo: Algorithm) -> Option<&'static str> {
+    of(algo).map(|p| p.export)
 }
 
-/// The product model that runs what the production tab `export` (a CLI `--export` name)
-/// exports for `sc`'s policy: the Upstash tab's limiter and the Lua tab's script follow the
-/// policy's shape.
-pub fn model_of_export(sc: &super::Scenario, export: &str) -> Option<Algorithm> {
-    let shape = Policy::of(sc).shape;
-    Some(match export {
-        "nginx" => Algorithm::Nginx,
-        "envoy" => Algorithm::Envoy,
-        "governor" => Algorithm::Governor,
-        "express" => Algorithm::Express,
-        "upstash" => match shape {
-            Shape::Bucket => Algorithm::UpstashToken,
-            Shape::FixedWindow => Algorithm::UpstashFixed,
-            Shape::SlidingWindow | Shape::SlidingLog => Algorithm::UpstashSliding,
-        },
-        "redis-lua" => Algorithm::RedisLua,
-        _ => return None,
-    })
-}
-
-/// "Run this config": `sc` switched to the model of the production tab `export`, with the
-/// policy keys set so the model runs exactly the configuration that tab exports for `sc` (the
-/// export of the result equals the export of `sc`). `None` for an unknown tab.
-pub fn run_config(sc: &super::Scenario, export: &str) -> Option<super::Scenario> {
-    let product = model_of_export(sc, export)?;
-    let p = Policy::of(sc);
-    let mut out = sc.clone();
-    out.algo = product;
-    out.product.lua = p.shape.algorithm();
-    if !out.algo.is_window(out.product.lua) {
-        out.capacity = p.burst;
-        out.refill = super::Rate::from_milli(p.rate_milli);
-    } else {
-        out.limit = Some(p.limit);
-        out.window = Some(super::Nanos(p.window_ns));
-    }
-    Some(out)
-}
-
-/// A product model and its textbook algorithm on the same arrivals.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SideBySide {
-    /// The product model, e.g. nginx.
-    pub product: Algorithm,
-    /// Its textbook algorithm, e.g. the token bucket.
-    pub textbook: Algorithm,
-    /// Admitted by the product's model over the run.
-    pub product_admitted: u64,
-    /// Admitted by the textbook algorithm.
-    pub textbook_admitted: u64,
-    /// Admitted requests the product held before serving (nginx without `nodelay`).
-    pub delayed: u64,
-    /// The difference in one sentence, with the reason where the configuration gives one.
-    pub statement: String,
-}
-
-/// Runs `sc` (a product model) and its textbook algorithm with the same policy on the same
-/// arrivals for the scenario's duration, and states the difference in numbers.
-pub fn side_by_side(sc: &super::Scenario) -> Result<SideBySide, super::ParamError> {
-    let textbook = sc.algo.textbook(sc.product.lua);
-    let theirs = super::report::run(sc)?;
-    let ours = super::report::run(&super::Scenario { algo: textbook, ..sc.clone() })?;
-    let (a, b) = (theirs.admitted, ours.admitted);
-    let name = product_name(sc.algo);
-    let span = super::decimal::format_fixed(sc.duration.as_nanos(), 9);
-    let diff = match a.cmp(&b) {
-        std::cmp::Ordering::Equal => {
-            format!("{name} admits the same {a} as the textbook {} in these {span} s", label(textbook))
+/// The production tabs, as the CLI's `--export` names them, in the panel's order.
+pub const EXPORT_NAMES: [&str; 6] = {
+    let mut out = [""; 6];
+    let (mut i, mut n) = (0, 0);
+    while i < N {
+        let name = REGISTRY[i].export;
+        let mut seen = false;
+        let mut j = 0;
+        while j < n {
+            seen = seen || same(out[j], name);
+            j += 1;
         }
-        std::cmp::Ordering::Less => format!("{name} admits {} fewer in these {span} s: {a} against {b}", b - a),
-        std::cmp::Ordering::Greater => format!("{name} admits {} more in these {span} s: {a} against {b}", a - b),
-    };
-    let why = reason(sc);
-    let delayed = theirs.delayed;
-    let mut statement = if a != b && !why.is_empty() { format!("{diff}: {why}.") } else { format!("{diff}.") };
-    if delayed > 0 {
-        let p99 = duration_text(theirs.latency_ns.p99);
-        statement.push_str(&format!(" It delays {delayed} of them instead of refusing (p99 added latency {p99})."));
+        if !seen {
+            out[n] = name; // a seventh tab fails to compile here: grow the array
+            n += 1;
+        }
+        i += 1;
     }
-    Ok(SideBySide { product: sc.algo, textbook, product_admitted: a, textbook_admitted: b, delayed, statement })
+    assert!(n == out.len(), "EXPORT_NAMES's length is the number of tabs");
+    out
+};
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The product whose model runs what the tab `export` exports for a policy of `shape`.
+pub fn of_export(export: &str, shape: Shape) -> Option<Algorithm> {
+    let i = REGISTRY.iter().position(|p| p.export == export && p.runs.contains(&shape))?;
+    Some(PRODUCTS[i])
+}
+
+/// The product's name in prose.
+pub fn product_name(algo: Algorithm) -> &'static str {
+    of(algo).map_or("The textbook algorithm", |p| p.name)
+}
+
+/// Why `algo` decides differently from its textbook algorithm under `p`; empty for a textbook one.
+pub fn reason(algo: Algorithm, p: &Policy, o: &ProductOptions) -> String {
+    of(algo).map_or_else(String::new, |product| (product.reason)(p, o))
 }
 
 /// A latency for prose: milliseconds to the microsecond below a second, else seconds to the ms.
@@ -187,114 +236,30 @@ pub fn duration_text(ns: u64) -> String {
     }
 }
 
-/// The product's name in prose.
-pub fn product_name(product: Algorithm) -> &'static str {
-    match product {
-        Algorithm::Nginx => "nginx",
-        Algorithm::Envoy => "Envoy",
-        Algorithm::Governor => "governor",
-        Algorithm::Express => "express-rate-limit",
-        Algorithm::UpstashFixed | Algorithm::UpstashSliding | Algorithm::UpstashToken => "Upstash",
-        Algorithm::RedisLua => "The Lua script",
-        _ => "The textbook algorithm",
-    }
-}
-
-fn label(algo: Algorithm) -> &'static str {
-    match algo {
-        Algorithm::TokenBucket => "token bucket",
-        Algorithm::Gcra => "GCRA",
-        Algorithm::FixedWindow => "fixed window",
-        Algorithm::SlidingWindow => "sliding window counter",
-        Algorithm::SlidingLog => "sliding log",
-        _ => "algorithm",
-    }
-}
-
-/// Why the product decides differently, from its configuration: the roundings and clocks its
-/// model applies to this scenario.
-fn reason(sc: &super::Scenario) -> String {
-    let p = Policy::of(sc);
-    match sc.algo {
-        Algorithm::Nginx => {
-            let c = nginx::NginxConfig::of(&p, &sc.product);
-            if c.rate.milli() != p.rate_milli {
-                format!(
-                    "its {} rate truncates to {} milli-requests/s (the policy is {})",
-                    c.rate.to_config(),
-                    c.rate.milli(),
-                    p.rate_milli
-                )
-            } else {
-                "it counts whole milliseconds and truncates each refill to whole milli-requests".into()
-            }
-        }
-        Algorithm::Envoy if sc.product.envoy_timer => {
-            "Envoy's timer adds tokens in steps, once per fill_interval".into()
-        }
-        Algorithm::Envoy => {
-            let b = envoy::EnvoyBucket::of(&p);
-            if b.exact {
-                "it refills in floating-point seconds".into()
-            } else {
-                format!("its whole-millisecond fill_interval makes the rate {}/s", b.fill_rate_text())
-            }
-        }
-        Algorithm::Governor => "its period is 1 ÷ rate rounded to the nanosecond".into(),
-        Algorithm::Express => "its windows start at the client's first request and count refused requests too".into(),
-        Algorithm::UpstashFixed | Algorithm::UpstashSliding => {
-            "its ephemeral cache refuses in memory until the window's end, that millisecond included".into()
-        }
-        Algorithm::UpstashToken => {
-            "it refills whole intervals only, and its cache refuses until the next refill, inclusive".into()
-        }
-        Algorithm::RedisLua => "it counts in floating-point milliseconds".into(),
-        _ => String::new(),
-    }
-}
-
-/// The first millisecond in `from..=to` at which `admits` holds, for a predicate that, once true,
-/// stays true while nothing else happens (a limiter left alone only frees quota): a binary search,
-/// so a day-long window costs 27 probes, not 86 million.
-pub(crate) fn first_ms(from: u64, to: u64, admits: impl Fn(u64) -> bool) -> Option<u64> {
-    if !admits(to) {
-        return None;
-    }
-    let (mut lo, mut hi) = (from, to);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if admits(mid) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    Some(lo)
-}
-
-/// The answer a request gets on the wire under `sc`'s algorithm: the status and the headers the
-/// product sets itself. nginx `limit_req` sets none (and answers 503 without
-/// `limit_req_status`); Envoy's local rate limit marks a 429 with `x-envoy-ratelimited`; the
-/// libraries (governor, Upstash, a Lua script) leave headers to your code, shown here as the
-/// playground's IETF `RateLimit` headers, as for the textbook algorithms.
+/// The answer a request gets on the wire under `algo`: the status and the headers the product
+/// sets itself. nginx `limit_req` sets none (and answers 503 without `limit_req_status`);
+/// Envoy's local rate limit marks a 429 with `x-envoy-ratelimited`; the libraries (governor,
+/// Upstash, a Lua script) leave headers to your code, shown here as the playground's IETF
+/// `RateLimit` headers, as for the textbook algorithms.
 ///
 /// ```
 /// use ratelimit_playground::sim::{products::response, Decision, Nanos, Quota, Scenario};
 /// let no = Decision { allowed: false, remaining: 0, reset: Nanos::from_secs(1), retry_after: Some(Nanos::from_secs(1)) };
 /// let q = Quota { limit: 5, window: Nanos::from_secs(1) };
 /// let nginx = Scenario::from_query("algo=nginx&nginx_status=503").unwrap();
-/// assert_eq!(response(&nginx, &no, q), (503, vec![]));
+/// assert_eq!(response(nginx.algo, &nginx.product, &no, q), (503, vec![]));
 /// let envoy = Scenario::from_query("algo=envoy").unwrap();
-/// assert_eq!(response(&envoy, &no, q), (429, vec![("x-envoy-ratelimited", "true".to_string())]));
-/// assert_eq!(response(&Scenario::default(), &no, q).1.len(), 3);
+/// assert_eq!(response(envoy.algo, &envoy.product, &no, q), (429, vec![("x-envoy-ratelimited", "true".to_string())]));
+/// let sc = Scenario::default();
+/// assert_eq!(response(sc.algo, &sc.product, &no, q).1.len(), 3);
 /// ```
-pub fn response(sc: &super::Scenario, d: &super::Decision, quota: super::Quota) -> (u16, Vec<(&'static str, String)>) {
-    let status = if d.allowed { 200 } else { sc.reject_status() };
-    let headers = match sc.algo {
-        Algorithm::Nginx => Vec::new(),
-        Algorithm::Envoy if d.allowed => Vec::new(),
-        Algorithm::Envoy => vec![("x-envoy-ratelimited", "true".to_string())],
-        _ => d.headers(quota),
+pub fn response(algo: Algorithm, o: &ProductOptions, d: &Decision, quota: Quota) -> (u16, Vec<(&'static str, String)>) {
+    let status = if d.allowed { 200 } else { reject_status(algo, o) };
+    let headers = match algo.product().map_or(Headers::Ietf, |id| HEADERS[id.index()]) {
+        Headers::Ietf => d.headers(quota),
+        Headers::Bare => Vec::new(),
+        Headers::OnReject(_, _) if d.allowed => Vec::new(),
+        Headers::OnReject(name, value) => vec![(name, value.to_string())],
     };
     (status, headers)
 }

@@ -1,6 +1,6 @@
 //! [`Policy`]: what a scenario's limiter allows, in the terms every target is configured in.
 
-use crate::sim::scenario::{Algorithm, Scenario};
+use crate::sim::algorithm::Algorithm;
 
 /// The kind of limiter the policy is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,30 +53,6 @@ pub struct Policy {
 }
 
 impl Policy {
-    /// The policy of the scenario's algorithm.
-    pub fn of(sc: &Scenario) -> Self {
-        let (limit, window_ns) = (sc.effective_limit(), sc.effective_window().as_nanos());
-        let shape = Shape::of(sc.algo.textbook(sc.product.lua));
-        match shape {
-            Shape::Bucket => Policy {
-                shape,
-                burst: sc.capacity,
-                rate_milli: sc.refill.milli(),
-                limit: sc.capacity,
-                window_ns: sc.effective_window().as_nanos(),
-            },
-            _ => Policy {
-                shape,
-                burst: limit,
-                // limit per window, in milli-requests per second, rounded to the nearest.
-                rate_milli: ((u128::from(limit) * 1_000_000_000_000 + u128::from(window_ns) / 2)
-                    / u128::from(window_ns)) as u64,
-                limit,
-                window_ns,
-            },
-        }
-    }
-
     /// Whether the sustained rate is a window's quota rounded to 0.001/s rather than exact.
     pub fn rate_is_rounded(&self) -> bool {
         self.shape != Shape::Bucket
@@ -86,5 +62,25 @@ impl Policy {
     /// The sustained rate per second, for prose.
     pub fn per_sec(&self) -> String {
         crate::sim::decimal::format_fixed(self.rate_milli, 3)
+    }
+}
+
+/// Whole milliseconds of `ns`, rounded to the nearest and at least 1: how the exports write a
+/// window (`windowMs`, an Upstash duration, the Lua scripts' window argument).
+pub fn round_ms(ns: u64) -> u64 {
+    (ns.saturating_add(500_000) / 1_000_000).max(1)
+}
+
+/// A duration in nanoseconds as the shortest exact decimal number of seconds ("0.4", "2").
+pub(crate) fn secs(ns: u64) -> String {
+    crate::sim::decimal::format_fixed(ns, 9)
+}
+
+/// Greatest common divisor.
+pub(crate) fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }

@@ -2,9 +2,10 @@
 //! names of every enumerated value. Parsing, printing and validation all read this one table.
 
 use super::ParamError;
+use crate::sim::algorithm::Algorithm;
 use crate::sim::decimal::{format_fixed, parse_fixed, DecimalError};
 use crate::sim::rate::Rate;
-use crate::sim::scenario::{Algorithm, Balancer, FailMode, RetryPolicy, Scenario, StoreMode, TrafficShape};
+use crate::sim::scenario::{Balancer, FailMode, RetryPolicy, Scenario, StoreMode, TrafficShape};
 use crate::sim::time::Nanos;
 
 /// A numeric key: its value is a decimal with `digits` fractional digits, held as an integer.
@@ -203,12 +204,8 @@ pub(super) const NUMS: &[Num] = &[
 macro_rules! names {
     ($($name:literal => $value:expr),+ $(,)?) => { &[$(($name, $value)),+] };
 }
-pub(super) const ALGOS: &[(&str, Algorithm)] = names!("token_bucket" => Algorithm::TokenBucket, "fixed_window" => Algorithm::FixedWindow,
-    "sliding_window" => Algorithm::SlidingWindow, "sliding_log" => Algorithm::SlidingLog, "gcra" => Algorithm::Gcra,
-    "nginx" => Algorithm::Nginx, "envoy" => Algorithm::Envoy, "governor" => Algorithm::Governor, "express" => Algorithm::Express,
-    "upstash_fixed" => Algorithm::UpstashFixed, "upstash_sliding" => Algorithm::UpstashSliding,
-    "upstash_token" => Algorithm::UpstashToken, "redis_lua" => Algorithm::RedisLua);
-pub(super) const LUA_SCRIPTS: &[(&str, Algorithm)] = &crate::sim::products::LUA_SCRIPTS;
+pub(super) const ALGOS: &[(&str, Algorithm)] = &crate::sim::products::ALGO_NAMES;
+pub(super) const LUA_SCRIPTS: &[(&str, Algorithm)] = &crate::sim::products::options::LUA_SCRIPTS;
 pub(super) const NGINX_STATUS: &[(&str, u16)] = names!("429" => 429, "503" => 503);
 pub(super) const ENVOY_BUCKETS: &[(&str, bool)] = names!("atomic" => false, "timer" => true);
 pub(super) const TRAFFIC: &[(&str, TrafficShape)] = names!("constant" => TrafficShape::Constant, "poisson" => TrafficShape::Poisson,

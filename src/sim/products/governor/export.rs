@@ -1,8 +1,9 @@
 //! The `governor` crate: GCRA, which decides as the playground's token bucket but for the
 //! period's rounding. The numbers come from [`GovernorQuota`], which `algo=governor` runs.
 
-use super::{Config, Policy, Shape};
-use crate::sim::products::governor::GovernorQuota;
+use super::model::GovernorQuota;
+use crate::sim::products::policy::{Policy, Shape};
+use crate::sim::products::product::Config;
 
 pub(super) fn config(p: &Policy) -> Config {
     let q = GovernorQuota::of(p);
@@ -50,7 +51,7 @@ pub(super) fn config(p: &Policy) -> Config {
              rate ({} per {} s).",
             p.limit,
             p.limit,
-            super::secs(p.window_ns)
+            crate::sim::products::policy::secs(p.window_ns)
         ));
     }
     Config { target: "governor (Rust)", language: "rust", snippet, notes }

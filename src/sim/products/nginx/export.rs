@@ -1,9 +1,10 @@
 //! nginx `limit_req`: a leaky bucket whose `burst … nodelay` behaves as a token bucket. The
 //! numbers come from [`NginxConfig`], which `algo=nginx` runs.
 
-use super::{Config, Policy, Shape};
-use crate::sim::products::nginx::{NginxConfig, NginxRate};
-use crate::sim::products::ProductOptions;
+use super::model::{NginxConfig, NginxRate};
+use crate::sim::products::options::ProductOptions;
+use crate::sim::products::policy::{Policy, Shape};
+use crate::sim::products::product::Config;
 
 /// The note for a rate nginx cannot take exactly, if it is one.
 fn rounding(milli: u64, rate: NginxRate) -> Option<String> {
@@ -80,7 +81,7 @@ pub(super) fn config(p: &Policy, o: &ProductOptions) -> Config {
              ({} per {} s); it does not reproduce the window's boundary behaviour.",
             p.limit,
             p.limit,
-            super::secs(p.window_ns)
+            crate::sim::products::policy::secs(p.window_ns)
         ));
     }
     Config { target: "nginx limit_req", language: "nginx", snippet, notes }

@@ -18,7 +18,7 @@
 
 use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
-use crate::sim::products::{gcd, round_ms, Policy, Shape};
+use crate::sim::products::policy::{gcd, round_ms, Policy, Shape};
 use crate::sim::time::{Nanos, SimTime};
 
 const NS_PER_MS: u64 = 1_000_000;
@@ -230,6 +230,8 @@ impl Upstash {
     }
 }
 
+crate::sim::limiter::model!(Upstash);
+
 impl Limiter for Upstash {
     fn acquire(&mut self, now: SimTime) -> bool {
         self.limit(now.as_nanos() / NS_PER_MS, true).0
@@ -250,7 +252,7 @@ impl Limiter for Upstash {
         } else {
             // The first millisecond, up to two windows on, at which limit() would succeed.
             let to = ms + self.window().saturating_mul(2).max(1) + 1;
-            super::first_ms(ms, to, |t| probe.clone().limit(t, false).0)
+            crate::sim::products::probe::first_ms(ms, to, |t| probe.clone().limit(t, false).0)
                 .map_or(until_reset, |t| Nanos((t * NS_PER_MS).saturating_sub(now.as_nanos())))
         };
         Status { remaining, reset: until_reset, wait }

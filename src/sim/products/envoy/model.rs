@@ -17,7 +17,7 @@
 
 use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
-use crate::sim::products::Policy;
+use crate::sim::products::policy::Policy;
 use crate::sim::rate::TOKEN;
 use crate::sim::time::{Nanos, SimTime};
 
@@ -147,6 +147,8 @@ impl Envoy {
     }
 }
 
+crate::sim::limiter::model!(Envoy);
+
 impl Limiter for Envoy {
     fn acquire(&mut self, now: SimTime) -> bool {
         match self {
@@ -246,7 +248,7 @@ mod tests {
     #[test]
     fn fill_intervals_are_whole_milliseconds_of_at_least_50() {
         let p = |rate_milli| Policy {
-            shape: crate::sim::products::Shape::Bucket,
+            shape: crate::sim::products::policy::Shape::Bucket,
             burst: 10,
             rate_milli,
             limit: 10,

@@ -15,7 +15,8 @@
 
 use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
-use crate::sim::products::{Policy, ProductOptions};
+use crate::sim::products::options::ProductOptions;
+use crate::sim::products::policy::Policy;
 use crate::sim::time::{Nanos, SimTime};
 
 const NS_PER_MS: u64 = 1_000_000;
@@ -150,6 +151,8 @@ impl Nginx {
         (u128::from(need) * 1_000).div_ceil(u128::from(self.rate)) as u64
     }
 }
+
+crate::sim::limiter::model!(Nginx);
 
 impl Limiter for Nginx {
     fn acquire(&mut self, now: SimTime) -> bool {

@@ -1,4 +1,4 @@
-//! The production panel's Redis Lua scripts (`crate::production::redis_lua`) as Redis runs them:
+//! The production panel's Redis Lua scripts ([`super::export`]) as Redis runs them:
 //! Lua 5.1 numbers are `double`s, `now` is the caller's clock in milliseconds with a fraction
 //! (`1234.567891`), and state round-trips through Redis exactly (a number is written with as
 //! many digits as it takes to read the same `double` back).
@@ -8,7 +8,7 @@
 
 use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
-use crate::sim::products::{round_ms, Policy, Shape};
+use crate::sim::products::policy::{round_ms, Policy, Shape};
 use crate::sim::time::{Nanos, SimTime};
 use std::collections::VecDeque;
 
@@ -24,7 +24,7 @@ pub struct LuaArgs {
 }
 
 impl LuaArgs {
-    /// The arguments the panel exports for `p` (see `production::redis_lua::policy_args`).
+    /// The arguments the panel exports for `p` (see [`policy_args`]).
     pub fn of(p: &Policy) -> LuaArgs {
         let [a, b] = policy_args(p);
         LuaArgs { shape: p.shape, a: lua_number(&a), b: lua_number(&b) }
@@ -49,7 +49,7 @@ pub fn now_arg(now: SimTime) -> String {
 /// `tonumber` of a decimal: the nearest `double`, as C's `strtod` reads it (the arguments are
 /// plain decimals: integers, a refill like `0.25`, and `now` in ms with six decimals).
 fn lua_number(s: &str) -> f64 {
-    super::super::nearest::nearest_f64(s).unwrap_or(0.0)
+    crate::sim::nearest::nearest_f64(s).unwrap_or(0.0)
 }
 
 /// Lua 5.1's `a % b`: `a − floor(a / b) × b`.
@@ -233,10 +233,12 @@ impl RedisLua {
         let from = now.as_nanos().div_ceil(1_000_000);
         let to = from + (self.args.b.max(1.0) as u64).saturating_mul(2);
         let admits = |ms: u64| self.answer(ms as f64).allowed;
-        let at = super::first_ms(from, to, admits).unwrap_or(to);
+        let at = crate::sim::products::probe::first_ms(from, to, admits).unwrap_or(to);
         Nanos((at * 1_000_000).saturating_sub(now.as_nanos()))
     }
 }
+
+crate::sim::limiter::model!(RedisLua);
 
 impl Limiter for RedisLua {
     fn acquire(&mut self, now: SimTime) -> bool {

@@ -1,8 +1,9 @@
 //! Envoy's HTTP local rate limit filter: a token bucket, refilled on access since Envoy 1.31.
 //! The numbers come from [`EnvoyBucket`], which `algo=envoy` runs.
 
-use super::{secs, Config, Policy, Shape};
-use crate::sim::products::envoy::EnvoyBucket;
+use super::model::EnvoyBucket;
+use crate::sim::products::policy::{secs, Policy, Shape};
+use crate::sim::products::product::Config;
 
 pub(super) fn config(p: &Policy) -> Config {
     let b = EnvoyBucket::of(p);

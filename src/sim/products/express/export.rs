@@ -1,8 +1,9 @@
 //! express-rate-limit: a fixed window counter per client. The numbers come from
 //! [`ExpressOptions`], which `algo=express` runs.
 
-use super::{secs, Config, Policy, Shape};
-use crate::sim::products::express::ExpressOptions;
+use super::model::ExpressOptions;
+use crate::sim::products::policy::{secs, Policy, Shape};
+use crate::sim::products::product::Config;
 
 pub(super) fn config(p: &Policy) -> Config {
     let window_ms = ExpressOptions::of(p).window_ms;

@@ -9,7 +9,7 @@
 
 use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
-use crate::sim::products::Policy;
+use crate::sim::products::policy::Policy;
 use crate::sim::rate::TOKEN;
 use crate::sim::time::{Nanos, SimTime};
 
@@ -52,6 +52,8 @@ impl Governor {
         self.tat.unwrap_or(t0).saturating_sub(self.tau)
     }
 }
+
+crate::sim::limiter::model!(Governor);
 
 impl Limiter for Governor {
     fn acquire(&mut self, now: SimTime) -> bool {
@@ -106,7 +108,7 @@ mod tests {
     #[test]
     fn the_period_is_the_rate_rounded_to_the_nanosecond() {
         let p = |rate_milli| Policy {
-            shape: crate::sim::products::Shape::Bucket,
+            shape: crate::sim::products::policy::Shape::Bucket,
             burst: 1,
             rate_milli,
             limit: 1,

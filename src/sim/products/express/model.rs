@@ -13,7 +13,7 @@
 
 use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
-use crate::sim::products::{round_ms, Policy};
+use crate::sim::products::policy::{round_ms, Policy};
 use crate::sim::time::{Nanos, SimTime};
 
 const NS_PER_MS: u64 = 1_000_000;
@@ -62,6 +62,8 @@ impl Express {
         self.client.filter(|&(reset, _)| reset > now_ms).map_or(0, |(_, hits)| hits)
     }
 }
+
+crate::sim::limiter::model!(Express);
 
 impl Limiter for Express {
     fn acquire(&mut self, now: SimTime) -> bool {

@@ -1,8 +1,9 @@
 //! Upstash Ratelimit (`@upstash/ratelimit`): token bucket, fixed and sliding windows on Redis.
 //! The numbers come from [`UpstashLimiter`], which `algo=upstash_token|upstash_fixed|upstash_sliding` runs.
 
-use super::{secs, Config, Policy, Shape};
-use crate::sim::products::upstash::UpstashLimiter;
+use super::model::UpstashLimiter;
+use crate::sim::products::policy::{secs, Policy, Shape};
+use crate::sim::products::product::Config;
 
 pub(super) fn config(p: &Policy) -> Config {
     let (limiter, mut notes) = match UpstashLimiter::of(p) {

@@ -2,7 +2,8 @@
 //! mode runs. One key per client; the caller passes its clock, so every node decides on one
 //! timeline (the same choice the simulation makes).
 
-use super::{secs, Config, Policy, Shape};
+use crate::sim::products::policy::{secs, Policy, Shape};
+use crate::sim::products::product::Config;
 
 const TOKEN_BUCKET: &str = r#"-- KEYS[1]: the client's bucket   ARGV: capacity, refill (tokens/s), now (ms)
 local capacity = tonumber(ARGV[1])
@@ -79,11 +80,11 @@ pub fn script(shape: Shape) -> &'static str {
     }
 }
 
-pub use crate::sim::products::redis_lua::policy_args;
+pub use super::model::policy_args;
 
 /// The window in whole milliseconds (at least 1), as the scripts take it.
 pub fn window_ms(p: &Policy) -> u64 {
-    crate::sim::products::round_ms(p.window_ns)
+    crate::sim::products::policy::round_ms(p.window_ns)
 }
 
 pub(super) fn config(p: &Policy) -> Config {

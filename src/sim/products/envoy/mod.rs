@@ -1,0 +1,54 @@
+//! Envoy's HTTP local rate limit: its model ([`model`]), the configuration the production panel
+//! exports ([`export`]), and the registry's entry for it ([`PRODUCT`]).
+
+pub mod export;
+pub mod model;
+
+pub use model::*;
+
+use super::options::ProductOptions;
+use super::policy::Policy;
+use super::product::{never, too_many, Explanation, Headers, Product, Toggle, EVERY_SHAPE};
+use crate::sim::algorithm::Algorithm;
+
+/// Envoy's HTTP local rate limit with the exported `token_bucket`.
+pub const PRODUCT: Product = Product {
+    key: "envoy",
+    label: "Envoy local rate limit",
+    name: "Envoy",
+    export: "envoy",
+    runs: EVERY_SHAPE,
+    textbook: Some(Algorithm::TokenBucket),
+    model: |p, o| Box::new(Envoy::new(&EnvoyBucket::of(p), o.envoy_timer)),
+    config: |p, _| export::config(p),
+    reason,
+    explanation: Explanation {
+        title: "How Envoy's local rate limit behaves",
+        sentences: &[
+            "Since Envoy 1.31 the bucket refills continuously on each request, computed in floating-point seconds; envoy_bucket=timer shows the older timer that added tokens_per_fill every fill_interval in steps.",
+            "fill_interval is whole milliseconds, so a rate that does not divide evenly runs slightly fast or slow.",
+            "Modelled from Envoy's documentation and source; not run against Envoy, which cannot be installed here.",
+        ],
+    },
+    reject_status: too_many,
+    headers: Headers::OnReject("x-envoy-ratelimited", "true"),
+    delays: never,
+    toggles: &[Toggle {
+        id: "envoy-timer",
+        label: "Envoy ≤ 1.30: refill on a timer",
+        get: |o| o.envoy_timer,
+        set: |o, on| o.envoy_timer = on,
+    }],
+};
+
+fn reason(p: &Policy, o: &ProductOptions) -> String {
+    if o.envoy_timer {
+        return "Envoy's timer adds tokens in steps, once per fill_interval".into();
+    }
+    let b = EnvoyBucket::of(p);
+    if b.exact {
+        "it refills in floating-point seconds".into()
+    } else {
+        format!("its whole-millisecond fill_interval makes the rate {}/s", b.fill_rate_text())
+    }
+}

@@ -1,0 +1,35 @@
+//! The `governor` crate: its model ([`model`]), the `Quota` the production panel exports
+//! ([`export`]), and the registry's entry for it ([`PRODUCT`]).
+
+pub mod export;
+pub mod model;
+
+pub use model::*;
+
+use super::product::{never, too_many, Explanation, Headers, Product, EVERY_SHAPE};
+use crate::sim::algorithm::Algorithm;
+
+/// The `governor` crate's GCRA with the exported `Quota`.
+pub const PRODUCT: Product = Product {
+    key: "governor",
+    label: "governor (Rust)",
+    name: "governor",
+    export: "governor",
+    runs: EVERY_SHAPE,
+    textbook: Some(Algorithm::Gcra),
+    model: |p, _| Box::new(Governor::new(&GovernorQuota::of(p))),
+    config: |p, _| export::config(p),
+    reason: |_, _| "its period is 1 ÷ rate rounded to the nanosecond".into(),
+    explanation: Explanation {
+        title: "How governor behaves",
+        sentences: &[
+            "governor is GCRA in whole nanoseconds: one cell every period, a burst of allow_burst from idle.",
+            "It decides exactly like the token bucket whenever 1 ÷ rate is a whole number of nanoseconds; otherwise the period is rounded to the nearest one.",
+            "Checked decision by decision against the governor crate with its fake clock.",
+        ],
+    },
+    reject_status: too_many,
+    headers: Headers::Ietf,
+    delays: never,
+    toggles: &[],
+};

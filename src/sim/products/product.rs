@@ -1,0 +1,105 @@
+//! [`Product`]: everything the playground knows about one real limiter, in one value — its
+//! name in links, its model, its exported configuration, its explanation and what it sends on
+//! the wire. Each product's module defines one; [`super::REGISTRY`] lists them.
+
+use super::options::ProductOptions;
+use super::policy::{Policy, Shape};
+use crate::sim::algorithm::Algorithm;
+use crate::sim::limiter::Model;
+
+/// One real limiter, as the playground models, exports, explains and answers for it.
+pub struct Product {
+    /// Its `algo=` value in links and the CLI, e.g. `nginx`.
+    pub key: &'static str,
+    /// Its label in the product picker, e.g. "nginx limit_req".
+    pub label: &'static str,
+    /// Its name in prose, e.g. "nginx", "Upstash".
+    pub name: &'static str,
+    /// The production panel's tab that exports its configuration, as `--export` names it. Several
+    /// products may share a tab (Upstash's three limiters): [`Product::runs`] says which runs it.
+    pub export: &'static str,
+    /// The policy shapes for which the tab's configuration is this product (every shape when
+    /// the tab is this product's alone).
+    pub runs: &'static [Shape],
+    /// The textbook algorithm it implements; `None`: the one its Lua script (`lua=`) implements.
+    pub textbook: Option<Algorithm>,
+    /// Builds its model running the configuration [`Product::config`] exports for the policy.
+    pub model: Build,
+    /// The configuration to paste, for the policy.
+    pub config: fn(&Policy, &ProductOptions) -> Config,
+    /// Why it decides differently from its textbook algorithm under this configuration: the
+    /// roundings and clocks its model applies, in words.
+    pub reason: fn(&Policy, &ProductOptions) -> String,
+    /// What it does, in a few plain sentences, shown under the charts.
+    pub explanation: Explanation,
+    /// The HTTP status of its rejections.
+    pub reject_status: fn(&ProductOptions) -> u16,
+    /// The headers it sets on its answers.
+    pub headers: Headers,
+    /// Whether it may hold admitted requests before serving them (nginx without `nodelay`).
+    pub delays: fn(&ProductOptions) -> bool,
+    /// Its own on/off knobs, shown while it runs.
+    pub toggles: &'static [Toggle],
+}
+
+/// How a product's model is built for a policy.
+pub type Build = fn(&Policy, &ProductOptions) -> Box<dyn Model>;
+
+/// The headers a product sets on an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Headers {
+    /// None: it leaves them to your code, shown as the playground's IETF `RateLimit` headers
+    /// (and `Retry-After`), as for the textbook algorithms.
+    Ietf,
+    /// None at all (nginx `limit_req`, which sends no `Retry-After` either).
+    Bare,
+    /// One header on a rejection, none on an admission (Envoy's `x-envoy-ratelimited: true`).
+    OnReject(&'static str, &'static str),
+}
+
+/// A product's on/off knob (nginx's `nodelay`, Envoy's timer bucket), drawn as a checkbox.
+pub struct Toggle {
+    /// The checkbox's element id.
+    pub id: &'static str,
+    /// What it says.
+    pub label: &'static str,
+    /// Whether it is on.
+    pub get: fn(&ProductOptions) -> bool,
+    /// Turns it on or off.
+    pub set: fn(&mut ProductOptions, bool),
+}
+
+/// One target's configuration for a policy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The product, e.g. "nginx limit_req".
+    pub target: &'static str,
+    /// The snippet's language, for highlighting: "nginx", "yaml", "rust", "js", "lua".
+    pub language: &'static str,
+    /// The configuration to paste.
+    pub snippet: String,
+    /// Units, burst semantics, and anything rounded or approximated.
+    pub notes: Vec<String>,
+}
+
+/// A short explanation: a heading and two to four sentences.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    /// Heading, e.g. "How the token bucket behaves".
+    pub title: &'static str,
+    /// The sentences, each ending in a full stop.
+    pub sentences: &'static [&'static str],
+}
+
+/// [`Product::runs`] for a product that is its tab's only one.
+pub const EVERY_SHAPE: &[Shape] = &[Shape::Bucket, Shape::FixedWindow, Shape::SlidingWindow, Shape::SlidingLog];
+
+/// [`Product::reject_status`] for a product that always answers 429.
+pub fn too_many(_: &ProductOptions) -> u16 {
+    429
+}
+
+/// [`Product::delays`] for a product that never holds a request.
+pub fn never(_: &ProductOptions) -> bool {
+    false
+}

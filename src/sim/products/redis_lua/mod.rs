@@ -1,0 +1,34 @@
+//! The Redis Lua scripts the production panel exports: the scripts ([`export`]), their model in
+//! Lua's floating point ([`model`]), and the registry's entry ([`PRODUCT`]).
+
+pub mod export;
+pub mod model;
+
+pub use model::*;
+
+use super::product::{never, too_many, Explanation, Headers, Product, EVERY_SHAPE};
+
+/// The exported Redis Lua script (`lua=` picks which), in Lua's floating point.
+pub const PRODUCT: Product = Product {
+    key: "redis_lua",
+    label: "The exported Redis Lua script",
+    name: "The Lua script",
+    export: "redis-lua",
+    runs: EVERY_SHAPE,
+    textbook: None,
+    model: |p, _| Box::new(RedisLua::new(LuaArgs::of(p))),
+    config: |p, _| export::config(p),
+    reason: |_, _| "it counts in floating-point milliseconds".into(),
+    explanation: Explanation {
+        title: "How the exported Lua script behaves",
+        sentences: &[
+            "This runs the production panel's Redis script (lua= picks which) in Lua's floating point, with the caller's clock in milliseconds.",
+            "Redis runs each call atomically, so nodes sharing the key never over-admit; the arithmetic in doubles can differ from the exact engine by a request at a boundary.",
+            "Checked decision by decision on a real redis-server.",
+        ],
+    },
+    reject_status: too_many,
+    headers: Headers::Ietf,
+    delays: never,
+    toggles: &[],
+};
