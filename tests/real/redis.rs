@@ -79,9 +79,10 @@ fn the_atomic_script_never_admits_more_than_one_exact_limiter() {
 /// is the node's processing and the threads' wake-up jitter, a few tenths of a millisecond. At
 /// 20 ms that is 1–2 % of the window: `make redis-table` measured 2, 4, 8 and 16 nodes within 4 %
 /// of the simulation (within 18 % at 5 ms, and 15–75 % above it at 1 ms, where those tenths
-/// weigh twenty times more; see the README). This test's scenario measured 3–5 % above the
-/// simulation on an idle machine and 6.4 % with both cores busy with other processes; 15 % leaves
-/// room for a busier CI machine while a wrong model (the race missed, or doubled) still fails.
+/// weigh twenty times more; see docs/redis-measured.md). This test's scenario measured 3–5 %
+/// above the simulation on an idle machine and 6.4 % with both cores busy with other processes;
+/// 15 % leaves room for a busier CI machine while a wrong model (the race missed, or doubled)
+/// still fails.
 const RACE_TOLERANCE: f64 = 0.15;
 
 #[test]
