@@ -15,37 +15,13 @@
 use std::rc::Rc;
 
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
+use super::ink::{fill_ink, stroke_ink, Ink};
 use super::paint_worker::PaintWorker;
 use super::pen::Pen;
 use super::sprites::{Mark, MAX_RADIUS};
-
-/// How a shape is painted: stroked at a width, or filled; and in which colour.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Ink {
-    stroke_width: Option<u32>,
-    rgb: (u8, u8, u8),
-    alpha_bits: u64,
-}
-
-impl Ink {
-    /// The width it strokes at, or `None` when it fills.
-    pub(crate) fn stroke_width(self) -> Option<u32> {
-        self.stroke_width
-    }
-
-    /// Its colour's red, green and blue.
-    pub(crate) fn rgb(self) -> (u8, u8, u8) {
-        self.rgb
-    }
-
-    /// Its colour's opacity, 0 to 1.
-    pub(crate) fn alpha(self) -> f64 {
-        f64::from_bits(self.alpha_bits)
-    }
-}
 
 /// A failed canvas call, as the canvas reported it.
 #[derive(Debug)]
@@ -77,7 +53,7 @@ pub struct BatchedCanvas {
 impl BatchedCanvas {
     /// The backend for `canvas`, or `None` if it has no 2d context.
     pub fn new(canvas: &HtmlCanvasElement) -> Option<Self> {
-        Some(Self::with_context(canvas, super::canvas::context(canvas)?))
+        Some(Self::with_context(canvas, context(canvas)?))
     }
 
     /// The backend for `canvas` drawing through `ctx`, its 2d context (which a canvas keeps for
@@ -156,44 +132,13 @@ impl Drop for BatchedCanvas {
     }
 }
 
+/// The 2d context of `canvas`, if it has one.
+pub fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas.get_context("2d").ok()??.dyn_into().ok()
+}
+
 fn no_context() -> DrawingErrorKind<BatchError> {
     DrawingErrorKind::DrawingError(BatchError("a chart canvas has no 2d context".into()))
-}
-
-fn stroke_ink<S: BackendStyle>(style: &S) -> Option<Ink> {
-    let c = style.color();
-    (c.alpha > 0.0).then(|| Ink { stroke_width: Some(style.stroke_width()), rgb: c.rgb, alpha_bits: c.alpha.to_bits() })
-}
-
-/// How a shape (or text) in colour `c` is filled; `None` for a transparent one.
-pub(crate) fn fill_ink(c: BackendColor) -> Option<Ink> {
-    (c.alpha > 0.0).then_some(Ink { stroke_width: None, rgb: c.rgb, alpha_bits: c.alpha.to_bits() })
-}
-
-/// `#rrggbb` when opaque, else `rgba(r,g,b,0.xxx)`, written without float formatting.
-pub(crate) fn css_color(ink: Ink) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let (r, g, b) = ink.rgb;
-    let alpha = f64::from_bits(ink.alpha_bits);
-    let mut s = String::with_capacity(24);
-    if alpha >= 1.0 {
-        s.push('#');
-        for v in [r, g, b] {
-            s.push(HEX[usize::from(v >> 4)] as char);
-            s.push(HEX[usize::from(v & 15)] as char);
-        }
-        return s;
-    }
-    s.push_str("rgba(");
-    for v in [r, g, b] {
-        s.push_str(&v.to_string());
-        s.push(',');
-    }
-    let milli = (crate::sim::within::within(alpha, 0.0, 1.0) * 1000.0).round() as u32;
-    s.push_str("0.");
-    s.push_str(&format!("{milli:03}"));
-    s.push(')');
-    s
 }
 
 /// plotters-canvas's half-pixel shift for horizontal and vertical lines, so 1 px lines are crisp.

@@ -11,7 +11,7 @@ use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
-use super::batched::BatchedCanvas;
+use super::batched::{context, BatchedCanvas};
 use super::paint_worker::{PaintWorker, Phase};
 use super::plot::{draw_axes, plot_area, Axes, ChartStyle, Plot, PlotFrame};
 use super::theme::{parse_hex_rgb, ChartTheme};
@@ -208,9 +208,4 @@ impl Drop for Surface {
             worker.forget(*id);
         }
     }
-}
-
-/// The 2d context of `canvas`, if it has one.
-pub fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
-    canvas.get_context("2d").ok()??.dyn_into().ok()
 }

@@ -9,7 +9,7 @@ use plotters_backend::{BackendCoord, BackendTextStyle, FontTransform};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlElement};
 
-use super::batched::{css_color, fill_ink};
+use super::ink::{css_color, fill_ink};
 use crate::sim::decimal::format_f64_trimmed;
 
 /// A CSS pixel size: `12px`, `13.125px`, to the micro-pixel.

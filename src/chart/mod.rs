@@ -19,6 +19,8 @@ pub mod cluster_trace;
 pub mod compact_js;
 pub mod convergence;
 pub mod history;
+#[cfg(target_arch = "wasm32")]
+mod ink;
 pub mod key_points;
 mod mesh;
 #[cfg(target_arch = "wasm32")]

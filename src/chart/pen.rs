@@ -11,7 +11,7 @@ use std::rc::Rc;
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
-use super::batched::{css_color, Ink};
+use super::ink::{css_color, Ink};
 use super::paint_worker::PaintWorker;
 use super::sprites::{self, Mark};
 

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, ImageBitmap, OffscreenCanvas, OffscreenCanvasRenderingContext2d};
 
-use super::batched::{css_color, Ink};
+use super::ink::{css_color, Ink};
 
 /// Marks larger than this radius (device pixels) are drawn as paths: sprites pay off for small ones.
 pub const MAX_RADIUS: u32 = 16;

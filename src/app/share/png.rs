@@ -88,7 +88,7 @@ pub fn compose(region: &Element, legend: &[Key], caption: &str) -> Option<HtmlCa
     let out: HtmlCanvasElement = web_sys::window()?.document()?.create_element("canvas").ok()?.unchecked_into();
     out.set_width((width * scale).round() as u32);
     out.set_height((height * scale).round() as u32);
-    let ctx = crate::chart::canvas::context(&out)?;
+    let ctx = crate::chart::batched::context(&out)?;
     let theme = theme_from_css(first);
     ctx.set_fill_style_str(&hex(theme.background));
     ctx.fill_rect(0.0, 0.0, f64::from(out.width()), f64::from(out.height()));
