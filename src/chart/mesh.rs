@@ -4,7 +4,9 @@
 //! but drawn by this file. Those three brought ~24 KB of generic code into every first module for
 //! one layout that is always the same here: labels left and below, y grid lines only, no title.
 //! The same pixels come out, less the light grid lines plotters draws in the background colour
-//! (invisible); the test below draws both and compares them.
+//! (invisible); the test below draws both and compares them. What decides the layer is an
+//! [`Axes`], and where it leaves room for the data a [`PlotFrame`]; [`super::plot`] re-exports
+//! all three.
 
 use std::ops::Range;
 
@@ -15,8 +17,39 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::key_points::key_points;
-use super::plot::{draw_legend, Axes, PlotFrame};
-use super::style::{font, ChartStyle};
+use super::style::{font, ChartStyle, Dash, Key, Ticks};
+
+/// Everything that decides a chart's layout. Two equal `Axes` lay out identically, which is
+/// what lets the browser keep the axis layer between data redraws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axes {
+    /// The x range shown.
+    pub x: Range<f64>,
+    /// The y range shown.
+    pub y: Range<f64>,
+    /// How x ticks are labelled.
+    pub x_ticks: Ticks,
+    /// How y ticks are labelled.
+    pub y_ticks: Ticks,
+    /// Title under the x axis, if any.
+    pub x_title: Option<&'static str>,
+    /// Legend entries, drawn in a strip above the plot.
+    pub legend: Vec<Key>,
+    /// Small multiples: fewer ticks, smaller margins.
+    pub compact: bool,
+}
+
+/// Where the data goes: the value ranges and the plot rectangle in the backend's pixels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotFrame {
+    /// The x range.
+    pub x: Range<f64>,
+    /// The y range.
+    pub y: Range<f64>,
+    /// The plot rectangle in backend pixels: `x` left to right, `y` from the bottom edge up
+    /// (the order in which values map onto pixels).
+    pub pixels: (Range<i32>, Range<i32>),
+}
 
 /// Fills `root` with the background and draws the legend, grid, axes and tick labels of `axes`.
 /// Returns where the data goes.
@@ -121,12 +154,41 @@ fn key_pixels(range: &Range<f64>, count: usize, pixels: (i32, i32)) -> Vec<(i32,
     key_points(range.start, range.end, count).into_iter().map(|v| (axis.map(&v, pixels), v)).collect()
 }
 
+/// The legend: each key's line sample and label, left to right along the top of `area`.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    keys: &[Key],
+    style: &ChartStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let t = &style.theme;
+    let font = font(12.5 * style.scale).color(&t.text).pos(Pos::new(HPos::Left, VPos::Center));
+    let y = style.px(14.0);
+    let mut x = style.px(52.0);
+    for key in keys {
+        let colour = key.ink.colour(t).stroke_width(style.stroke(2.5));
+        let (on, period) = match key.dash {
+            Dash::Solid => (24.0, 24.0),
+            Dash::Dashed => (6.0, 9.0),
+            Dash::Dotted => (2.0, 5.0),
+        };
+        let mut a: f64 = 0.0;
+        while a < 24.0 {
+            let end = (a + on).min(24.0);
+            area.draw(&PathElement::new(vec![(x + style.px(a), y), (x + style.px(end), y)], colour))?;
+            a += period;
+        }
+        area.draw(&Text::new(key.label, (x + style.px(30.0), y), font.clone()))?;
+        let (w, _) = area.estimate_text_size(key.label, &font)?;
+        x += style.px(30.0) + w as i32 + style.px(22.0);
+    }
+    Ok(())
+}
+
 // Native only: wasm builds have no SVG backend.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::chart::plot::{Dash, Ink, Key};
-    use crate::chart::style::Ticks;
+    use crate::chart::style::Ink;
     use crate::chart::theme::ChartTheme;
     use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, ValueFormatter};
 
