@@ -7,9 +7,9 @@
 //! is the reference.
 
 use super::clock::Clock;
+use super::error::RunError;
 use super::node::{Attempt, Msg, Report};
 use super::report::{DecisionRow, Percentiles, Side};
-use super::run::RunError;
 use crate::sim::cluster::LoadBalancer;
 use crate::sim::metrics::Latencies;
 use crate::sim::traffic::Arrivals;

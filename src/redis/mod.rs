@@ -6,11 +6,13 @@
 //! - [`layout`]: the run's one key and the commands of each store mode;
 //! - [`node`]: one thread and one connection per node, deciding as the engine's nodes do;
 //! - [`dispatch`]: the arrivals in real time and the reference limiter;
-//! - [`run`]: checks, setup, the nodes and cleanup; [`report`]: the output.
+//! - [`run`]: checks, setup, the nodes and cleanup; [`report`]: the output; [`error`]: why a run
+//!   ended without one.
 
 pub mod clock;
 pub mod conn;
 pub mod dispatch;
+pub mod error;
 pub mod interrupt;
 pub mod layout;
 pub mod node;
@@ -20,4 +22,5 @@ pub mod resp;
 pub mod run;
 pub mod url;
 
-pub use run::{run, Options, RunError};
+pub use error::RunError;
+pub use run::{run, Options};

@@ -5,6 +5,7 @@
 use super::clock::Clock;
 use super::conn::Conn;
 use super::dispatch::Dispatcher;
+use super::error::RunError;
 use super::layout::Layout;
 use super::node::{self, Msg, Shared};
 use super::proxy::DelayProxy;
@@ -35,17 +36,6 @@ pub struct Options {
     pub speed: f64,
     /// Keep every decision (for `--format decisions`).
     pub keep_decisions: bool,
-}
-
-/// Why a run ended without a result.
-#[derive(Debug)]
-pub enum RunError {
-    /// The scenario or options cannot run against Redis (exit status 2).
-    Invalid(String),
-    /// The server could not be used (exit status 1). The key has been deleted if it could be.
-    Server(String),
-    /// Ctrl-C or SIGTERM (exit status 130). The key has been deleted if it could be.
-    Interrupted(String),
 }
 
 /// What `run` returns.
