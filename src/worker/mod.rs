@@ -15,8 +15,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{js_sys, Blob, DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::app::log_report::{report::report_markup, sizing::sizing_markup};
+use crate::sim::logs::error::LogError;
 use crate::sim::logs::job::{policy, Analysis, Step};
-use crate::sim::logs::reader::LogError;
 use crate::sim::logs::samples::sample_log;
 use crate::sim::logs::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
 

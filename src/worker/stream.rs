@@ -8,8 +8,8 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::js_sys::{self, Reflect, Uint8Array};
 use web_sys::{Blob, ReadableStreamByobReader, ReadableStreamGetReaderOptions, ReadableStreamReaderMode};
 
+use crate::sim::logs::error::LogError;
 use crate::sim::logs::job::Analysis;
-use crate::sim::logs::reader::LogError;
 
 /// The buffer each read fills, bytes.
 const BUFFER: u32 = 1 << 20;

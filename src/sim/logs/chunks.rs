@@ -3,7 +3,7 @@
 
 use std::io::BufRead;
 
-use super::reader::{error, LogError};
+use super::error::{error, LogError};
 
 /// Where the first `\n` of `bytes` is: eight bytes at a time (a zero byte of `word ^ 0x0a…`
 /// sets its top bit in `(x − 0x01…) & !x & 0x80…`; the lowest such bit is the first one).

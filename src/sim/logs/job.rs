@@ -7,7 +7,9 @@
 use std::io::BufRead;
 
 use super::chunks::each_chunk;
-use super::reader::{Arrival, LogError, LogReader};
+use super::error::LogError;
+use super::order::Arrival;
+use super::reader::LogReader;
 use super::shadow::{Shadow, ShadowReport};
 use super::sizing::{sweep_with, Sizing};
 use super::wire::Ask;

@@ -7,10 +7,11 @@
 pub mod chunks;
 pub mod csv;
 pub mod entry;
+pub mod error;
 pub mod format;
 pub mod job;
 pub mod keys;
-mod order;
+pub mod order;
 pub mod output;
 pub mod reader;
 pub mod samples;
@@ -19,6 +20,7 @@ pub mod sizing;
 pub mod stamp;
 pub mod wire;
 
+pub use error::LogError;
 pub use format::LogFormat;
-pub use reader::{KeyBy, LogError};
+pub use reader::KeyBy;
 pub use shadow::{shadow, ShadowReport};

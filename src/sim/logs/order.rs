@@ -1,12 +1,23 @@
 //! Putting a log's entries in time order: whole-second stamps are held until their second is
 //! complete and spread over it (the k-th of n at second + k/n), finer ones wait in a heap for up
-//! to [`super::reader::REORDER_MS`], and each goes out as an [`Arrival`] in simulated time.
+//! to [`REORDER_MS`], and each goes out as an [`Arrival`] in simulated time.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
-use super::reader::{Arrival, REORDER_MS};
 use crate::sim::SimTime;
+
+/// How far out of order lines may be, ms.
+pub const REORDER_MS: i64 = 5_000;
+
+/// One request of the log, in time order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    /// Since the log's first second.
+    pub at: SimTime,
+    /// Index into the reader's [`Keys`](super::keys::Keys).
+    pub key: u32,
+}
 
 /// A day in ns: simulated time 0 is the UTC midnight before a log's first request, so fixed
 /// windows fall on the clock's minutes and hours as real limiters' do (`times` logs start at 0).

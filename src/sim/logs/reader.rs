@@ -1,6 +1,6 @@
 //! Streams an access log into arrivals in time order, each with its key, holding only a few
 //! seconds of it: lines are read as they come (at most [`MAX_LINE`] bytes each), their format
-//! detected from the first line unless given, and put in order (`order.rs`):
+//! detected from the first line unless given, and put in order ([`super::order`]):
 //!
 //! - the n requests of a whole-second stamp's second arrive at second + k/n, in log order;
 //! - lines up to [`REORDER_MS`] out of order are put in order and counted; a jump further back
@@ -15,49 +15,15 @@ use std::io::BufRead;
 
 use super::chunks::{each_chunk, newline};
 use super::csv::csv_header;
+use super::error::{error, LogError};
 use super::format::{LogFormat, FORMAT_NAMES};
 pub use super::keys::{KeyBy, Keys, KEY_NAMES};
-use super::order::Orderer;
-use crate::sim::SimTime;
+use super::order::{Arrival, Orderer, REORDER_MS};
 
 /// The longest line read, in bytes.
 pub const MAX_LINE: usize = 64 * 1024;
 /// The largest stamp read, ms from the epoch either way (its ns fit an `i64`).
 const MAX_STAMP_MS: i64 = 9_000_000_000_000;
-/// How far out of order lines may be, ms.
-pub const REORDER_MS: i64 = 5_000;
-
-/// A log that cannot be read, with the line at fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LogError {
-    /// The line (1-based), or 0 for the log as a whole.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl std::fmt::Display for LogError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.line == 0 {
-            write!(f, "log: {}", self.message)
-        } else {
-            write!(f, "log line {}: {}", self.line, self.message)
-        }
-    }
-}
-
-pub(super) fn error(line: usize, message: impl Into<String>) -> LogError {
-    LogError { line, message: message.into() }
-}
-
-/// One request of the log, in time order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Arrival {
-    /// Since the log's first second.
-    pub at: SimTime,
-    /// Index into [`Keys`].
-    pub key: u32,
-}
 
 /// What reading a log found besides its arrivals.
 #[derive(Debug)]

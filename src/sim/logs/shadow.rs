@@ -6,8 +6,10 @@
 
 use std::collections::VecDeque;
 
+use super::error::LogError;
 use super::format::LogFormat;
-use super::reader::{read_log, Arrival, KeyBy, LogError, ReadSummary};
+use super::order::Arrival;
+use super::reader::{read_log, KeyBy, ReadSummary};
 use crate::sim::{AnyLimiter, Limiter, Nanos, Scenario, SimTime};
 
 /// How often idle keys are looked for, in requests.

@@ -5,7 +5,8 @@
 //! a policy lets one key through in a minute, [`SizingRow::per_minute`] (burst + 60 s × rate):
 //! a huge burst with a tiny rate is not small.
 
-use super::reader::{Arrival, Keys};
+use super::order::Arrival;
+use super::reader::Keys;
 use super::shadow::{KeyCounts, Shadow};
 use crate::sim::{Nanos, Rate, Scenario};
 
