@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use super::format::{named, Entry};
+use super::entry::Entry;
+use super::fields::named;
 
 /// Splits one CSV row (double-quoted fields, `""` for a quote).
 fn csv_row(line: &str) -> Vec<String> {

@@ -8,6 +8,7 @@ pub mod chunks;
 pub mod csv;
 pub mod entry;
 pub mod error;
+pub mod fields;
 pub mod format;
 pub mod job;
 pub mod keys;
