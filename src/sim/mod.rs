@@ -11,6 +11,7 @@ pub mod decimal;
 pub mod decision;
 pub mod engine;
 mod heapsort;
+pub mod ieee_math;
 pub mod limiter;
 mod ln_table;
 pub mod logs;

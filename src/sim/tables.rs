@@ -9,8 +9,8 @@
 
 use std::sync::OnceLock;
 
+use super::ieee_math::{exp_neg, ln_with};
 use super::ln_table::LN_ULPS;
-use super::rng::{exp_neg, ln_with};
 use super::zig_table::{ZIG_EXP_F_ULPS, ZIG_EXP_R, ZIG_EXP_V, ZIG_EXP_X_ULPS};
 
 /// The tables, exactly as the constants they are built to equal.
