@@ -2,7 +2,7 @@
 //! registry): the whole page's alone (the page's first module hands a product over to it; see
 //! [`super::explain`]).
 
-use super::explain::Explanation;
+use crate::sim::products::Explanation;
 use crate::sim::{products, Algorithm};
 
 /// The explanation shown under the charts for the product model `product`; an empty one for a
