@@ -8,7 +8,7 @@ use crate::sim::{products, Algorithm};
 /// The explanation shown under the charts for the product model `product`; an empty one for a
 /// textbook algorithm ([`super::explain::explain_textbook`] has those).
 pub fn explain_product(product: Algorithm) -> Explanation {
-    products::of(product).map_or(Explanation { title: "", sentences: &[] }, |p| p.explanation)
+    products::explanation(product).unwrap_or(Explanation { title: "", sentences: &[] })
 }
 
 #[cfg(test)]

@@ -120,8 +120,7 @@ impl Runner {
         let single = matches!(self.engine, Engine::Single(_));
         let last = self.sims().first().filter(|_| single).and_then(|sim| {
             sim.last_decision().map(|d| {
-                let sc = sim.scenario();
-                let (status, headers) = crate::sim::products::response(sc.algo, &sc.product, &d, sim.quota());
+                let (status, headers) = sim.response(&d);
                 LastResponse { allowed: d.allowed, status, headers }
             })
         });

@@ -53,7 +53,7 @@ pub struct LastResponse {
     /// The HTTP status: 200, 429, or 503 (nginx without `limit_req_status`).
     pub status: u16,
     /// The headers the limiter sets: `RateLimit-Policy`, `RateLimit` and, on a 429,
-    /// `Retry-After` ([`crate::sim::products::response`] says which a product sets).
+    /// `Retry-After` ([`crate::sim::Limiter::headers`] says which a product sets).
     pub headers: Vec<(&'static str, String)>,
 }
 

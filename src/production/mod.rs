@@ -11,12 +11,12 @@
 pub use crate::sim::products::redis_lua::export as redis_lua;
 pub use crate::sim::products::{Config, Policy, Shape, EXPORT_NAMES};
 
-use crate::sim::products::REGISTRY;
+use crate::sim::products;
 use crate::sim::Scenario;
 
 /// The policy of `sc` for every tab, in [`EXPORT_NAMES`]' order.
 pub fn configs(sc: &Scenario) -> Vec<Config> {
-    EXPORT_NAMES.iter().filter_map(|name| export(sc, name)).collect()
+    products::configs(&Policy::of(sc), &sc.product)
 }
 
 /// The configuration for the target the CLI calls `name`: the same [`Config`] as the panel's
@@ -30,6 +30,5 @@ pub fn configs(sc: &Scenario) -> Vec<Config> {
 /// assert!(export(&sc, "haproxy").is_none());
 /// ```
 pub fn export(sc: &Scenario, name: &str) -> Option<Config> {
-    let product = REGISTRY.iter().find(|p| p.export == name)?;
-    Some((product.config)(&Policy::of(sc), &sc.product))
+    products::config(name, &Policy::of(sc), &sc.product)
 }

@@ -161,10 +161,11 @@ pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
     let ms = |ns: u64| super::decimal::format_fixed(ns, 6);
     let mut out = String::with_capacity(32 * log.len() + 40);
     out.push_str("t_ms,key,node,status,retry_after_ms\n");
+    let rejected = sc.reject_status();
     for d in &log {
         let (status, retry) = match d.verdict {
             v if v.allowed => (200, String::new()),
-            v => (sc.reject_status(), v.retry_after.map(|r| ms(r.as_nanos())).unwrap_or_default()),
+            v => (rejected, v.retry_after.map(|r| ms(r.as_nanos())).unwrap_or_default()),
         };
         out.push_str(&format!("{},global,{},{status},{retry}\n", ms(d.arrived.as_nanos()), d.node));
     }

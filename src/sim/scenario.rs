@@ -205,23 +205,33 @@ impl Scenario {
     /// The limiter this scenario describes, fresh at t = 0.
     pub fn limiter(&self) -> AnyLimiter {
         let (limit, window) = (self.effective_limit(), self.effective_window());
-        let l = match self.algo {
-            Algorithm::TokenBucket => AnyLimiter::token_bucket(TokenBucket::new(self.capacity, self.refill)),
-            Algorithm::Gcra => AnyLimiter::gcra(Gcra::new(self.capacity, self.refill)),
-            Algorithm::FixedWindow => AnyLimiter::fixed_window(FixedWindow::new(limit, window)),
-            Algorithm::SlidingWindow => AnyLimiter::sliding_window(SlidingWindow::new(limit, window)),
-            Algorithm::SlidingLog => AnyLimiter::sliding_log(SlidingLog::new(limit, window)),
-            Algorithm::Product(id) => AnyLimiter::product(super::products::model(id, &Policy::of(self), &self.product)),
+        let l = match (self.algo, self.algo.product()) {
+            (_, Some(id)) => self.product_limiter(id),
+            (Algorithm::TokenBucket, _) => AnyLimiter::token_bucket(TokenBucket::new(self.capacity, self.refill)),
+            (Algorithm::Gcra, _) => AnyLimiter::gcra(Gcra::new(self.capacity, self.refill)),
+            (Algorithm::FixedWindow, _) => AnyLimiter::fixed_window(FixedWindow::new(limit, window)),
+            (Algorithm::SlidingWindow, _) => AnyLimiter::sliding_window(SlidingWindow::new(limit, window)),
+            // The sliding log, the last textbook algorithm (every other is a product, above).
+            _ => AnyLimiter::sliding_log(SlidingLog::new(limit, window)),
         };
         // A product counts what it counts (express-rate-limit and Upstash's fixed window count
         // refused requests already): `count_rejected` is the textbook algorithms' knob.
         l.counting_rejected(self.count_rejected && !self.algo.is_product())
     }
 
+    /// The model of the registry's product `id` under this scenario's policy. Not inlined: the
+    /// engine's constructors, which every module has, then carry one call here rather than the
+    /// policy's arithmetic (a module without the models never reaches it).
+    #[inline(never)]
+    fn product_limiter(&self, id: super::algorithm::ProductId) -> AnyLimiter {
+        AnyLimiter::product(super::products::model(id, &Policy::of(self), &self.product))
+    }
+
     /// The HTTP status of a rejection: 429, or the product's own (503 for nginx without
-    /// `limit_req_status`).
+    /// `limit_req_status`): see [`crate::sim::Limiter::reject_status`].
     pub fn reject_status(&self) -> u16 {
-        super::products::reject_status(self.algo, &self.product)
+        use super::limiter::Limiter;
+        self.limiter().reject_status()
     }
 
     /// The long-run rate the algorithm allows, per second: the refill rate for a token bucket

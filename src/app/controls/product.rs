@@ -25,13 +25,14 @@ pub fn ProductControls(
             pg.set_view(p.value);
         }
     };
-    // The product that runs (none in Compare all): its knobs are redrawn only when it changes.
-    let running = Memo::new(move |_| if pg.compare.get() { None } else { algo().product() });
+    // The product that runs (none in Compare all).
+    let running = Memo::new(move |_| if pg.compare.get() { None } else { Some(algo()).filter(|a| a.is_product()) });
+    // The running product's toggles, redrawn only when another product runs.
     let toggles = move || {
-        let product = running.get().map(products::product);
-        product.map_or(&[][..], |p| p.toggles).iter().map(|t| view! { <Knob playground=pg toggle=t /> }).collect_view()
+        let toggles = running.get().map_or(&[][..], products::toggles);
+        toggles.iter().map(|t| view! { <Knob playground=pg toggle=t /> }).collect::<Vec<_>>()
     };
-    let scripted = move || running.get().is_some_and(|id| products::product(id).textbook.is_none());
+    let scripted = move || running.get().is_some_and(products::follows_lua);
     view! {
         <div class="products" id="product-controls">
             <label for="algo-product">"Or a real limiter, as it computes"</label>

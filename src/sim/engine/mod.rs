@@ -69,6 +69,7 @@ impl Simulation {
         let mut arrivals = Arrivals::new(sc, &mut rng);
         let next_arrival = arrivals.next();
         let limiter = sc.limiter();
+        let delays = limiter.may_delay();
         let n = (sc.nodes.clamp(1, super::metrics::MAX_NODES as u32)) as usize;
         let up = Nanos(sc.rtt.as_nanos() / 2);
         Simulation {
@@ -94,7 +95,7 @@ impl Simulation {
             sample_due: u64::MAX,
             alone: n == 1 && sc.store == StoreMode::Local,
             decisions: None,
-            delays: crate::sim::products::delays(sc.algo, &sc.product),
+            delays,
             sc: sc.clone(),
         }
     }
@@ -273,6 +274,22 @@ impl Simulation {
     /// The quota the deciding limiter advertises (`RateLimit-Policy`).
     pub fn quota(&self) -> Quota {
         self.authority(0).quota()
+    }
+
+    /// The answer to the decision `d` on the wire: its status (200, or the limiter's status for
+    /// a rejection) and the headers the limiter sends.
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::{Decision, Nanos, Scenario, Simulation};
+    /// let no = Decision { allowed: false, remaining: 0, reset: Nanos::from_secs(1), retry_after: Some(Nanos::from_secs(1)) };
+    /// let answer = |q| Simulation::new(&Scenario::from_query(q).unwrap()).response(&no);
+    /// assert_eq!(answer("algo=nginx&nginx_status=503"), (503, vec![]));
+    /// assert_eq!(answer("algo=envoy"), (429, vec![("x-envoy-ratelimited", "true".to_string())]));
+    /// assert_eq!(answer("algo=token_bucket").1.len(), 3);
+    /// ```
+    pub fn response(&self, d: &Decision) -> (u16, Vec<(&'static str, String)>) {
+        let limiter = self.authority(0);
+        (if d.allowed { 200 } else { limiter.reject_status() }, limiter.headers(d))
     }
 
     /// The most requests admitted in any interval of one window's length so far, and when that

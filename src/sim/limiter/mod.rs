@@ -51,6 +51,25 @@ pub trait Limiter {
         super::time::Nanos::ZERO
     }
 
+    /// The HTTP status of a rejection: 429, or the product's own (nginx answers 503 without
+    /// `limit_req_status`).
+    fn reject_status(&self) -> u16 {
+        429
+    }
+
+    /// The headers an answer carries: the IETF `RateLimit` headers and `Retry-After` (as the
+    /// playground sends them for a textbook algorithm, and for a library that leaves headers to
+    /// your code), or what the product sets itself.
+    fn headers(&self, d: &Decision) -> Vec<(&'static str, String)> {
+        d.headers(self.quota())
+    }
+
+    /// Whether this limiter may ever hold an admitted request ([`Limiter::admitted_delay`] above
+    /// zero): nginx without `nodelay`. The engine then keeps each request's added latency.
+    fn may_delay(&self) -> bool {
+        false
+    }
+
     /// Decides one request: [`acquire`](Limiter::acquire), then the full [`Decision`].
     fn decide(&mut self, now: SimTime) -> Decision {
         let allowed = self.acquire(now);
@@ -118,6 +137,12 @@ pub trait Model: Send + Sync {
     fn quota(&self) -> Quota;
     /// [`Limiter::admitted_delay`].
     fn admitted_delay(&self) -> super::time::Nanos;
+    /// [`Limiter::may_delay`].
+    fn may_delay(&self) -> bool;
+    /// [`Limiter::reject_status`].
+    fn reject_status(&self) -> u16;
+    /// [`Limiter::headers`].
+    fn headers(&self, d: &Decision) -> Vec<(&'static str, String)>;
     /// A copy, state and all.
     fn boxed_clone(&self) -> Box<dyn Model>;
 }
@@ -148,6 +173,15 @@ macro_rules! model {
             }
             fn admitted_delay(&self) -> $crate::sim::time::Nanos {
                 $crate::sim::limiter::Limiter::admitted_delay(self)
+            }
+            fn may_delay(&self) -> bool {
+                $crate::sim::limiter::Limiter::may_delay(self)
+            }
+            fn reject_status(&self) -> u16 {
+                $crate::sim::limiter::Limiter::reject_status(self)
+            }
+            fn headers(&self, d: &$crate::sim::decision::Decision) -> Vec<(&'static str, String)> {
+                $crate::sim::limiter::Limiter::headers(self, d)
             }
             fn boxed_clone(&self) -> Box<dyn $crate::sim::limiter::Model> {
                 Box::new(self.clone())
@@ -274,6 +308,24 @@ impl Limiter for AnyLimiter {
         match &self.kind {
             Kind::Product(l) => l.admitted_delay(),
             _ => super::time::Nanos::ZERO,
+        }
+    }
+    fn may_delay(&self) -> bool {
+        match &self.kind {
+            Kind::Product(l) => l.may_delay(),
+            _ => false,
+        }
+    }
+    fn reject_status(&self) -> u16 {
+        match &self.kind {
+            Kind::Product(l) => l.reject_status(),
+            _ => 429,
+        }
+    }
+    fn headers(&self, d: &Decision) -> Vec<(&'static str, String)> {
+        match &self.kind {
+            Kind::Product(l) => l.headers(d),
+            _ => d.headers(self.quota()),
         }
     }
 }

@@ -27,10 +27,9 @@ pub mod upstash;
 
 pub use options::{ProductOptions, LUA_SCRIPTS};
 pub use policy::{round_ms, Policy, Shape};
-pub use product::{Config, Explanation, Headers, Product, Toggle};
+pub use product::{Config, Explanation, Product, Toggle};
 
 use crate::sim::algorithm::{Algorithm, ProductId};
-use crate::sim::decision::{Decision, Quota};
 
 /// Every product, in the product picker's and the production panel's order: a product's
 /// [`ProductId`] is its index here.
@@ -52,7 +51,7 @@ pub const PRODUCTS: [Algorithm; N] = {
     let mut out = [Algorithm::TokenBucket; N];
     let mut i = 0;
     while i < N {
-        out[i] = Algorithm::Product(ProductId(i as u8));
+        out[i] = Algorithm::of_product(ProductId(i as u8));
         i += 1;
     }
     out
@@ -76,10 +75,14 @@ macro_rules! column {
 }
 
 const KEYS: [&str; N] = column!(key: &'static str);
+const NAMES: [&str; N] = column!(name: &'static str);
+const EXPORTS: [&str; N] = column!(export: &'static str);
+const RUNS: [&[Shape]; N] = column!(runs: &'static [Shape]);
+const CONFIGS: [fn(&Policy, &ProductOptions) -> Config; N] = column!(config: fn(&Policy, &ProductOptions) -> Config);
+const REASONS: [fn(&Policy, &ProductOptions) -> String; N] = column!(reason: fn(&Policy, &ProductOptions) -> String);
+const EXPLANATIONS: [Explanation; N] = column!(explanation: Explanation);
+const TOGGLES: [&[Toggle]; N] = column!(toggles: &'static [Toggle]);
 const TEXTBOOKS: [Option<Algorithm>; N] = column!(textbook: Option<Algorithm>);
-const REJECT_STATUS: [fn(&ProductOptions) -> u16; N] = column!(reject_status: fn(&ProductOptions) -> u16);
-const HEADERS: [Headers; N] = column!(headers: Headers);
-const DELAYS: [fn(&ProductOptions) -> bool; N] = column!(delays: fn(&ProductOptions) -> bool);
 pub(crate) const MODELS: [product::Build; N] = column!(model: product::Build);
 
 /// Every `algo=` value: the textbook algorithms', then every product's.
@@ -118,27 +121,49 @@ pub fn find(key: &str) -> Option<Algorithm> {
     KEYS.iter().position(|k| *k == key).map(|i| PRODUCTS[i])
 }
 
-/// The registry's entry for `id`.
+/// The registry's whole entry for `id`. A module that calls this carries every product's model,
+/// export and texts: the functions below read one field each, and carry only that.
 pub fn product(id: ProductId) -> &'static Product {
     &REGISTRY[id.index()]
 }
 
-/// `algo`'s entry in the registry, if it is a product.
-pub fn of(algo: Algorithm) -> Option<&'static Product> {
-    algo.product().map(product)
+/// The explanation of `algo` if it is a product ([`Product::explanation`]).
+pub fn explanation(algo: Algorithm) -> Option<Explanation> {
+    algo.product().map(|id| EXPLANATIONS[id.index()])
+}
+
+/// The toggles of `algo` ([`Product::toggles`]): none for a textbook algorithm.
+pub fn toggles(algo: Algorithm) -> &'static [Toggle] {
+    algo.product().map_or(&[], |id| TOGGLES[id.index()])
+}
+
+/// Whether `algo` is a product that runs whichever Lua script `lua=` picks.
+pub fn follows_lua(algo: Algorithm) -> bool {
+    algo.product().is_some_and(|id| TEXTBOOKS[id.index()].is_none())
+}
+
+/// The configuration of every production tab for `p`, in [`EXPORT_NAMES`]' order.
+pub fn configs(p: &Policy, o: &ProductOptions) -> Vec<Config> {
+    (0..N).filter(|&i| !EXPORTS[..i].contains(&EXPORTS[i])).map(|i| CONFIGS[i](p, o)).collect()
+}
+
+/// The configuration the production tab `export` writes for `p`; `None` for an unknown tab.
+pub fn config(export: &str, p: &Policy, o: &ProductOptions) -> Option<Config> {
+    let i = EXPORTS.iter().position(|e| *e == export)?;
+    Some(CONFIGS[i](p, o))
 }
 
 impl Algorithm {
     /// The textbook algorithm a product implements (itself for a textbook one); `lua` is the
     /// script the Redis Lua model runs.
     pub fn textbook(self, lua: Algorithm) -> Algorithm {
-        match self {
-            Algorithm::Product(id) => match TEXTBOOKS[id.index()] {
+        match self.product() {
+            Some(id) => match TEXTBOOKS[id.index()] {
                 Some(t) => t,
                 None if !lua.is_product() => lua,
                 None => Algorithm::TokenBucket,
             },
-            textbook => textbook,
+            None => self,
         }
     }
 
@@ -148,16 +173,6 @@ impl Algorithm {
     }
 }
 
-/// The HTTP status of `algo`'s rejections, under the products' options `o`.
-pub fn reject_status(algo: Algorithm, o: &ProductOptions) -> u16 {
-    algo.product().map_or(429, |id| REJECT_STATUS[id.index()](o))
-}
-
-/// Whether `algo` may hold an admitted request before serving it (nginx without `nodelay`).
-pub fn delays(algo: Algorithm, o: &ProductOptions) -> bool {
-    algo.product().is_some_and(|id| DELAYS[id.index()](o))
-}
-
 /// The model of product `id` for the policy `p`: see [`models`] for which modules have them.
 pub(crate) fn model(id: ProductId, p: &Policy, o: &ProductOptions) -> Box<dyn crate::sim::limiter::Model> {
     models::model(id.index(), p, o)
@@ -165,7 +180,7 @@ pub(crate) fn model(id: ProductId, p: &Policy, o: &ProductOptions) -> Box<dyn cr
 
 /// The production tab a product belongs to, as the CLI's `--export` names it.
 pub fn export_name(algo: Algorithm) -> Option<&'static str> {
-    of(algo).map(|p| p.export)
+    algo.product().map(|id| EXPORTS[id.index()])
 }
 
 /// The production tabs, as the CLI's `--export` names them, in the panel's order.
@@ -207,18 +222,18 @@ const fn same(a: &str, b: &str) -> bool {
 
 /// The product whose model runs what the tab `export` exports for a policy of `shape`.
 pub fn of_export(export: &str, shape: Shape) -> Option<Algorithm> {
-    let i = REGISTRY.iter().position(|p| p.export == export && p.runs.contains(&shape))?;
+    let i = (0..N).find(|&i| EXPORTS[i] == export && RUNS[i].contains(&shape))?;
     Some(PRODUCTS[i])
 }
 
 /// The product's name in prose.
 pub fn product_name(algo: Algorithm) -> &'static str {
-    of(algo).map_or("The textbook algorithm", |p| p.name)
+    algo.product().map_or("The textbook algorithm", |id| NAMES[id.index()])
 }
 
 /// Why `algo` decides differently from its textbook algorithm under `p`; empty for a textbook one.
 pub fn reason(algo: Algorithm, p: &Policy, o: &ProductOptions) -> String {
-    of(algo).map_or_else(String::new, |product| (product.reason)(p, o))
+    algo.product().map_or_else(String::new, |id| REASONS[id.index()](p, o))
 }
 
 /// A latency for prose: milliseconds to the microsecond below a second, else seconds to the ms.
@@ -234,32 +249,4 @@ pub fn duration_text(ns: u64) -> String {
     } else {
         format!("{} s", super::decimal::format_fixed(ns / 1_000_000, 3))
     }
-}
-
-/// The answer a request gets on the wire under `algo`: the status and the headers the product
-/// sets itself. nginx `limit_req` sets none (and answers 503 without `limit_req_status`);
-/// Envoy's local rate limit marks a 429 with `x-envoy-ratelimited`; the libraries (governor,
-/// Upstash, a Lua script) leave headers to your code, shown here as the playground's IETF
-/// `RateLimit` headers, as for the textbook algorithms.
-///
-/// ```
-/// use ratelimit_playground::sim::{products::response, Decision, Nanos, Quota, Scenario};
-/// let no = Decision { allowed: false, remaining: 0, reset: Nanos::from_secs(1), retry_after: Some(Nanos::from_secs(1)) };
-/// let q = Quota { limit: 5, window: Nanos::from_secs(1) };
-/// let nginx = Scenario::from_query("algo=nginx&nginx_status=503").unwrap();
-/// assert_eq!(response(nginx.algo, &nginx.product, &no, q), (503, vec![]));
-/// let envoy = Scenario::from_query("algo=envoy").unwrap();
-/// assert_eq!(response(envoy.algo, &envoy.product, &no, q), (429, vec![("x-envoy-ratelimited", "true".to_string())]));
-/// let sc = Scenario::default();
-/// assert_eq!(response(sc.algo, &sc.product, &no, q).1.len(), 3);
-/// ```
-pub fn response(algo: Algorithm, o: &ProductOptions, d: &Decision, quota: Quota) -> (u16, Vec<(&'static str, String)>) {
-    let status = if d.allowed { 200 } else { reject_status(algo, o) };
-    let headers = match algo.product().map_or(Headers::Ietf, |id| HEADERS[id.index()]) {
-        Headers::Ietf => d.headers(quota),
-        Headers::Bare => Vec::new(),
-        Headers::OnReject(_, _) if d.allowed => Vec::new(),
-        Headers::OnReject(name, value) => vec![(name, value.to_string())],
-    };
-    (status, headers)
 }

@@ -1,6 +1,8 @@
 //! [`Product`]: everything the playground knows about one real limiter, in one value — its
-//! name in links, its model, its exported configuration, its explanation and what it sends on
-//! the wire. Each product's module defines one; [`super::REGISTRY`] lists them.
+//! name in links, its model (which also says what the product sends on the wire:
+//! [`crate::sim::Limiter::reject_status`] and [`crate::sim::Limiter::headers`]), its exported
+//! configuration and its explanation. Each product's module defines one; [`super::REGISTRY`]
+//! lists them.
 
 use super::options::ProductOptions;
 use super::policy::{Policy, Shape};
@@ -32,30 +34,12 @@ pub struct Product {
     pub reason: fn(&Policy, &ProductOptions) -> String,
     /// What it does, in a few plain sentences, shown under the charts.
     pub explanation: Explanation,
-    /// The HTTP status of its rejections.
-    pub reject_status: fn(&ProductOptions) -> u16,
-    /// The headers it sets on its answers.
-    pub headers: Headers,
-    /// Whether it may hold admitted requests before serving them (nginx without `nodelay`).
-    pub delays: fn(&ProductOptions) -> bool,
     /// Its own on/off knobs, shown while it runs.
     pub toggles: &'static [Toggle],
 }
 
 /// How a product's model is built for a policy.
 pub type Build = fn(&Policy, &ProductOptions) -> Box<dyn Model>;
-
-/// The headers a product sets on an answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Headers {
-    /// None: it leaves them to your code, shown as the playground's IETF `RateLimit` headers
-    /// (and `Retry-After`), as for the textbook algorithms.
-    Ietf,
-    /// None at all (nginx `limit_req`, which sends no `Retry-After` either).
-    Bare,
-    /// One header on a rejection, none on an admission (Envoy's `x-envoy-ratelimited: true`).
-    OnReject(&'static str, &'static str),
-}
 
 /// A product's on/off knob (nginx's `nodelay`, Envoy's timer bucket), drawn as a checkbox.
 pub struct Toggle {
@@ -93,13 +77,3 @@ pub struct Explanation {
 
 /// [`Product::runs`] for a product that is its tab's only one.
 pub const EVERY_SHAPE: &[Shape] = &[Shape::Bucket, Shape::FixedWindow, Shape::SlidingWindow, Shape::SlidingLog];
-
-/// [`Product::reject_status`] for a product that always answers 429.
-pub fn too_many(_: &ProductOptions) -> u16 {
-    429
-}
-
-/// [`Product::delays`] for a product that never holds a request.
-pub fn never(_: &ProductOptions) -> bool {
-    false
-}

@@ -8,7 +8,7 @@ pub use model::*;
 
 use super::options::ProductOptions;
 use super::policy::Policy;
-use super::product::{never, too_many, Explanation, Headers, Product, Toggle, EVERY_SHAPE};
+use super::product::{Explanation, Product, Toggle, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// Envoy's HTTP local rate limit with the exported `token_bucket`.
@@ -30,9 +30,6 @@ pub const PRODUCT: Product = Product {
             "Modelled from Envoy's documentation and source; not run against Envoy, which cannot be installed here.",
         ],
     },
-    reject_status: too_many,
-    headers: Headers::OnReject("x-envoy-ratelimited", "true"),
-    delays: never,
     toggles: &[Toggle {
         id: "envoy-timer",
         label: "Envoy ≤ 1.30: refill on a timer",

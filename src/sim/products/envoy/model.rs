@@ -209,6 +209,16 @@ impl Limiter for Envoy {
         };
         Quota { limit, window: Nanos::from_secs_f64(limit as f64 / per_sec) }
     }
+
+    /// Envoy's local rate limit marks a refusal with `x-envoy-ratelimited` and sets no other
+    /// header.
+    fn headers(&self, d: &crate::sim::decision::Decision) -> Vec<(&'static str, String)> {
+        if d.allowed {
+            Vec::new()
+        } else {
+            vec![("x-envoy-ratelimited", "true".to_string())]
+        }
+    }
 }
 
 #[cfg(test)]

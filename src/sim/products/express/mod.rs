@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{never, too_many, Explanation, Headers, Product, EVERY_SHAPE};
+use super::product::{Explanation, Product, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// express-rate-limit 8's default MemoryStore with the exported `windowMs` and `limit`.
@@ -28,8 +28,5 @@ pub const PRODUCT: Product = Product {
             "Checked decision by decision against express-rate-limit 8 under fake timers.",
         ],
     },
-    reject_status: too_many,
-    headers: Headers::Ietf,
-    delays: never,
     toggles: &[],
 };

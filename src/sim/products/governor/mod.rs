@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{never, too_many, Explanation, Headers, Product, EVERY_SHAPE};
+use super::product::{Explanation, Product, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// The `governor` crate's GCRA with the exported `Quota`.
@@ -28,8 +28,5 @@ pub const PRODUCT: Product = Product {
             "Checked decision by decision against the governor crate with its fake clock.",
         ],
     },
-    reject_status: too_many,
-    headers: Headers::Ietf,
-    delays: never,
     toggles: &[],
 };

@@ -8,7 +8,7 @@ pub use model::*;
 
 use super::options::ProductOptions;
 use super::policy::Policy;
-use super::product::{Explanation, Headers, Product, Toggle, EVERY_SHAPE};
+use super::product::{Explanation, Product, Toggle, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// nginx `limit_req` with the exported `rate`, `burst` and `nodelay` (or `delay=`).
@@ -30,9 +30,6 @@ pub const PRODUCT: Product = Product {
             "Checked decision by decision against a real nginx on this machine's traces (tests/real/nginx.rs).",
         ],
     },
-    reject_status: |o| o.nginx_status,
-    headers: Headers::Bare,
-    delays: |o| !o.nodelay,
     toggles: &[
         Toggle {
             id: "nginx-nodelay",

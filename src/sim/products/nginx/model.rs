@@ -104,6 +104,8 @@ pub struct Nginx {
     last: u64,
     /// How long the request admitted last is held, ms.
     held: u64,
+    /// `limit_req_status`.
+    status: u16,
 }
 
 impl Nginx {
@@ -116,6 +118,7 @@ impl Nginx {
             excess: None,
             last: 0,
             held: 0,
+            status: c.status,
         }
     }
 
@@ -196,6 +199,19 @@ impl Limiter for Nginx {
 
     fn admitted_delay(&self) -> Nanos {
         Nanos::from_millis(self.held)
+    }
+
+    fn may_delay(&self) -> bool {
+        self.delay != u64::MAX
+    }
+
+    fn reject_status(&self) -> u16 {
+        self.status
+    }
+
+    /// nginx `limit_req` sets no header, not even `Retry-After`.
+    fn headers(&self, _: &crate::sim::decision::Decision) -> Vec<(&'static str, String)> {
+        Vec::new()
     }
 }
 

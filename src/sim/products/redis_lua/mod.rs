@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{never, too_many, Explanation, Headers, Product, EVERY_SHAPE};
+use super::product::{Explanation, Product, EVERY_SHAPE};
 
 /// The exported Redis Lua script (`lua=` picks which), in Lua's floating point.
 pub const PRODUCT: Product = Product {
@@ -27,8 +27,5 @@ pub const PRODUCT: Product = Product {
             "Checked decision by decision on a real redis-server.",
         ],
     },
-    reject_status: too_many,
-    headers: Headers::Ietf,
-    delays: never,
     toggles: &[],
 };

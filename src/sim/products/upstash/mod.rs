@@ -9,7 +9,7 @@ pub use model::*;
 
 use super::options::ProductOptions;
 use super::policy::{Policy, Shape};
-use super::product::{never, too_many, Explanation, Headers, Product};
+use super::product::{Explanation, Product};
 use crate::sim::algorithm::Algorithm;
 
 /// Upstash Ratelimit 2's `fixedWindow`.
@@ -51,9 +51,6 @@ pub const TOKEN: Product = Product {
             "Checked decision by decision against @upstash/ratelimit 2 on a real redis-server.",
         ],
     },
-    reject_status: too_many,
-    headers: Headers::Ietf,
-    delays: never,
     toggles: &[],
 };
 
