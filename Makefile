@@ -79,7 +79,7 @@ ff-wasm: bootstrap
 	node scripts/ff-wasm.mjs target/$(WASM)/release/examples/ff.opt.wasm
 
 # Starts its own redis-server, runs ratelimit-sim redis for each row, and rewrites the README's
-# table, docs/redis-measured.json and src/app/cluster/redis_measured.rs from that one run.
+# table, docs/redis-measured.json and src/present/cluster/redis_measured.rs from that one run.
 redis-table: bootstrap-test
 	cargo build --locked --release --bin ratelimit-sim
 	python3 scripts/redis-table.py

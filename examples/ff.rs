@@ -4,7 +4,7 @@
 //! Natively: `cargo run --release --example ff [QUERY]` prints the time (`perf record` it for a
 //! profile). For wasm32 it exports `ff()`, which `make ff-wasm` times in Node's V8 (the engine
 //! Chromium runs): the quick loop before a browser benchmark.
-use ratelimit_playground::app::runner::Runner;
+use ratelimit_playground::present::runner::Runner;
 use ratelimit_playground::sim::{Nanos, Scenario};
 
 /// Six 10-minute jumps of the scenario; returns the requests simulated.

@@ -4,7 +4,7 @@
 Starts its own redis-server on a free loopback port (stopped at the end, also on failure), runs
 one scenario for each node count and round trip in each shared store mode, and writes
   docs/redis-measured.json               every run's output, whole
-  src/app/cluster/redis_measured.rs      the figures the multi-node view quotes
+  src/present/cluster/redis_measured.rs      the figures the multi-node view quotes
   README.md                              the table between its two markers
 With --from-json it rewrites the last two from docs/redis-measured.json without measuring again.
 """
@@ -122,7 +122,7 @@ def main():
                   f"measured: {m['over_admitted']}, simulated: {s['over_admitted']}, reference: {m['reference_admitted']}, "
                   f"sim_reference: {s['reference_admitted']} }},")
     rs.append("];")
-    out = ROOT / "src/app/cluster/redis_measured.rs"
+    out = ROOT / "src/present/cluster/redis_measured.rs"
     out.write_text("\n".join(rs) + "\n")
     subprocess.run(["rustfmt", "--edition", "2021", "--config-path", str(ROOT / "rustfmt.toml"), str(out)], check=True)
 

@@ -7,12 +7,17 @@
 //!   express-rate-limit, Upstash and a Redis Lua script;
 //! - `redis` (native only): the CLI's runner of a multi-node scenario against a real Redis;
 //! - `worker` (wasm32 only): the page's log worker, a second wasm module (`ratelimit-logs`);
-//! - [`app`]: the Leptos single-page app (its components are wasm32 only) that renders what the
-//!   engine decides.
+//! - [`present`]: what is shown, in plain Rust (the runner, snapshots, chart data, links, cards,
+//!   stills, exports, the log report): what the app renders, the CLI prints and the log worker
+//!   sends;
+//! - `app` (wasm32 only): the Leptos single-page app and its browser hooks, which render
+//!   [`present`].
 
+#[cfg(target_arch = "wasm32")]
 pub mod app;
 pub mod chart;
 pub mod markup;
+pub mod present;
 pub mod production;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod redis;

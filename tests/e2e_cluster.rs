@@ -34,8 +34,8 @@ use std::time::Duration;
 use browser::BrowserLog;
 use fantoccini::Client;
 use page::{cdp, click, clock_ns, counters, js, screenshot, set_control, slide, text, viewport, wait_until, PIXELS_OF};
-use ratelimit_playground::app::cluster::presets::{NODES, RTT_MS};
-use ratelimit_playground::app::units::SliderScale;
+use ratelimit_playground::present::cluster::presets::{NODES, RTT_MS};
+use ratelimit_playground::present::units::SliderScale;
 use serde_json::{json, Value};
 use server::StaticServer;
 
@@ -133,7 +133,7 @@ async fn drive_the_cluster() {
 
     // Beside the simulated modes, what a real Redis measured at this node count (no request made).
     let note = text(&client, "#redis-measured").await;
-    use ratelimit_playground::app::cluster::measured;
+    use ratelimit_playground::present::cluster::measured;
     assert!(note.contains(&measured::caption(4)), "{note}");
     for row in measured::rows(4) {
         for p in [&row.race, &row.atomic, &row.edge] {

@@ -10,7 +10,7 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use ratelimit_playground::app::share::link::{Frame, Link, LinkView, APP_KEYS};
+use ratelimit_playground::present::share::link::{Frame, Link, LinkView, APP_KEYS};
 use ratelimit_playground::sim::query::{percent_decode, KEYS};
 use ratelimit_playground::sim::{Rate, Scenario, TrafficShape};
 

@@ -5,13 +5,13 @@
 mod common;
 
 use common::recorder::record;
-use ratelimit_playground::app::runner::{Runner, STATE_SPAN_SECS};
 use ratelimit_playground::chart::convergence::{convergence_axes, draw_convergence, ConvergenceView};
 use ratelimit_playground::chart::plot::{draw_axes, plot_area, ChartStyle};
 use ratelimit_playground::chart::state::{draw_state, state_axes, StateKind, StateWindow};
 use ratelimit_playground::chart::strip::Strip;
 use ratelimit_playground::chart::theme::ChartTheme;
 use ratelimit_playground::chart::throughput::{draw_throughput_data, throughput_axes, ThroughputWindow};
+use ratelimit_playground::present::runner::{Runner, STATE_SPAN_SECS};
 use ratelimit_playground::sim::metrics::EVENT_RING;
 use ratelimit_playground::sim::{Nanos, Scenario, SimTime, Simulation};
 

@@ -2,7 +2,7 @@
 //! from one `make redis-table` run: they must agree row for row.
 #![cfg(not(target_arch = "wasm32"))]
 
-use ratelimit_playground::app::cluster::redis_measured::{ROWS, VERSION};
+use ratelimit_playground::present::cluster::redis_measured::{ROWS, VERSION};
 
 #[test]
 fn the_readme_table_and_the_app_quote_the_same_measurements() {

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use super::options::VIEWS;
 use super::playground::Playground;
+use crate::present::options::VIEWS;
 
 /// Picks what the page shows; changing it restarts the simulation.
 #[component]

@@ -1,8 +1,8 @@
-//! A labelled `<select>` over one of the option tables in [`super::options`].
+//! A labelled `<select>` over one of the option tables in [`crate::present::options`].
 
 use leptos::prelude::*;
 
-use super::options::{by_key, Labelled};
+use crate::present::options::{by_key, Labelled};
 
 /// One choice among `options`, shown as a native `<select>` (keyboard-operable everywhere).
 #[component]

@@ -3,18 +3,18 @@
 
 use leptos::prelude::*;
 
-use super::chart_data::{self, MINI_SECONDS};
-use super::options::{algorithm_label, entry, PRODUCT_VIEWS, VIEWS};
 use super::playground::Playground;
 use super::plot_canvas::PlotCanvas;
-use super::snapshot::Column;
-use super::units::{format_percent, group_thousands};
 use crate::chart::canvas::Layers;
 use crate::chart::throughput::{draw_throughput_data, throughput_axes};
+use crate::present::chart_data::{self, MINI_SECONDS};
+use crate::present::options::{algorithm_label, entry, PRODUCT_VIEWS, VIEWS};
+use crate::present::snapshot::Column;
+use crate::present::units::{format_percent, group_thousands};
 use crate::sim::decimal::format_f64;
 use crate::sim::Algorithm;
 
-use super::options::View;
+use crate::present::options::View;
 
 /// Element id of a small multiple's data canvas: `mini-` and the algorithm's query name, or
 /// `mini-product` for the product model's.

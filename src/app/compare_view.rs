@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::compare_column::CompareColumn;
 use super::playground::Playground;
-use super::units::{format_percent, group_thousands};
+use crate::present::units::{format_percent, group_thousands};
 use crate::sim::compare::algorithms;
 use crate::sim::Disagreement;
 

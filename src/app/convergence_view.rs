@@ -3,11 +3,11 @@
 
 use leptos::prelude::*;
 
-use super::chart_data;
 use super::playground::Playground;
 use super::plot_canvas::PlotCanvas;
 use crate::chart::canvas::Layers;
 use crate::chart::convergence::{convergence_axes, convergence_legend, draw_convergence_data};
+use crate::present::chart_data;
 
 /// The steady-state card.
 #[component]

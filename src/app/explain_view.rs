@@ -1,19 +1,19 @@
 //! The explanation under the charts: a few sentences on what the chosen algorithm does and what
-//! its charts show (text in [`super::explain`]).
+//! its charts show (text in [`crate::present::explain`]).
 
 use leptos::prelude::*;
 
-use super::explain::Explanation as Text;
-use super::options::View;
 use super::playground::Playground;
+use crate::present::explain::Explanation as Text;
+use crate::present::options::View;
 
 /// The explanation card for the current view.
 #[component]
 pub fn Explanation(
     /// The page state to read from.
     playground: Playground,
-    /// The text of a view: [`super::explain::explain`], or in the page's first module
-    /// [`super::explain::explain_textbook`] (it shows no product).
+    /// The text of a view: [`crate::present::explain::explain`], or in the page's first module
+    /// [`crate::present::explain::explain_textbook`] (it shows no product).
     explain: fn(View) -> Text,
 ) -> impl IntoView {
     let pg = playground;

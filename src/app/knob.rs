@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::playground::Playground;
 use super::slider::Slider;
-use super::units::SliderScale;
+use crate::present::units::SliderScale;
 use crate::sim::{Nanos, Rate, Scenario};
 
 /// One number of the scenario as a slider.

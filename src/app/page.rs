@@ -10,15 +10,11 @@ use super::chart_env::provide_chart_env;
 use super::cluster::{ClusterControls, ClusterView, ModeSwitch};
 use super::compare_view::CompareView;
 use super::controls::Controls;
-use super::explain::Explanation as ExplanationText;
 use super::explain_view::Explanation;
-use super::handover::Handover;
 use super::in_view::use_in_view;
 use super::media::use_media_query;
-use super::options::View;
 use super::playback::Playback;
 use super::playground::Playground;
-use super::share::link::Link;
 use super::share::{
     any_card, apply_view, embed_notice, fitted_cards, needs_whole_page, one_server_card, read_link,
     read_plain_embed_link, read_plain_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar,
@@ -30,6 +26,10 @@ use super::stand_in::{
 };
 use super::visibility::use_page_visible;
 use super::whole_page::{resume_when_mounted, take_handover};
+use crate::present::explain::Explanation as ExplanationText;
+use crate::present::handover::Handover;
+use crate::present::options::View;
+use crate::present::share::link::Link;
 use crate::sim::{Nanos, ParamError, Rate, Scenario};
 
 /// Simulated seconds computed at once when the user prefers reduced motion, so the page opens
@@ -56,7 +56,7 @@ pub fn EmbedPage() -> impl IntoView {
     let Some(link) = read_plain_embed_link(&first_scenario()) else {
         return frame_loading_view();
     };
-    let cluster = super::cluster::presets::is_cluster(&link.scenario);
+    let cluster = crate::present::cluster::presets::is_cluster(&link.scenario);
     let (cards, unfit) = fitted_cards(&link);
     if !unfit.is_empty() || cards.iter().any(|&c| needs_whole_page(c, cluster)) {
         return frame_loading_view();
@@ -124,7 +124,7 @@ pub fn App() -> impl IntoView {
         products: |pg| view! { <super::controls::ProductControls playground=pg /> }.into_any(),
         logs: |pg| view! { <super::logs::LogsPanel playground=pg /> }.into_any(),
         production: |pg| view! { <ProductionPanel playground=pg /> }.into_any(),
-        explain: super::explain::explain,
+        explain: crate::present::explain::explain,
         trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
         notice: |notices| view! { <LinkNotice notices=notices /> }.into_any(),
         handover: || take_handover().inspect(resume_when_mounted),
@@ -170,7 +170,7 @@ pub fn LightApp() -> impl IntoView {
         products: products_stand_in,
         logs: |pg| panel_stand_in(pg, LOGS),
         production: |pg| panel_stand_in(pg, PRODUCTION),
-        explain: super::explain::explain_textbook,
+        explain: crate::present::explain::explain_textbook,
         trace: trace_stand_in,
         notice: |_| ().into_any(),
         handover: || None,

@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
-use super::options::{speed_value, JUMPS, SPEEDS};
 use super::playground::Playground;
-use super::units::{clock_text, format_number};
+use crate::present::options::{speed_value, JUMPS, SPEEDS};
+use crate::present::units::{clock_text, format_number};
 
 /// Playback controls. `held` says the loop is waiting although the user pressed Play (the tab is
 /// hidden or the charts are scrolled out of view).

@@ -5,11 +5,11 @@
 
 use leptos::prelude::*;
 
-use super::clock::{FixedStep, STEP};
-use super::options::View;
 use super::raf::use_raf_fn;
-use super::runner::Runner;
-use super::snapshot::Snapshot;
+use crate::present::clock::{FixedStep, STEP};
+use crate::present::options::View;
+use crate::present::runner::Runner;
+use crate::present::snapshot::Snapshot;
 use crate::sim::{Algorithm, Nanos, Scenario};
 
 /// Longest stretch a paused edit re-runs at once, so dragging a slider stays responsive.
@@ -57,7 +57,7 @@ impl Playground {
         Playground {
             runner: StoredValue::new_local(runner),
             clock: StoredValue::new_local(FixedStep::new()),
-            cluster: RwSignal::new(super::cluster::presets::is_cluster(&scenario)),
+            cluster: RwSignal::new(crate::present::cluster::presets::is_cluster(&scenario)),
             scenario: RwSignal::new(scenario),
             compare: RwSignal::new(false),
             running: RwSignal::new(running),
@@ -108,7 +108,7 @@ impl Playground {
                 // Compare mode is five single limiters: it leaves the multi-node view.
                 self.compare.set(true);
                 self.cluster.set(false);
-                self.scenario.update(super::cluster::presets::leave);
+                self.scenario.update(crate::present::cluster::presets::leave);
             }
             View::Single(algo) => {
                 self.compare.set(false);

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::playground::Playground;
-use super::snapshot::status_line;
+use crate::present::snapshot::status_line;
 
 /// The most recent response as an HTTP header block.
 #[component]

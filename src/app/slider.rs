@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::units::{format_number, SliderScale};
+use crate::present::units::{format_number, SliderScale};
 
 /// One parameter slider: `<label>`, the current value with its unit, and the range input, whose
 /// `aria-valuetext` carries the unit too ("7.5 tokens per second", not "412").

@@ -159,13 +159,15 @@ pub fn share_stand_in(pg: Playground) -> AnyView {
 /// The light page's product picker: the same `<select>`; picking a product runs its model and
 /// hands over to the whole page, which has its knobs and the production panel's side-by-side.
 pub fn products_stand_in(pg: Playground) -> AnyView {
-    use crate::app::options::PRODUCT_VIEWS;
+    use crate::present::options::PRODUCT_VIEWS;
     let (failed, asked) = (RwSignal::new(false), RwSignal::new(false));
     let on_pick = move |ev: leptos::ev::Event| {
         let key = event_target_value(&ev);
         // The model runs in the whole page (this module has none: `sim::products::models`),
         // which opens on it from the start.
-        if let Some(super::options::View::Single(algo)) = PRODUCT_VIEWS.iter().find(|p| p.key == key).map(|p| p.value) {
+        if let Some(crate::present::options::View::Single(algo)) =
+            PRODUCT_VIEWS.iter().find(|p| p.key == key).map(|p| p.value)
+        {
             asked.set(true);
             request(Some(pg), Ask { focus: Some("algo-product"), algo: Some(algo), ..Ask::default() }, failed);
         }

@@ -4,12 +4,12 @@
 
 use leptos::prelude::*;
 
-use super::chart_data;
 use super::playground::Playground;
 use super::plot_canvas::PlotCanvas;
-use super::runner::{SAMPLE_EVERY, STATE_SPAN_SECS};
 use crate::chart::canvas::Layers;
 use crate::chart::state::{draw_state_data, state_axes, state_legend, StateKind};
+use crate::present::chart_data;
+use crate::present::runner::{SAMPLE_EVERY, STATE_SPAN_SECS};
 
 /// Samples that must arrive before the chart redraws: 2 (100 ms of simulated time).
 const REDRAW_EVERY: u64 = 2;

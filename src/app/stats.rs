@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 
 use super::playground::Playground;
-use super::snapshot::Column;
-use super::units::{format_percent, format_secs, group_thousands};
+use crate::present::snapshot::Column;
+use crate::present::units::{format_percent, format_secs, group_thousands};
 use crate::sim::decimal::format_f64;
 use crate::sim::RetryPolicy;
 

@@ -4,13 +4,13 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::chart_data;
 use super::chart_env::use_chart_env;
 use super::in_view::use_in_view;
 use super::playground::Playground;
-use super::units::format_secs;
 use crate::chart::canvas::Surface;
 use crate::chart::strip::draw_strip;
+use crate::present::chart_data;
+use crate::present::units::format_secs;
 
 /// The request-strip card.
 #[component]

@@ -4,12 +4,12 @@
 
 use leptos::prelude::*;
 
-use super::chart_data::{self, THROUGHPUT_SECONDS};
 use super::playground::Playground;
 use super::plot_canvas::PlotCanvas;
-use super::units::format_secs;
 use crate::chart::canvas::Layers;
 use crate::chart::throughput::{draw_throughput_data, throughput_axes, throughput_legend};
+use crate::present::chart_data::{self, THROUGHPUT_SECONDS};
+use crate::present::units::format_secs;
 use crate::sim::decimal::format_f64;
 
 /// The throughput card.

@@ -19,10 +19,10 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::js_sys::{Function, Promise, Reflect};
 
-use super::handover::Handover;
 use super::playground::Playground;
 use super::share::{link_view, replace_query};
-use crate::app::share::link::share_query;
+use crate::present::handover::Handover;
+use crate::present::share::link::share_query;
 use crate::sim::{Algorithm, Scenario};
 
 /// The loader's function that starts the whole page's module, its stylesheets first, and resolves

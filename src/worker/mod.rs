@@ -3,7 +3,7 @@
 //! blocks the page and the page's own wasm stays small. A file is read as a stream
 //! ([`stream`]) and fed to a [`crate::sim::logs::job::Analysis`] a buffer at a time. It says [`Message::Ready`], takes one
 //! request (an [`Ask`] and a `File` or a sample's name), and answers with what [`job::analyse`]
-//! finds, drawn as the page shows it ([`crate::app::log_report`]). Cancel is the page
+//! finds, drawn as the page shows it ([`crate::present::log_report`]). Cancel is the page
 //! terminating it.
 
 mod stream;
@@ -14,7 +14,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{js_sys, Blob, DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::app::log_report::{report::report_markup, sizing::sizing_markup};
+use crate::present::log_report::{report::report_markup, sizing::sizing_markup};
 use crate::sim::logs::error::LogError;
 use crate::sim::logs::job::{policy, Analysis, Step};
 use crate::sim::logs::samples::sample_log;

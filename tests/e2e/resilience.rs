@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
-use ratelimit_playground::app::clock::{MAX_STEPS, STEP};
+use ratelimit_playground::present::clock::{MAX_STEPS, STEP};
 use serde_json::{json, Value};
 
 use super::browser::BrowserLog;
@@ -19,7 +19,7 @@ use super::{launch, one_browser_at_a_time, open_app};
 
 /// Playback speed of the busy tests, simulated seconds per real second.
 const SPEED: f64 = 100.0;
-/// The most simulated time one frame may release, in ns (src/app/clock.rs).
+/// The most simulated time one frame may release, in ns (src/present/clock.rs).
 const FRAME_CAP_NS: f64 = MAX_STEPS as f64 * STEP.as_nanos() as f64;
 /// The most script time any frame after a return may take, in ms.
 const FRAME_BUDGET_MS: f64 = 50.0;

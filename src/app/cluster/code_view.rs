@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use super::choices::short_name;
-use super::code::{current, node_code, Current, Step};
 use crate::app::playground::Playground;
-use crate::app::units::format_secs;
+use crate::present::cluster::choices::short_name;
+use crate::present::cluster::code::{current, node_code, Current, Step};
+use crate::present::units::format_secs;
 use crate::production::configs;
 use crate::sim::StoreMode;
 

@@ -3,12 +3,12 @@
 
 use leptos::prelude::*;
 
-use super::choices::{describe, BALANCERS, STORES};
 use super::outage_controls::OutageControls;
-use super::presets::{NODES, RTT_MS};
 use crate::app::choice::Choice;
 use crate::app::playground::Playground;
 use crate::app::slider::Slider;
+use crate::present::cluster::choices::{describe, BALANCERS, STORES};
+use crate::present::cluster::presets::{NODES, RTT_MS};
 use crate::sim::{Nanos, StoreMode};
 
 /// The cluster group and the outage group, shown in multi-node mode above the limiter's.

@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 
-use super::presets;
 use crate::app::playground::Playground;
+use crate::present::cluster::presets;
 use crate::sim::Scenario;
 
 impl Playground {

@@ -1,16 +1,16 @@
 //! The four store modes on the current scenario, side by side: what each admits beyond one exact
 //! limiter, and the p50 / p99 decision latency it pays for it. Recomputed by fast-forward (see
-//! [`super::modes`]) whenever the scenario changes; the current mode's row is highlighted. Under it,
-//! what a real Redis measured at this node count ([`super::measured`]).
+//! [`crate::present::cluster::modes`]) whenever the scenario changes; the current mode's row is highlighted. Under it,
+//! what a real Redis measured at this node count ([`crate::present::cluster::measured`]).
 
 use leptos::prelude::*;
 
-use super::choices::short_name;
-use super::measured;
-use super::modes::{compare_modes, stretch};
-use super::readout::format_latency;
 use crate::app::playground::Playground;
-use crate::app::units::{format_percent, format_secs};
+use crate::present::cluster::choices::short_name;
+use crate::present::cluster::measured;
+use crate::present::cluster::modes::{compare_modes, stretch};
+use crate::present::cluster::readout::format_latency;
+use crate::present::units::{format_percent, format_secs};
 
 /// The modes table.
 #[component]

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::app::playground::Playground;
-use crate::app::units::group_thousands;
+use crate::present::units::group_thousands;
 
 /// The per-node card.
 #[component]

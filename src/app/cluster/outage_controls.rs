@@ -3,12 +3,12 @@
 
 use leptos::prelude::*;
 
-use super::choices::FAILS;
-use super::presets::{OUTAGE_LENGTH_S, OUTAGE_START_S, TIMEOUT_MS};
 use crate::app::choice::Choice;
 use crate::app::playground::Playground;
 use crate::app::slider::Slider;
-use crate::app::units::format_secs;
+use crate::present::cluster::choices::FAILS;
+use crate::present::cluster::presets::{OUTAGE_LENGTH_S, OUTAGE_START_S, TIMEOUT_MS};
+use crate::present::units::format_secs;
 use crate::sim::{Nanos, Outage, SimTime, StoreMode};
 
 /// The outage the checkbox switches on: from 10 s to 20 s.

@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 
-use super::outage::{summary, OutageReport};
 use crate::app::playground::Playground;
+use crate::present::cluster::outage::{summary, OutageReport};
 
 /// The outage card (shown only when the scenario has an outage).
 #[component]

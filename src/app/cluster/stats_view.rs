@@ -5,9 +5,9 @@
 
 use leptos::prelude::*;
 
-use super::readout::{format_latency, ClusterReadout};
 use crate::app::playground::Playground;
-use crate::app::units::group_thousands;
+use crate::present::cluster::readout::{format_latency, ClusterReadout};
+use crate::present::units::group_thousands;
 use crate::sim::StoreMode;
 
 /// The counters and the facts line of the multi-node view.

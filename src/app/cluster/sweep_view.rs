@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use super::presets::{describe, edge_preset};
-use super::sweep::{band, run_sweep, sweep_base, sweep_requests, SWEEP_NODES, SWEEP_RTTS_MS};
 use crate::app::playground::Playground;
-use crate::app::units::format_secs;
+use crate::present::cluster::presets::{describe, edge_preset};
+use crate::present::cluster::sweep::{band, run_sweep, sweep_base, sweep_requests, SWEEP_NODES, SWEEP_RTTS_MS};
+use crate::present::units::format_secs;
 use crate::sim::sweep::SweepCell;
 use crate::sim::{Scenario, StoreMode};
 

@@ -5,11 +5,11 @@
 use leptos::prelude::*;
 
 use super::layered::{LayeredCanvas, Painter, Writer};
-use super::pictures::swimlane;
 use crate::app::playground::Playground;
-use crate::app::units::format_secs;
 use crate::chart::cluster_swimlane::span_for;
 use crate::chart::cluster_swimlane_draw::{draw_swimlane, draw_swimlane_labels};
+use crate::present::cluster::pictures::swimlane;
+use crate::present::units::format_secs;
 use crate::sim::StoreMode;
 
 /// The swimlane card. `data-lost` on it counts the lost updates marked in view.

@@ -4,11 +4,11 @@
 
 use leptos::prelude::*;
 
-use crate::app::chart_data::THROUGHPUT_SECONDS;
 use crate::app::playground::Playground;
 use crate::app::plot_canvas::PlotCanvas;
 use crate::chart::canvas::Layers;
 use crate::chart::throughput::{draw_throughput_data, throughput_axes, throughput_legend, ThroughputWindow};
+use crate::present::chart_data::THROUGHPUT_SECONDS;
 
 /// The cluster's throughput card.
 #[component]

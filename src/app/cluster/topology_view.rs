@@ -5,9 +5,9 @@
 use leptos::prelude::*;
 
 use super::layered::{LayeredCanvas, Painter, Writer};
-use super::pictures::picture;
 use crate::app::playground::Playground;
 use crate::chart::cluster_topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
+use crate::present::cluster::pictures::picture;
 use crate::sim::StoreMode;
 
 /// The topology card.

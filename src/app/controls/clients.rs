@@ -4,9 +4,9 @@ use leptos::prelude::*;
 
 use crate::app::choice::Choice;
 use crate::app::knob::{knob, MAX_RETRIES};
-use crate::app::options::RETRIES;
 use crate::app::playground::Playground;
-use crate::app::units::format_secs;
+use crate::present::options::RETRIES;
+use crate::present::units::format_secs;
 use crate::sim::{RetryPolicy, Scenario};
 
 /// What the chosen retry policy does, with the scenario's numbers.

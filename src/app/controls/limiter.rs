@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 
 use crate::app::knob::{knob, CAPACITY, LIMIT, REFILL, WINDOW};
-use crate::app::options::is_windowed;
 use crate::app::playground::Playground;
+use crate::present::options::is_windowed;
 
 /// The bucket group and the window group; the group the current view uses is highlighted.
 #[component]

@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 
-use crate::app::options::{View, PRODUCT_VIEWS};
 use crate::app::playground::Playground;
+use crate::present::options::{View, PRODUCT_VIEWS};
 use crate::sim::products::{self, Toggle, LUA_SCRIPTS};
 use crate::sim::Algorithm;
 
@@ -49,7 +49,7 @@ pub fn ProductControls(
                         let key = event_target_value(&ev);
                         pg.edit(|s| s.product.lua = LUA_SCRIPTS.iter().find(|(k, _)| *k == key).map_or(Algorithm::TokenBucket, |&(_, a)| a));
                     }>
-                    {LUA_SCRIPTS.iter().map(|(k, a)| view! { <option value=*k>{crate::app::options::algorithm_label(*a)}</option> }).collect_view()}
+                    {LUA_SCRIPTS.iter().map(|(k, a)| view! { <option value=*k>{crate::present::options::algorithm_label(*a)}</option> }).collect_view()}
                 </select>
             </Show>
         </div>

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{FileReader, HtmlInputElement};
 
 use crate::app::playground::Playground;
-use crate::app::units::{format_secs, group_thousands};
+use crate::present::units::{format_secs, group_thousands};
 use crate::sim::trace::MAX_TRACE_BYTES;
 use crate::sim::{Trace, TraceError, TrafficShape};
 

@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use crate::app::choice::Choice;
 use crate::app::knob::{knob, BURST_OFF, BURST_ON, CLIENTS, RATE};
-use crate::app::options::TRAFFIC;
 use crate::app::playground::Playground;
+use crate::present::options::TRAFFIC;
 use crate::sim::TrafficShape;
 
 /// The traffic group.

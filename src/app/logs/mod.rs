@@ -2,7 +2,7 @@
 //! key under the playground's policy, and the sizing assistant's sweep. The log is read in a Web
 //! Worker of its own ([`worker`]), a chunk at a time, so the page stays responsive with a
 //! progress bar and Cancel, and nothing is uploaded. The worker also draws the report and the
-//! sizing table ([`crate::app::log_report`]).
+//! sizing table ([`crate::present::log_report`]).
 //!
 //! This panel places that markup, its static controls and a status line (`#log-times` in it
 //! carries how long the report and the table took, ms, for `make bench`). It keeps its state in
@@ -24,8 +24,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{js_sys, Element, File, HtmlInputElement, HtmlSelectElement};
 
 use super::playground::Playground;
-use super::units::format_number;
-use crate::app::log_report::panel::{status, Settings, Status, CONTROLS};
+use crate::present::log_report::panel::{status, Settings, Status, CONTROLS};
+use crate::present::units::format_number;
 use crate::sim::logs::samples::SAMPLES;
 use crate::sim::logs::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
 use crate::sim::Scenario;

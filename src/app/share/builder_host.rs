@@ -12,10 +12,10 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::js_sys::{Function, Promise, Reflect};
 
-use super::builder_input::BuilderInput;
 use super::url_sync::link_view;
 use crate::app::playground::Playground;
 use crate::app::script::run_script;
+use crate::present::share::builder_input::BuilderInput;
 use crate::sim::Nanos;
 
 /// The builder module's wasm-bindgen script, then the script that starts it; both next to the page.

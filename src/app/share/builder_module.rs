@@ -9,8 +9,8 @@ use std::cell::RefCell;
 
 use leptos::prelude::*;
 
-use super::builder_input::BuilderInput;
 use super::embed_panel::EmbedPanel;
+use crate::present::share::builder_input::BuilderInput;
 
 /// The mounted builder: the input it follows, and the handle that unmounts it when dropped.
 struct Mounted {

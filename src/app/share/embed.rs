@@ -8,20 +8,20 @@
 use leptos::html::Div;
 use leptos::prelude::*;
 
-use super::cards::{fit, Card};
 use super::embed_bar::EmbedBar;
 use super::embed_cards::{CardView, EmbedCards};
 use super::embed_controls::EmbedControls;
 use super::frame_messages::use_frame_messages;
-use super::link::{Link, Theme};
 use super::notice::LinkNotice;
 use crate::app::chart_env::provide_chart_env;
-use crate::app::cluster::presets::is_cluster;
 use crate::app::in_view::use_in_view;
 use crate::app::media::use_media_query;
-use crate::app::options::View;
 use crate::app::playground::Playground;
 use crate::app::visibility::use_page_visible;
+use crate::present::cluster::presets::is_cluster;
+use crate::present::options::View;
+use crate::present::share::cards::{fit, Card};
+use crate::present::share::link::{Link, Theme};
 use crate::sim::ParamError;
 
 /// Simulated seconds computed at once when the reader prefers reduced motion.
@@ -63,7 +63,7 @@ pub fn EmbedApp(
     /// Draws each card (the frame's module draws one server's cards only).
     card: CardView,
     /// Draws the notice naming what the link did not use as given (the frame's module reads only
-    /// links without any, [`super::link::Link::parse_plain_embed`], and draws none).
+    /// links without any, [`crate::present::share::link::Link::parse_plain_embed`], and draws none).
     notice: fn(Vec<ParamError>) -> AnyView,
 ) -> impl IntoView {
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");

@@ -5,9 +5,9 @@
 use leptos::prelude::*;
 
 use super::url_sync::current_link;
-use crate::app::options::algorithm_label;
 use crate::app::playground::Playground;
-use crate::app::units::{clock_text, format_percent, group_thousands};
+use crate::present::options::algorithm_label;
+use crate::present::units::{clock_text, format_percent, group_thousands};
 
 /// The embed's header.
 #[component]

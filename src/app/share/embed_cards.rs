@@ -4,7 +4,6 @@
 
 use leptos::prelude::*;
 
-use super::cards::{full_rows, Card};
 use crate::app::cluster::code_view::CodeCard;
 use crate::app::cluster::modes_view::ModesTable;
 use crate::app::cluster::nodes_view::NodeBars;
@@ -22,6 +21,7 @@ use crate::app::state_view::StateChart;
 use crate::app::stats::Stats;
 use crate::app::strip_view::RequestStrip;
 use crate::app::throughput_view::ThroughputChart;
+use crate::present::share::cards::{full_rows, Card};
 
 /// Draws one card: `(playground, card, multi-node)`. A frame's own module
 /// (`ratelimit-frame`) draws one server's cards ([`one_server_card`]); the whole page's module

@@ -3,12 +3,12 @@
 
 use leptos::prelude::*;
 
-use super::link::EmbedControl;
 use crate::app::choice::Choice;
 use crate::app::knob::{knob, CAPACITY, LIMIT, RATE, REFILL, WINDOW};
-use crate::app::options::{speed_value, Labelled, View, SPEEDS, TRAFFIC, VIEWS};
 use crate::app::playground::Playground;
-use crate::app::units::format_number;
+use crate::present::options::{speed_value, Labelled, View, SPEEDS, TRAFFIC, VIEWS};
+use crate::present::share::link::EmbedControl;
+use crate::present::units::format_number;
 use crate::sim::TrafficShape;
 
 /// The five algorithms; compare mode does not fit a small frame.
@@ -58,7 +58,7 @@ fn control(pg: Playground, which: EmbedControl) -> AnyView {
     }
 }
 
-/// The chosen controls, in the order of [`super::link::EMBED_CONTROLS`].
+/// The chosen controls, in the order of [`crate::present::share::link::EMBED_CONTROLS`].
 #[component]
 pub fn EmbedControls(
     /// The page state the controls edit.

@@ -14,16 +14,16 @@ use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 use web_sys::js_sys;
 
-use super::builder_input::BuilderInput;
-use super::cards::{fit, Card, CARDS};
 use super::clipboard::CopyButton;
-use super::link::{
+use super::url_sync::page_base;
+use crate::present::options::is_windowed;
+use crate::present::share::builder_input::BuilderInput;
+use crate::present::share::cards::{fit, Card, CARDS};
+use crate::present::share::link::{
     embed_query, scenario_query, share_query, EmbedControl, Frame, LinkView, Theme, EMBED_CONTROLS, MAX_CAPTION,
     MAX_MOMENT_SECS, THEMES,
 };
-use super::snippet::{frame_height, frame_title, iframe, svg_command, FALLBACK_IMAGE, FRAME_WIDTH};
-use super::url_sync::page_base;
-use crate::app::options::is_windowed;
+use crate::present::share::snippet::{frame_height, frame_title, iframe, svg_command, FALLBACK_IMAGE, FRAME_WIDTH};
 use crate::sim::Nanos;
 
 /// The controls offered first: the arrival rate and the two parameters of the algorithm shown.

@@ -4,15 +4,15 @@
 use leptos::prelude::*;
 
 use super::download::{text_blob, use_download};
-use super::export::{scenario_json, series_csv};
-use super::link::scenario_query;
 use super::png::{compose, to_png};
 use super::url_sync::link_view;
 use crate::app::chart_env::use_chart_env;
-use crate::app::options::algorithm_label;
 use crate::app::playground::Playground;
-use crate::app::units::format_secs;
 use crate::chart::throughput::throughput_legend;
+use crate::present::options::algorithm_label;
+use crate::present::share::export::{scenario_json, series_csv};
+use crate::present::share::link::scenario_query;
+use crate::present::units::format_secs;
 
 /// File names of the three exports.
 pub const PNG_NAME: &str = "ratelimit-chart.png";

@@ -7,10 +7,10 @@ use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
-use super::link::{share_query, Link, LinkView};
-use crate::app::cluster::presets::is_cluster;
-use crate::app::options::View;
 use crate::app::playground::Playground;
+use crate::present::cluster::presets::is_cluster;
+use crate::present::options::View;
+use crate::present::share::link::{share_query, Link, LinkView};
 use crate::sim::Scenario;
 
 /// How long the address waits for edits to settle before it is rewritten.

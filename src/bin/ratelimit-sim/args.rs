@@ -1,8 +1,8 @@
 //! `ratelimit-sim`'s command line: the usage text, and the flags read into [`Args`] with a
 //! message naming any flag that is wrong and its allowed values.
 
-use ratelimit_playground::app::share::cards::{parse_cards, Card};
-use ratelimit_playground::app::share::link::MAX_MOMENT_SECS;
+use ratelimit_playground::present::share::cards::{parse_cards, Card};
+use ratelimit_playground::present::share::link::MAX_MOMENT_SECS;
 use ratelimit_playground::production;
 use ratelimit_playground::sim::logs::samples::SAMPLES;
 use ratelimit_playground::sim::logs::{KeyBy, LogFormat};

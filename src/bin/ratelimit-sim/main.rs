@@ -7,11 +7,11 @@ mod args;
 mod logs;
 
 #[cfg(not(target_arch = "wasm32"))]
-use ratelimit_playground::app::share::link::MAX_MOMENT_SECS;
-#[cfg(not(target_arch = "wasm32"))]
-use ratelimit_playground::app::share::still::still_svg;
-#[cfg(not(target_arch = "wasm32"))]
 use ratelimit_playground::chart::svg;
+#[cfg(not(target_arch = "wasm32"))]
+use ratelimit_playground::present::share::link::MAX_MOMENT_SECS;
+#[cfg(not(target_arch = "wasm32"))]
+use ratelimit_playground::present::share::still::still_svg;
 use ratelimit_playground::production;
 use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
 

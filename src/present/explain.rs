@@ -1,0 +1,98 @@
+//! What each algorithm does and what its charts show, in a few plain sentences. The wording
+//! matches the engine's exact rules (see the README's "How the engine decides").
+
+use crate::present::options::View;
+use crate::sim::Algorithm;
+
+pub use crate::sim::products::Explanation;
+
+/// The explanation shown under the charts for `view`: the whole page's, every view's.
+pub fn explain(view: View) -> Explanation {
+    match view {
+        View::Single(algo) if algo.is_product() => crate::present::explain_products::explain_product(algo),
+        _ => explain_textbook(view),
+    }
+}
+
+/// The explanation of a textbook algorithm or of Compare all; for a product, an empty one. The
+/// page's first module shows these only: it hands a product over to the whole page, and the
+/// products' texts stay out of it (in [`crate::present::explain_products`]).
+pub fn explain_textbook(view: View) -> Explanation {
+    let (title, sentences): (&str, &[&str]) = match view {
+        View::Single(Algorithm::TokenBucket) => (
+            "How the token bucket behaves",
+            &[
+                "The bucket starts full and refills continuously at the refill rate, never above its capacity; every request spends one whole token, and with none left it is answered 429 with a Retry-After saying when the next token arrives.",
+                "A full bucket lets a burst of up to capacity requests through at once, so the first rejection comes later than you might expect: with steady arrivals above the refill rate, after about C ÷ (λ − r) seconds.",
+                "After that, admissions settle at the refill rate, and the pass ratio converges on refill ÷ arrival — the dashed line in the steady-state chart.",
+            ],
+        ),
+        View::Single(Algorithm::Gcra) => (
+            "How GCRA behaves",
+            &[
+                "GCRA is the token bucket kept as a single timestamp: the theoretical arrival time at which the next request would be perfectly on schedule.",
+                "A request is admitted unless it comes earlier than that time minus the burst allowance, and each admission moves the time on by 1 ÷ refill.",
+                "It decides exactly like the token bucket (the inner-state chart shows the equivalent tokens), but stores one number per client instead of a level and a timestamp.",
+            ],
+        ),
+        View::Single(Algorithm::FixedWindow) => (
+            "How the fixed window behaves",
+            &[
+                "Time is cut into windows that start at t = 0, each with a counter that admits requests until it reaches the limit and resets to zero at the next boundary.",
+                "Because the counter forgets everything at the boundary, a client can spend the whole limit just before it and the whole limit again just after: up to 2 × limit in far less than one window.",
+                "Pick the seam-attack traffic to see it: the throughput chart marks the moment, and the callout above it counts the burst.",
+            ],
+        ),
+        View::Single(Algorithm::SlidingWindow) => (
+            "How the sliding window counter behaves",
+            &[
+                "It keeps only two counters, this window's and the previous one's, and estimates the last window's requests as previous × (the share of the previous window still in view) + current.",
+                "That estimate assumes the previous window's requests were spread evenly, so it can be wrong in both directions; Compare counts how often it disagrees with the exact log.",
+                "A request is admitted while the estimate plus one stays within the limit, which under steady overload settles at limit − 1 per window.",
+            ],
+        ),
+        View::Single(Algorithm::SlidingLog) => (
+            "How the sliding log behaves",
+            &[
+                "The exact rule: a request is admitted only if fewer than limit requests were admitted in the window that ends now.",
+                "It remembers the timestamps of the last limit admissions, so its memory grows with the limit, but no window-length interval ever holds more than limit admitted requests — not even at the seam.",
+                "It is the yardstick the sliding window counter is measured against.",
+            ],
+        ),
+        View::Compare => (
+            "How to read the comparison",
+            &[
+                "The same arrivals (same traffic, same seed) go through all five algorithms at once; unless you set them, the windows get limit = capacity and window = capacity ÷ refill, so every algorithm allows the same burst and the same long-run rate.",
+                "Token bucket and GCRA always match exactly; the fixed window differs most at window boundaries.",
+                "The line under the columns compares how many requests the sliding window counter admitted with the exact sliding log: under steady overload the counter admits one fewer than the limit per window; after a burst its even-spread estimate can let more through.",
+            ],
+        ),
+        View::Single(_) => ("", &[]),
+    };
+    Explanation { title, sentences }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::present::options::VIEWS;
+
+    #[test]
+    fn every_view_has_two_to_four_sentences() {
+        for v in VIEWS {
+            let e = explain(v.value);
+            assert!((2..=4).contains(&e.sentences.len()), "{}: {} sentences", v.key, e.sentences.len());
+            assert!(e.sentences.iter().all(|s| s.ends_with('.')), "{}", v.key);
+        }
+    }
+
+    #[test]
+    fn the_facts_the_charts_rely_on_are_stated() {
+        let text = |v| explain(v).sentences.join(" ");
+        assert!(text(View::Single(Algorithm::FixedWindow)).contains("2 × limit"));
+        assert!(text(View::Single(Algorithm::SlidingWindow)).contains("limit − 1"));
+        assert!(text(View::Single(Algorithm::SlidingWindow)).contains("spread evenly"));
+        assert!(text(View::Single(Algorithm::Gcra)).contains("exactly like the token bucket"));
+        assert!(text(View::Single(Algorithm::TokenBucket)).contains("C ÷ (λ − r)"));
+    }
+}

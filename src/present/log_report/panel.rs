@@ -1,0 +1,175 @@
+//! The log panel's own markup, kept out of the page's reactive code to keep the page's wasm
+//! small: the controls as one static block ([`CONTROLS`], wired by one delegated listener per
+//! event type), what the panel's options read as ([`Settings::read`], clamping a bad target with
+//! a notice that names it), and the status line (progress and Cancel, the error, what was
+//! analysed, a stale policy) as a function of what the worker has said ([`status`]).
+
+use super::html::escape;
+use crate::present::units::format_number;
+use crate::sim::logs::wire::Phase;
+use crate::sim::logs::{KeyBy, LogFormat};
+
+/// The controls: file picker and drop zone, the samples, the privacy note, the options and how
+/// stamps are read. Ids are what the panel's listeners and the tests look for.
+pub const CONTROLS: &str = r#"<h2 id="logs-title">Your traffic: who would get a 429?</h2>
+<p class="hint">Replay your own access log through the policy above, one limiter per client as real limiters keep, and find the smallest policy that leaves your legitimate clients alone.</p>
+<div class="log-drop" id="log-drop">
+<label class="file"><span>Choose an access log</span><input type="file" id="log-file"></label>
+<span class="muted">or drop one here. Or try</span>
+<button type="button" class="link-button" id="log-sample-api" data-sample="api">an API with three scrapers and a cron burst</button>
+<button type="button" class="link-button" id="log-sample-login" data-sample="login">a login under credential stuffing</button>
+</div>
+<p class="privacy" id="log-privacy">Nothing is uploaded: the log is read by this page, inside your browser, and never leaves it. It works offline.</p>
+<div class="log-options">
+<label><span>Limit per</span><select id="log-key" name="key"><option value="ip">client IP</option><option value="path">path</option><option value="field">a field (API key, user id…)</option><option value="global">everyone together (one key)</option></select></label>
+<label id="log-field-label" hidden><span>Field</span><input type="text" id="log-field" size="12" value="api_key"></label>
+<label><span>Format</span><select id="log-format" name="log_format"><option value="">detect from the first line</option><option value="combined">nginx/Apache combined or common</option><option value="msec">nginx with $msec first</option><option value="json">JSON lines</option><option value="csv">CSV with a header</option><option value="alb">AWS ALB</option><option value="cloudfront">AWS CloudFront</option><option value="times">one time per line (ms)</option></select></label>
+<label id="log-time-label" hidden><span>Time field</span><input type="text" id="log-time-field" size="10" placeholder="time, ts, @timestamp…"></label>
+<label><span>Recommend a policy that throttles at most</span><input type="number" id="log-target" min="0" max="100" step="0.1" value="1"><span>% of keys</span></label>
+</div>
+<p class="hint">Logs with whole-second stamps (combined, ALB, CloudFront) get their n requests of one second spread evenly: the k-th arrives at the second + k/n. Lines up to 5 s out of order are put in order. The same report from the command line: <code>ratelimit-sim --log FILE --key K --query Q</code> (add <code>--sweep</code> for the sizing table).</p>"#;
+
+/// How the log is read and judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// `None`: detected from the first line.
+    pub format: Option<LogFormat>,
+    /// What requests are limited by.
+    pub key: KeyBy,
+    /// The share of keys the recommendation may throttle, 0–1.
+    pub target: f64,
+}
+
+impl Settings {
+    /// The settings from the controls' values (`time`: the time field of a JSON or CSV log, empty
+    /// to find it), and a notice for each value not used as given.
+    ///
+    /// ```
+    /// use crate::present::log_report::panel::Settings;
+    /// let (s, notices) = Settings::read("field", "user_id", "", "", "250");
+    /// assert_eq!((s.target, notices[0].as_str()), (1.0, "target: 250 is above 100 %; using 100 %"));
+    /// ```
+    pub fn read(key: &str, field: &str, format: &str, time: &str, target: &str) -> (Settings, Vec<String>) {
+        let mut notices = Vec::new();
+        let key = match (key, field.trim()) {
+            ("field", "") => {
+                notices.push("field: no field name given; limiting per client IP".to_string());
+                KeyBy::Ip
+            }
+            ("field", name) => KeyBy::Field(name.to_string()),
+            (other, _) => KeyBy::named(other).unwrap_or(KeyBy::Ip),
+        };
+        let format = match (format, time.trim()) {
+            ("", _) => None,
+            ("json" | "csv", t) if !t.is_empty() => LogFormat::named(&format!("{format}:{t}")).ok(),
+            (f, _) => LogFormat::named(f).ok(),
+        };
+        let target = match crate::sim::nearest::nearest_f64(target.trim()).ok_or(()) {
+            Ok(p) if (0.0..=100.0).contains(&p) => p / 100.0,
+            Ok(p) if p > 100.0 => {
+                notices.push(format!("target: {p} is above 100 %; using 100 %"));
+                1.0
+            }
+            Ok(p) if p < 0.0 => {
+                notices.push(format!("target: {p} is below 0 %; using 0 %"));
+                0.0
+            }
+            _ => {
+                notices.push(format!("target: '{}' is not a percentage from 0 to 100; using 1 %", target.trim()));
+                0.01
+            }
+        };
+        (Settings { format, key, target }, notices)
+    }
+}
+
+/// What the status line shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Status {
+    /// The worker's progress, while it runs.
+    pub progress: Option<(Phase, u64, u64)>,
+    /// Why the last analysis failed or stopped.
+    pub error: Option<String>,
+    /// What was analysed, once reported.
+    pub source: Option<String>,
+    /// Notices about the options.
+    pub notices: Vec<String>,
+    /// Whether the playground's policy changed since the report.
+    pub stale: bool,
+    /// What Apply did.
+    pub applied: Option<String>,
+}
+
+/// The status line's markup.
+pub fn status(s: &Status) -> String {
+    let mut out = String::new();
+    for n in &s.notices {
+        out.push_str(&format!("<p class=\"error\" role=\"status\">{}</p>", escape(n)));
+    }
+    if let Some((phase, done, total)) = s.progress {
+        let (name, text) = match phase {
+            Phase::Read => (
+                "read",
+                format!(
+                    "Reading and replaying: {} of {} MB",
+                    format_number(done as f64 / 1e6),
+                    format_number(total as f64 / 1e6)
+                ),
+            ),
+            Phase::Sweep => ("sweep", format!("Sizing: policy {done} of {total}")),
+        };
+        out.push_str(&format!(
+            "<div class=\"log-progress\" id=\"log-progress\" data-phase=\"{name}\"><progress max=\"{}\" value=\"{done}\"></progress><span role=\"status\">{text}</span><button type=\"button\" id=\"log-cancel\">Cancel</button></div>",
+            total.max(1)
+        ));
+    }
+    if let Some(e) = &s.error {
+        out.push_str(&format!("<p class=\"error\" id=\"log-error\" role=\"alert\">{}</p>", escape(e)));
+    }
+    if let Some(src) = &s.source {
+        out.push_str(&format!("<p class=\"hint\" id=\"log-source\">Analysed: {}</p>", escape(src)));
+    }
+    if s.stale {
+        out.push_str("<p class=\"hint stale\" id=\"log-stale\">The playground's policy has changed since this analysis. <button type=\"button\" class=\"link-button\" id=\"log-again\">Analyse again</button></p>");
+    }
+    if let Some(a) = &s.applied {
+        out.push_str(&format!("<p class=\"ok\" id=\"log-applied\" role=\"status\">{}</p>", escape(a)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_read_as_given_or_are_named() {
+        let (s, n) = Settings::read("path", "", "json", "", "2.5");
+        assert_eq!((s.key, s.format, s.target, n.len()), (KeyBy::Path, Some(LogFormat::Json(None)), 0.025, 0));
+        let (s, _) = Settings::read("ip", "", "csv", "when", "1");
+        assert_eq!(s.format, Some(LogFormat::Csv(Some("when".into()))), "a CSV log's time column, named");
+        let (s, n) = Settings::read("field", " ", "", "", "-3");
+        assert_eq!((s.key, s.target), (KeyBy::Ip, 0.0));
+        assert!(n[0].starts_with("field: ") && n[1].starts_with("target: -3 is below 0"), "{n:?}");
+        assert_eq!(
+            Settings::read("ip", "", "", "", "lots").1,
+            ["target: 'lots' is not a percentage from 0 to 100; using 1 %"]
+        );
+    }
+
+    #[test]
+    fn the_status_shows_progress_with_cancel_and_escapes_errors() {
+        let running = status(&Status { progress: Some((Phase::Read, 5_000_000, 20_000_000)), ..Status::default() });
+        assert!(
+            running.contains("value=\"5000000\"")
+                && running.contains("5 of 20 MB")
+                && running.contains("id=\"log-cancel\"")
+        );
+        let failed = status(&Status { error: Some("log line 3: <script>".into()), stale: true, ..Status::default() });
+        assert!(
+            failed.contains("log line 3: &lt;script&gt;")
+                && failed.contains("id=\"log-again\"")
+                && !failed.contains("log-cancel")
+        );
+    }
+}

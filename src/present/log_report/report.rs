@@ -1,0 +1,124 @@
+//! The shadow report as markup: the totals and how many keys saw a 429 (also as `data-`
+//! attributes, for tests and scripts), what reading found, rejections over time, and the keys
+//! refused most.
+
+use super::charts::rejections_chart;
+use super::html::{escape, figure, table};
+use super::share;
+use crate::present::units::{format_percent, format_secs, group_thousands};
+use crate::sim::logs::shadow::ShadowReport;
+use crate::sim::logs::wire::Ask;
+use crate::sim::Limiter;
+
+/// The most keys the report lists.
+pub const TOP_KEYS: usize = 20;
+
+/// The policy keys of a scenario's full query: the algorithm and its numbers.
+///
+/// ```
+/// use crate::present::log_report::report::policy_of;
+/// assert_eq!(policy_of("algo=gcra&capacity=5&refill=1&rate=8&seed=1"), "algo=gcra&capacity=5&refill=1");
+/// ```
+pub fn policy_of(query: &str) -> String {
+    const KEYS: [&str; 5] = ["algo", "capacity", "refill", "limit", "window"];
+    query.split('&').filter(|p| p.split('=').next().is_some_and(|k| KEYS.contains(&k))).collect::<Vec<_>>().join("&")
+}
+
+/// The report of `r`, analysed as `ask` says.
+pub fn report_markup(r: &ShadowReport, ask: &Ask) -> String {
+    let read = &r.read;
+    let keys = read.keys.len() as u64;
+    let throttled = r.keys_throttled() as u64;
+    let mut out = format!(
+        "<div class=\"log-report\" id=\"log-report\" data-requests=\"{}\" data-admitted=\"{}\" data-rejected=\"{}\" data-keys=\"{keys}\" data-throttled=\"{throttled}\">",
+        r.requests, r.admitted, r.rejected
+    );
+    out.push_str(&format!(
+        "<p class=\"log-summary\" id=\"log-summary\">{} requests from {} keys ({} format, {} lines) under <code>{}</code>: {} admitted, {} refused ({}). <strong>{} keys ({}) saw at least one 429.</strong></p>",
+        group_thousands(r.requests),
+        group_thousands(keys),
+        escape(&read.format.name()),
+        group_thousands(read.lines as u64),
+        escape(&policy_of(&ask.query)),
+        group_thousands(r.admitted),
+        group_thousands(r.rejected),
+        format_percent(share(r.rejected, r.requests)),
+        group_thousands(throttled),
+        format_percent(share(throttled, keys)),
+    ));
+    if read.reordered > 0 {
+        out.push_str(&format!(
+            "<p class=\"hint log-note\" id=\"log-reordered\">{} requests came up to 5 s out of order and were put in order.</p>",
+            group_thousands(read.reordered)
+        ));
+    }
+    if let (n @ 1.., Some(first)) = read.skipped {
+        out.push_str(&format!(
+            "<p class=\"hint log-note\" id=\"log-skipped\">{} lines did not fit the {} format and were skipped (the first is line {first}).</p>",
+            group_thousands(n),
+            escape(&read.format.name())
+        ));
+    }
+    if r.rejected > 0 {
+        let bucket = r.bucket.as_nanos() / 1_000_000_000;
+        let span = format_secs((r.rejections.len() as u64 * bucket) as f64);
+        out.push_str(&figure(
+            "429s over time",
+            &format!("per {bucket} s, over {span} from the first request"),
+            &rejections_chart(&r.rejections, bucket).markup(ask.width),
+        ));
+        let rows: Vec<(bool, Vec<String>)> = r
+            .ranked()
+            .into_iter()
+            .take(TOP_KEYS)
+            .map(|i| (i, &r.per_key[i as usize]))
+            .filter(|(_, k)| k.rejected > 0)
+            .map(|(i, k)| {
+                let cells = vec![
+                    format!("<code>{}</code>", escape(read.keys.name(i))),
+                    group_thousands(k.requests),
+                    group_thousands(k.admitted),
+                    group_thousands(k.rejected),
+                    group_thousands(k.peak_1s),
+                    group_thousands(k.peak_window),
+                ];
+                (false, cells)
+            })
+            .collect();
+        let window =
+            crate::sim::Scenario::from_query(&ask.query).map_or(0.0, |sc| sc.limiter().quota().window.as_secs_f64());
+        let peak = format!("Peak in {} (its window)", format_secs(window));
+        let heads = ["Key", "Requests", "Admitted", "Refused", "Peak in 1 s", peak.as_str()];
+        out.push_str(&table("log-top-keys", &format!("The keys refused most (at most {TOP_KEYS})"), &heads, &rows));
+    }
+    out.push_str("</div>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::logs::{shadow, KeyBy};
+    use crate::sim::Scenario;
+
+    #[test]
+    fn the_report_states_the_engines_numbers_and_escapes_the_log() {
+        let log =
+            "{\"ts\": 1700000000.000, \"ip\": \"<b>x</b>\"}\n".repeat(5) + "{\"ts\": 1700000001.5, \"ip\": \"b\"}\n";
+        let sc = Scenario::from_query("capacity=2&refill=1").unwrap();
+        let r = shadow(log.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
+        let ask = Ask { query: sc.to_query_full(), format: None, key: KeyBy::Ip, target: 0.01, width: 600 };
+        let html = report_markup(&r, &ask);
+        assert!(
+            html.contains(
+                "data-requests=\"6\" data-admitted=\"3\" data-rejected=\"3\" data-keys=\"2\" data-throttled=\"1\""
+            ),
+            "{html}"
+        );
+        assert!(
+            html.contains("<code>&lt;b&gt;x&lt;/b&gt;</code>") && !html.contains("<b>x"),
+            "keys are text, never markup"
+        );
+        assert!(html.contains("1 keys (50.0 %) saw at least one 429") && html.contains("<svg"));
+    }
+}

@@ -1,0 +1,149 @@
+//! The sizing table as markup: the smallest policy within the target and the keys it still
+//! throttles, with the button the page applies it by (`#log-apply`, its policy in
+//! `data-policy`); the trade-off chart along the recommendation's burst (buckets) or window;
+//! that line's policies, and every policy tried.
+
+use super::charts::{throttled_chart, through_chart, TradeOff};
+use super::html::{escape, figure, table};
+use super::share;
+use crate::present::units::{format_number, format_percent, group_thousands};
+use crate::sim::logs::job::MAX_SWEPT;
+use crate::sim::logs::keys::Keys;
+use crate::sim::logs::sizing::{Sizing, SizingRow};
+use crate::sim::logs::wire::Ask;
+
+/// The most keys named as still throttled.
+pub const STILL_NAMED: usize = 20;
+
+/// What a row shares with the others on its line of the chart: its window (window algorithms)
+/// or its capacity (buckets).
+///
+/// ```
+/// use crate::present::log_report::sizing::line_of;
+/// assert_eq!(line_of("capacity=50&refill=2"), "capacity=50");
+/// assert_eq!(line_of("limit=100&window=60"), "window=60");
+/// ```
+pub fn line_of(policy: &str) -> &str {
+    let pairs = || policy.split('&');
+    pairs().find(|p| p.starts_with("window=")).or_else(|| pairs().find(|p| p.starts_with("capacity="))).unwrap_or("")
+}
+
+/// A row's cells.
+fn cells(row: &SizingRow, s: &Sizing, keys: &Keys) -> Vec<String> {
+    let heaviest: Vec<String> = row
+        .heaviest
+        .iter()
+        .map(|&(k, n, a)| format!("{} {}", escape(keys.name(k)), format_percent(share(a, n))))
+        .collect();
+    vec![
+        format!("<code>{}</code>", escape(&row.policy)),
+        format!("{}/s", format_number(row.rate)),
+        format!(
+            "{} ({})",
+            group_thousands(row.keys_throttled as u64),
+            format_percent(share(row.keys_throttled as u64, s.keys as u64))
+        ),
+        format_percent(share(row.rejected, s.requests)),
+        heaviest.join(" · "),
+    ]
+}
+
+/// The sizing table of `s` (over the first `swept` requests), keys named by `keys`.
+pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, ask: &Ask) -> String {
+    let rec = s.recommended.map(|i| &s.rows[i]);
+    let mut out = format!(
+        "<div class=\"log-sizing\" id=\"log-sizing\" data-policies=\"{}\" data-recommended=\"{}\"><h3>Sizing: which policy would leave your clients alone?</h3>",
+        s.rows.len(),
+        rec.map_or(String::new(), |r| escape(&r.policy))
+    );
+    let target = format_number(s.target * 100.0);
+    match rec {
+        Some(r) => {
+            let still = s.still_throttled();
+            let named: Vec<String> = still.iter().take(STILL_NAMED).map(|&k| format!("<code>{}</code>", escape(keys.name(k)))).collect();
+            let more = still.len().saturating_sub(STILL_NAMED);
+            let still_text = match (still.len(), more) {
+                (0, _) => "It throttles none of them.".to_string(),
+                (n, 0) => format!("It still throttles {}: {}.", group_thousands(n as u64), named.join(", ")),
+                (n, m) => format!("It still throttles {}: {} and {} more.", group_thousands(n as u64), named.join(", "), group_thousands(m as u64)),
+            };
+            out.push_str(&format!(
+                "<p id=\"log-recommendation\">The smallest policy under which at most {target} % of the {} keys see a 429: <code>{}</code> ({}/s sustained, burst {}: at most {} from one key in a minute). {still_text}</p><button type=\"button\" id=\"log-apply\" data-policy=\"{}\">Apply this policy to the playground</button>",
+                group_thousands(s.keys as u64),
+                escape(&r.policy),
+                format_number(r.rate),
+                group_thousands(r.burst),
+                format_number(r.per_minute),
+                escape(&r.policy),
+            ));
+        }
+        None => out.push_str(&format!(
+            "<p id=\"log-recommendation\">No policy in the sweep keeps the throttled keys within {target} %: the largest tried still throttles {}.</p>",
+            s.rows.last().map_or(0, |r| r.keys_throttled)
+        )),
+    }
+    if swept >= MAX_SWEPT {
+        out.push_str(&format!(
+            "<p class=\"hint\">Sized on the log's first {} requests.</p>",
+            group_thousands(swept as u64)
+        ));
+    }
+    let line = rec.or(s.rows.last()).map_or("", |r| line_of(&r.policy));
+    let on_line: Vec<&SizingRow> = s.rows.iter().filter(|r| line_of(&r.policy) == line).collect();
+    let points: Vec<TradeOff> = on_line
+        .iter()
+        .map(|r| TradeOff {
+            rate: r.rate,
+            keys_throttled: share(r.keys_throttled as u64, s.keys as u64),
+            rejected: share(r.rejected, s.requests),
+            heaviest_admitted: r.heaviest.first().map_or(1.0, |&(_, n, a)| share(a, n)),
+        })
+        .collect();
+    let at = format!("{} policies at {line}, by sustained rate", on_line.len());
+    let width = if ask.width >= 760 { ask.width / 2 - 8 } else { ask.width };
+    out.push_str("<div class=\"log-charts\">");
+    out.push_str(&figure(
+        "Keys that see a 429",
+        &at,
+        &throttled_chart(&points, s.target, rec.map(|r| r.rate)).markup(width),
+    ));
+    out.push_str(&figure("What gets through", &at, &through_chart(&points, rec.map(|r| r.rate)).markup(width)));
+    out.push_str("</div>");
+    let is_rec = |r: &SizingRow| rec.is_some_and(|x| x.policy == r.policy);
+    let heads = ["Policy", "Rate", "Keys throttled", "Requests refused", "The heaviest keys get through"];
+    let line_rows: Vec<(bool, Vec<String>)> = on_line.iter().map(|r| (is_rec(r), cells(r, s, keys))).collect();
+    out.push_str(&table("log-sizing-table", &format!("The policies at {line}"), &heads, &line_rows));
+    let all: Vec<(bool, Vec<String>)> = s.rows.iter().map(|r| (is_rec(r), cells(r, s, keys))).collect();
+    out.push_str(&format!(
+        "<details class=\"log-all\"><summary>All {} policies tried</summary>{}</details></div>",
+        s.rows.len(),
+        table("log-sizing-all", "Every policy swept, smallest first", &heads, &all)
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::logs::reader::{read_log, KeyBy};
+    use crate::sim::logs::samples::sample_log;
+    use crate::sim::logs::sizing::sweep;
+    use crate::sim::Scenario;
+
+    #[test]
+    fn the_table_recommends_names_and_offers_the_policy() {
+        let log = sample_log("api", 2, 5).unwrap();
+        let mut arrivals = Vec::new();
+        let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
+        let sc = Scenario::from_query("capacity=10&refill=1").unwrap();
+        let s = sweep(&arrivals, &read.keys, &sc, 0.02);
+        let ask = Ask { query: sc.to_query_full(), format: None, key: KeyBy::Ip, target: 0.02, width: 600 };
+        let html = sizing_markup(&s, &read.keys, arrivals.len(), &ask);
+        let rec = &s.rows[s.recommended.unwrap()];
+        assert!(html.contains(&format!("data-policy=\"{}\"", escape(&rec.policy))), "the button carries the policy");
+        assert!(html.contains("203.0.113."), "names the scrapers it still throttles");
+        assert_eq!(html.matches("<tr class=\"recommended\">").count(), 2, "marked on its line and among all");
+        let all = &html[html.find("id=\"log-sizing-all\"").unwrap()..];
+        assert_eq!(all.matches("<tr").count(), s.rows.len() + 1, "every policy tried, under one head");
+    }
+}

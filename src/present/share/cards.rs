@@ -1,0 +1,245 @@
+//! The cards an embed can show (`show=throughput,state`), in the order the author lists them:
+//! every card of the page, single-node and multi-node. The names are shared by the embed, the
+//! Embed panel's builder and the CLI's SVG fallback (`ratelimit-sim --format svg --show …`).
+//! Plain Rust, tested natively.
+
+/// One card of the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Card {
+    /// Admitted and rejected per second against the steady state (the cluster's, in multi-node mode).
+    Throughput,
+    /// The limiter's inner state (tokens, window counters, the GCRA clock).
+    State,
+    /// Pass ratio converging to refill ÷ arrival.
+    Steady,
+    /// The last requests, each a mark.
+    Strip,
+    /// The last response's status line and headers.
+    Response,
+    /// The headline counters (requests, admitted, rejected, …).
+    Stats,
+    /// All algorithms side by side on the same arrivals.
+    Compare,
+    /// Multi-node: the nodes, the load balancer and the store, with requests flowing.
+    Topology,
+    /// Multi-node: the store operations of each node over time.
+    Swimlane,
+    /// Multi-node: the code each node runs against the store.
+    Code,
+    /// Multi-node: admitted per node.
+    Nodes,
+    /// Multi-node: each store mode's admitted total and round trips.
+    Rtt,
+    /// Multi-node: the edge design's overshoot against its sync interval.
+    Sweep,
+    /// Multi-node: what a store outage let through.
+    Outage,
+}
+
+/// Every card with its name in `show=`, single-node cards first.
+pub const CARDS: [(Card, &str); 14] = [
+    (Card::Throughput, "throughput"),
+    (Card::State, "state"),
+    (Card::Steady, "steady"),
+    (Card::Strip, "strip"),
+    (Card::Response, "response"),
+    (Card::Stats, "stats"),
+    (Card::Compare, "compare"),
+    (Card::Topology, "topology"),
+    (Card::Swimlane, "swimlane"),
+    (Card::Code, "code"),
+    (Card::Nodes, "nodes"),
+    (Card::Rtt, "rtt"),
+    (Card::Sweep, "sweep"),
+    (Card::Outage, "outage"),
+];
+
+impl Card {
+    /// Its name in `show=`.
+    ///
+    /// ```
+    /// use crate::present::share::cards::Card;
+    /// assert_eq!(Card::Steady.key(), "steady");
+    /// ```
+    pub fn key(self) -> &'static str {
+        CARDS.iter().find(|(c, _)| *c == self).map_or("", |(_, k)| k)
+    }
+
+    /// The card named `name` in `show=`.
+    pub fn from_key(name: &str) -> Option<Card> {
+        CARDS.iter().find(|(_, k)| *k == name).map(|&(c, _)| c)
+    }
+
+    /// Whether it exists only in multi-node mode.
+    pub fn multi_node(self) -> bool {
+        matches!(
+            self,
+            Card::Topology | Card::Swimlane | Card::Code | Card::Nodes | Card::Rtt | Card::Sweep | Card::Outage
+        )
+    }
+
+    /// Its heading, as the page titles it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Card::Throughput => "Throughput",
+            Card::State => "Inner state",
+            Card::Steady => "Steady state",
+            Card::Strip => "Requests",
+            Card::Response => "Last response",
+            Card::Stats => "Counters",
+            Card::Compare => "Compare all",
+            Card::Topology => "Topology",
+            Card::Swimlane => "Store operations",
+            Card::Code => "Code per node",
+            Card::Nodes => "Admitted per node",
+            Card::Rtt => "Round trips per mode",
+            Card::Sweep => "Edge sweep",
+            Card::Outage => "Outage",
+        }
+    }
+
+    /// Whether it is a wide chart that takes a whole row of the embed's grid.
+    pub fn wide(self) -> bool {
+        matches!(self, Card::Throughput | Card::Compare | Card::Topology | Card::Swimlane | Card::Strip)
+    }
+}
+
+/// Which of `cards` take a whole row of the embed's grid: the wide charts, and any other card
+/// left without a neighbour (the others go two to a row, in order). The still lays out the same.
+///
+/// ```
+/// use crate::present::share::cards::{full_rows, Card};
+/// let cards = [Card::State, Card::Steady, Card::Throughput, Card::Response];
+/// assert_eq!(full_rows(&cards), [false, false, true, true]);
+/// ```
+pub fn full_rows(cards: &[Card]) -> Vec<bool> {
+    let mut full: Vec<bool> = cards.iter().map(|c| c.wide()).collect();
+    let mut i = 0;
+    while i < cards.len() {
+        if full[i] {
+            i += 1;
+        } else if i + 1 < cards.len() && !full[i + 1] {
+            i += 2;
+        } else {
+            full[i] = true;
+            i += 1;
+        }
+    }
+    full
+}
+
+/// The cards an embed shows when `show` is absent: the throughput chart, as before `show` existed.
+pub const DEFAULT_CARDS: [Card; 1] = [Card::Throughput];
+
+/// `cards` fitted to a scenario: multi-node cards need a multi-node scenario, and compare mode
+/// runs single-node limiters only, so those that cannot be shown are dropped, each with a message;
+/// nothing left means [`DEFAULT_CARDS`].
+///
+/// ```
+/// use crate::present::share::cards::{fit, Card};
+/// let (cards, messages) = fit(&[Card::Topology, Card::State], false);
+/// assert_eq!(cards, [Card::State]);
+/// assert!(messages[0].starts_with("'topology' is a multi-node card"));
+/// ```
+pub fn fit(cards: &[Card], multi_node: bool) -> (Vec<Card>, Vec<String>) {
+    let mut messages = Vec::new();
+    let mut kept = Vec::new();
+    for &c in cards {
+        if c.multi_node() && !multi_node {
+            messages.push(format!(
+                "'{}' is a multi-node card and this scenario runs one node (set nodes=2 or more); not shown",
+                c.key()
+            ));
+        } else if c == Card::Compare && multi_node {
+            messages.push(
+                "'compare' runs the algorithms on one node and this scenario is multi-node; not shown".to_string(),
+            );
+        } else {
+            kept.push(c);
+        }
+    }
+    if kept.is_empty() {
+        kept = DEFAULT_CARDS.to_vec();
+    }
+    (kept, messages)
+}
+
+/// Reads `show=` (comma-separated names): the cards in the order given, repeats dropped, and an
+/// error message naming the unknown ones, if any (those are ignored).
+///
+/// ```
+/// use crate::present::share::cards::{parse_cards, Card};
+/// let (cards, error) = parse_cards("state,throughput,state,bogus");
+/// assert_eq!(cards, [Card::State, Card::Throughput]);
+/// assert!(error.unwrap().starts_with("'bogus' is not a card; known: throughput, state"));
+/// ```
+pub fn parse_cards(value: &str) -> (Vec<Card>, Option<String>) {
+    let (cards, unknown) = read_cards(value);
+    (cards, (!unknown.is_empty()).then(|| unknown_cards(&unknown)))
+}
+
+/// `show=`'s cards in the order given, repeats dropped, and the names that are not cards: what
+/// [`parse_cards`] reads, without its message (a frame's first module builds none).
+pub fn read_cards(value: &str) -> (Vec<Card>, Vec<&str>) {
+    let mut cards = Vec::new();
+    let mut unknown = Vec::new();
+    for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        match Card::from_key(name) {
+            Some(c) if !cards.contains(&c) => cards.push(c),
+            Some(_) => {}
+            None => unknown.push(name),
+        }
+    }
+    (cards, unknown)
+}
+
+/// The message for `show=` names that are not cards.
+pub fn unknown_cards(unknown: &[&str]) -> String {
+    let names: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
+    let known: Vec<&str> = CARDS.iter().map(|(_, k)| *k).collect();
+    let what = if unknown.len() == 1 { "is not a card" } else { "are not cards" };
+    format!("{} {what}; known: {}; ignored", names.join(", "), known.join(", "))
+}
+
+/// The names of `cards`, as `show=` spells them.
+pub fn cards_value(cards: &[Card]) -> String {
+    cards.iter().map(|c| c.key()).collect::<Vec<_>>().join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_card_reads_back_from_its_name() {
+        for (card, key) in CARDS {
+            assert_eq!(Card::from_key(key), Some(card));
+            assert_eq!(card.key(), key);
+        }
+        let all: Vec<Card> = CARDS.iter().map(|(c, _)| *c).collect();
+        assert_eq!(parse_cards(&cards_value(&all)), (all, None));
+    }
+
+    #[test]
+    fn the_order_given_is_kept_and_blanks_are_skipped() {
+        let (cards, error) = parse_cards(" swimlane, ,topology,");
+        assert_eq!(cards, [Card::Swimlane, Card::Topology]);
+        assert_eq!(error, None);
+        assert!(Card::Swimlane.multi_node() && !Card::Compare.multi_node());
+    }
+
+    #[test]
+    fn cards_that_cannot_be_shown_are_dropped_with_a_reason_and_none_left_means_throughput() {
+        assert_eq!(
+            fit(&[Card::Compare, Card::Swimlane], true),
+            (
+                vec![Card::Swimlane],
+                vec!["'compare' runs the algorithms on one node and this scenario is multi-node; not shown".to_string()]
+            )
+        );
+        let (cards, messages) = fit(&[Card::Outage], false);
+        assert_eq!(cards, DEFAULT_CARDS);
+        assert_eq!(messages.len(), 1);
+        assert_eq!(fit(&[], false), (DEFAULT_CARDS.to_vec(), vec![]));
+    }
+}

@@ -1,0 +1,267 @@
+//! What an embed shows besides the scenario (`embed=1` links): the author's controls and cards,
+//! the moment it opens on, whether it plays, a caption and the theme — read from an address's
+//! keys and written back by the same code. Plain Rust, tested natively (through [`crate::present::share::link`]).
+
+use crate::present::share::cards::{cards_value, read_cards, unknown_cards, Card};
+use crate::sim::{Nanos, ParamError};
+
+/// The latest moment `t=` may open an embed on, s (a jump there is computed at load).
+pub const MAX_MOMENT_SECS: u64 = 600;
+/// The longest caption, in characters.
+pub const MAX_CAPTION: usize = 200;
+
+/// The colours an embed uses (`theme=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// The reader's system setting (`prefers-color-scheme`).
+    #[default]
+    Auto,
+    /// Always light.
+    Light,
+    /// Always dark.
+    Dark,
+}
+
+/// `theme` values.
+pub const THEMES: [(Theme, &str); 3] = [(Theme::Auto, "auto"), (Theme::Light, "light"), (Theme::Dark, "dark")];
+
+impl Theme {
+    /// Its name in `theme=`.
+    pub fn key(self) -> &'static str {
+        THEMES.iter().find(|(t, _)| *t == self).map_or("auto", |(_, k)| k)
+    }
+}
+
+/// What an embed shows besides the scenario: the author's controls and cards, the moment it
+/// opens on, whether it plays, a caption and the theme.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// The controls shown, in [`EMBED_CONTROLS`] order.
+    pub controls: Vec<EmbedControl>,
+    /// The cards shown, in the author's order (empty: [`crate::present::share::cards::DEFAULT_CARDS`]).
+    pub cards: Vec<Card>,
+    /// The simulated time it opens on (`t=`, seconds).
+    pub at: Nanos,
+    /// Whether it starts playing once in view (`autoplay=0` opens paused).
+    pub autoplay: bool,
+    /// Plain text under the cards (shown as text, never as markup).
+    pub caption: String,
+    /// Light, dark or the reader's.
+    pub theme: Theme,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            controls: Vec::new(),
+            cards: Vec::new(),
+            at: Nanos(0),
+            autoplay: true,
+            caption: String::new(),
+            theme: Theme::Auto,
+        }
+    }
+}
+
+/// Percent-encodes `s` for a query value: everything but unreserved characters.
+fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// `t` in whole milliseconds as seconds, without trailing zeros (`12.5`, `30`).
+fn seconds_text(t: Nanos) -> String {
+    let ms = t.as_nanos() / 1_000_000;
+    let (s, frac) = (ms / 1000, ms % 1000);
+    if frac == 0 {
+        s.to_string()
+    } else {
+        format!("{s}.{frac:03}").trim_end_matches('0').to_string()
+    }
+}
+
+/// A control an embed can show (`controls=rate,capacity`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmbedControl {
+    /// The algorithm select.
+    Algo,
+    /// Token bucket capacity.
+    Capacity,
+    /// Token bucket refill rate.
+    Refill,
+    /// Window limit.
+    Limit,
+    /// Window length.
+    Window,
+    /// Arrival rate.
+    Rate,
+    /// Arrival process.
+    Traffic,
+    /// The seed.
+    Seed,
+    /// Playback speed.
+    Speed,
+}
+
+/// Every embed control with its name in `controls=`, in the order an embed shows them.
+pub const EMBED_CONTROLS: [(EmbedControl, &str); 9] = [
+    (EmbedControl::Algo, "algo"),
+    (EmbedControl::Capacity, "capacity"),
+    (EmbedControl::Refill, "refill"),
+    (EmbedControl::Limit, "limit"),
+    (EmbedControl::Window, "window"),
+    (EmbedControl::Rate, "rate"),
+    (EmbedControl::Traffic, "traffic"),
+    (EmbedControl::Seed, "seed"),
+    (EmbedControl::Speed, "speed"),
+];
+
+impl EmbedControl {
+    /// Its name in `controls=`.
+    ///
+    /// ```
+    /// use crate::present::share::link::EmbedControl;
+    /// assert_eq!(EmbedControl::Rate.key(), "rate");
+    /// ```
+    pub fn key(self) -> &'static str {
+        EMBED_CONTROLS.iter().find(|(c, _)| *c == self).map_or("", |(_, k)| k)
+    }
+}
+
+/// A notice about `param`.
+pub(super) fn notice(param: &str, message: impl Into<String>) -> ParamError {
+    ParamError { param: param.to_string(), message: message.into() }
+}
+
+/// Where reading a link puts each parameter it could not use as given. The message is a closure,
+/// called only by a reader that keeps messages: [`Refused`] never calls it, so a module that
+/// reads links only that way carries none of them.
+pub(super) trait Notes {
+    /// `param` was not used as given; `message` says why and what was used instead.
+    fn note(&mut self, param: &str, message: impl FnOnce() -> String);
+}
+
+impl Notes for Vec<ParamError> {
+    fn note(&mut self, param: &str, message: impl FnOnce() -> String) {
+        self.push(notice(param, message()));
+    }
+}
+
+/// Notes that keep no message, only whether there was one ([`crate::present::share::link::Link::parse_plain_embed`]).
+#[derive(Default)]
+pub(super) struct Refused(pub bool);
+
+impl Notes for Refused {
+    fn note(&mut self, _: &str, _: impl FnOnce() -> String) {
+        self.0 = true;
+    }
+}
+
+/// `1`/`true` or `0`/`false`.
+pub(super) fn flag(value: &str) -> Option<bool> {
+    match value {
+        "1" | "true" => Some(true),
+        "0" | "false" => Some(false),
+        _ => None,
+    }
+}
+
+impl Frame {
+    /// Reads one of its keys (`controls`, `show`, `t`, `autoplay`, `caption`, `theme`), noting
+    /// what could not be used as given.
+    pub(super) fn read(&mut self, key: &str, value: &str, notes: &mut impl Notes) {
+        match key {
+            "show" => {
+                let (cards, unknown) = read_cards(value);
+                self.cards = cards;
+                if !unknown.is_empty() {
+                    notes.note(key, || unknown_cards(&unknown));
+                }
+            }
+            "t" => match crate::sim::nearest::nearest_f64(value).ok_or(()) {
+                Ok(t) if t.is_finite() && t >= 0.0 => {
+                    let max = MAX_MOMENT_SECS as f64;
+                    if t > max {
+                        notes.note(key, || {
+                            format!("{value} s is past the latest moment, {MAX_MOMENT_SECS} s; using {MAX_MOMENT_SECS}")
+                        });
+                    }
+                    self.at = Nanos((t.min(max) * 1000.0).round() as u64 * 1_000_000);
+                }
+                _ => notes.note(key, || {
+                    format!("'{value}' is not a time in seconds from 0 to {MAX_MOMENT_SECS}; opening at 0")
+                }),
+            },
+            "autoplay" => match flag(value) {
+                Some(on) => self.autoplay = on,
+                None => notes.note(key, || format!("'{value}' is not 0 or 1; ignored")),
+            },
+            "caption" => {
+                let clean: String = value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+                let clean = clean.trim();
+                if clean.chars().count() > MAX_CAPTION {
+                    notes.note(key, || format!("is longer than {MAX_CAPTION} characters; cut there"));
+                }
+                self.caption = clean.chars().take(MAX_CAPTION).collect();
+            }
+            "theme" => match THEMES.iter().find(|(_, k)| *k == value) {
+                Some(&(t, _)) => self.theme = t,
+                None => notes.note(key, || format!("'{value}' is not one of auto | light | dark; ignored")),
+            },
+            _ => {
+                let controls = &mut self.controls;
+                let mut unknown = Vec::new();
+                for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    match EMBED_CONTROLS.iter().find(|(_, k)| *k == name) {
+                        Some(&(c, _)) if !controls.contains(&c) => controls.push(c),
+                        Some(_) => {}
+                        None => unknown.push(name),
+                    }
+                }
+                if !unknown.is_empty() {
+                    notes.note(key, || {
+                        let names: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
+                        let known: Vec<&str> = EMBED_CONTROLS.iter().map(|(_, k)| *k).collect();
+                        let what = if unknown.len() == 1 { "is not a control" } else { "are not controls" };
+                        format!("{} {what}; known: {}; ignored", names.join(", "), known.join(", "))
+                    });
+                }
+                // In EMBED_CONTROLS' order (a filter, not a sort: a sort would bring a sort routine
+                // of its own into every first module).
+                *controls = EMBED_CONTROLS.iter().map(|&(c, _)| c).filter(|c| controls.contains(c)).collect();
+            }
+        }
+    }
+
+    /// Its keys that differ from an embed's defaults, each as `&key=value`.
+    pub(super) fn query(&self) -> String {
+        let mut q = String::new();
+        if !self.controls.is_empty() {
+            let names: Vec<&str> = self.controls.iter().map(|c| c.key()).collect();
+            q.push_str(&format!("&controls={}", names.join(",")));
+        }
+        if !self.cards.is_empty() {
+            q.push_str(&format!("&show={}", cards_value(&self.cards)));
+        }
+        if self.at.as_nanos() >= 1_000_000 {
+            q.push_str(&format!("&t={}", seconds_text(self.at)));
+        }
+        if !self.autoplay {
+            q.push_str("&autoplay=0");
+        }
+        if !self.caption.is_empty() {
+            q.push_str(&format!("&caption={}", encode(&self.caption)));
+        }
+        if self.theme != Theme::Auto {
+            q.push_str(&format!("&theme={}", self.theme.key()));
+        }
+        q
+    }
+}

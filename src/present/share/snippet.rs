@@ -1,0 +1,138 @@
+//! The snippet the Embed panel hands out: a 600 px frame of the embed URL, sandboxed to scripts
+//! only, with a title that tells screen-reader users what is inside, stacked over a link to the
+//! playground around a still image of the same cards (for RSS readers, email and doc sites that
+//! strip iframes: the image is left), and the CLI command that draws that image. Plain Rust,
+//! tested natively.
+
+use crate::present::options::algorithm_label;
+use crate::present::share::cards::Card;
+use crate::present::units::format_number;
+use crate::sim::Scenario;
+
+/// Width of the frame, CSS px.
+pub const FRAME_WIDTH: u32 = 600;
+/// Height of a frame with one chart, CSS px (the embed reports its real height by `postMessage`).
+pub const FRAME_HEIGHT: u32 = 400;
+/// The fallback image's file name the builder starts with.
+pub const FALLBACK_IMAGE: &str = "ratelimit-playground.svg";
+
+/// About how tall an embed of `cards` is at 600 px, CSS px: the header, each wide card on a row
+/// of its own, the others two to a row, a row of controls and a caption line. The frame starts at
+/// this height and the embed's height messages correct it.
+///
+/// ```
+/// use crate::present::share::cards::Card;
+/// use crate::present::share::snippet::{frame_height, FRAME_HEIGHT};
+/// assert_eq!(frame_height(&[Card::Throughput], true, false), FRAME_HEIGHT);
+/// assert!(frame_height(&[Card::Throughput, Card::State, Card::Steady], false, true) > FRAME_HEIGHT);
+/// ```
+pub fn frame_height(cards: &[Card], controls: bool, caption: bool) -> u32 {
+    let wide = cards.iter().filter(|c| c.wide()).count() as u32;
+    let narrow = cards.len() as u32 - wide;
+    let rows = 66 + wide * 264 + narrow.div_ceil(2) * 300;
+    rows + if controls { 70 } else { 0 } + if caption { 34 } else { 0 }
+}
+
+/// The frame's title: what a screen reader announces for it.
+///
+/// ```
+/// use crate::present::share::snippet::frame_title;
+/// use ratelimit_playground::sim::Scenario;
+/// let sc = Scenario::from_query("rate=8").unwrap();
+/// assert_eq!(frame_title(&sc), "Rate limiter playground: Token bucket at 8 requests/s");
+/// ```
+pub fn frame_title(sc: &Scenario) -> String {
+    format!(
+        "Rate limiter playground: {} at {} requests/s",
+        algorithm_label(sc.algo),
+        format_number(sc.rate.as_per_sec())
+    )
+}
+
+/// Escapes `&`, `<`, `>` and `"` for an HTML attribute value.
+fn attr(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The snippet for an embed at `url` titled `title`, `height` px tall, over a link to `page`
+/// around `image` (the still the CLI draws; an empty `image` leaves the link and image out).
+///
+/// ```
+/// use crate::present::share::snippet::iframe;
+/// let html = iframe("https://example.org/rl/?rate=8&embed=1", "A title", 400, "https://example.org/rl/?rate=8", "still.svg");
+/// assert!(html.contains(r#"src="https://example.org/rl/?rate=8&amp;embed=1""#));
+/// assert!(html.contains(r#"sandbox="allow-scripts""#) && html.contains(r#"title="A title""#));
+/// assert!(html.contains(r#"<a href="https://example.org/rl/?rate=8" style="grid-area: 1 / 1"><img src="still.svg""#));
+/// ```
+pub fn iframe(url: &str, title: &str, height: u32, page: &str, image: &str) -> String {
+    let frame = format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"{FRAME_WIDTH}\" height=\"{height}\" sandbox=\"allow-scripts\" loading=\"lazy\" style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>",
+        attr(url),
+        attr(title)
+    );
+    if image.trim().is_empty() {
+        return frame.replace("grid-area: 1 / 1; border: 0; width: 100%", "border: 0; max-width: 100%");
+    }
+    // The frame is stacked over the image in one grid cell: where iframes are stripped, the
+    // linked image is what is left; where they are not, the frame covers it.
+    format!(
+        "<div style=\"display: grid; max-width: {FRAME_WIDTH}px\">\n  <a href=\"{}\" style=\"grid-area: 1 / 1\"><img src=\"{}\" alt=\"{} (a still; open the live playground)\" width=\"{FRAME_WIDTH}\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  {frame}\n</div>",
+        attr(page),
+        attr(image.trim()),
+        attr(title)
+    )
+}
+
+/// Quotes `s` for a POSIX shell: in single quotes, with each `'` closed, escaped and reopened.
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// The command that draws the snippet's still: the same cards of the same scenario at the same
+/// moment, by the same drawing code, to `image`.
+///
+/// ```
+/// use crate::present::share::cards::Card;
+/// use crate::present::share::snippet::svg_command;
+/// assert_eq!(
+///     svg_command("rate=8&algo=gcra", &[Card::Throughput, Card::State], "12.5", "still.svg"),
+///     "ratelimit-sim --query 'rate=8&algo=gcra' --format svg --show throughput,state --at 12.5 --out still.svg"
+/// );
+/// ```
+pub fn svg_command(query: &str, cards: &[Card], at: &str, image: &str) -> String {
+    let show = crate::present::share::cards::cards_value(cards);
+    let image = if image.trim().is_empty() { FALLBACK_IMAGE } else { image.trim() };
+    let out = if image.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./".contains(&b)) {
+        image.to_string()
+    } else {
+        shell_quote(image)
+    };
+    format!("ratelimit-sim --query {} --format svg --show {show} --at {at} --out {out}", shell_quote(query))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_and_urls_are_escaped() {
+        let html = iframe("https://x.test/?a=1&b=\"2\"", "<b>", 400, "https://x.test/?a=1", "");
+        assert!(html.contains("src=\"https://x.test/?a=1&amp;b=&quot;2&quot;\""), "{html}");
+        assert!(html.contains("title=\"&lt;b&gt;\""), "{html}");
+        assert!(html.starts_with("<iframe ") && html.ends_with("></iframe>"));
+        let stacked = iframe("https://x.test/?e=1", "t", 400, "https://x.test/?a=1&b=2", "a \"b\".svg");
+        assert!(stacked.contains("<a href=\"https://x.test/?a=1&amp;b=2\""), "{stacked}");
+        assert!(stacked.contains("<img src=\"a &quot;b&quot;.svg\""), "{stacked}");
+        assert!(stacked.ends_with("></iframe>\n</div>"), "{stacked}");
+    }
+
+    #[test]
+    fn the_still_command_quotes_what_a_shell_would_split() {
+        let cmd = svg_command("a=1&b='x'", &[Card::Strip], "0", "my still.svg");
+        assert_eq!(
+            cmd,
+            r#"ratelimit-sim --query 'a=1&b='\''x'\''' --format svg --show strip --at 0 --out 'my still.svg'"#
+        );
+        assert!(svg_command("q", &[Card::Strip], "0", " ").ends_with("--out ratelimit-playground.svg"));
+    }
+}

@@ -1,0 +1,370 @@
+//! The embed's still: the cards an embed shows (`show=`), of its scenario at its moment (`t=`),
+//! as one SVG document 600 px wide, for readers whose page strips iframes. The engine runs as the
+//! embed runs it (a [`Runner`] fast-forwarded to the moment), each chart is read out by the
+//! page's own data functions and drawn by the same plotters code the page draws on its canvases;
+//! the text cards (counters, last response, code, per node, round trips, sweep, outage) are set
+//! as lines of text with the page's numbers. What `ratelimit-sim --format svg --show …` prints.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::chart::cluster_swimlane_draw::{draw_swimlane, draw_swimlane_labels};
+use crate::chart::cluster_topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
+use crate::chart::convergence::draw_convergence;
+use crate::chart::state::draw_state;
+use crate::chart::strip::draw_strip;
+use crate::chart::style::{font, ChartStyle};
+use crate::chart::throughput::{draw_throughput, ThroughputWindow};
+use crate::present::chart_data::{self, MINI_SECONDS, THROUGHPUT_SECONDS};
+use crate::present::cluster::choices::short_name;
+use crate::present::cluster::code::node_code;
+use crate::present::cluster::modes::compare_modes;
+use crate::present::cluster::outage::{summary, OutageReport};
+use crate::present::cluster::pictures::{picture, swimlane};
+use crate::present::cluster::presets::is_cluster;
+use crate::present::cluster::readout::{format_latency, ClusterReadout};
+use crate::present::cluster::sweep::{run_sweep, SWEEP_NODES, SWEEP_RTTS_MS};
+use crate::present::options::algorithm_label;
+use crate::present::runner::Runner;
+use crate::present::share::cards::{fit, full_rows, Card};
+use crate::present::share::snippet::FRAME_WIDTH;
+use crate::present::snapshot::status_line;
+use crate::present::units::{clock_text, format_percent, group_thousands};
+use crate::sim::{Nanos, Scenario, Simulation};
+
+/// Height of a card's title line, px.
+const TITLE: u32 = 24;
+/// Height of a line of a text card, px.
+const LINE: u32 = 18;
+/// Space between cards, px.
+const GAP: u32 = 8;
+
+/// What one card draws: a chart, or lines of text.
+enum Body {
+    /// Drawn by the page's chart code into an area this tall.
+    Chart(u32),
+    /// Text lines.
+    Text(Vec<String>),
+}
+
+/// The still of `cards` (fitted to the scenario as the embed fits them) at simulated time `at`.
+pub fn still_svg(sc: &Scenario, cards: &[Card], at: Nanos) -> Result<String, String> {
+    sc.validate().map_err(|e| e.to_string())?;
+    let (cards, _) = fit(cards, is_cluster(sc));
+    let mut runner = Runner::new(sc, cards.contains(&Card::Compare));
+    runner.jump(at);
+    let sim = runner.sims().first().ok_or("the scenario runs no simulation")?;
+    let bodies: Vec<(Card, Body)> = cards.iter().map(|&c| (c, body(c, &runner, sim))).collect();
+    let rows = rows(&bodies);
+    let head = TITLE + GAP;
+    let height = head + rows.iter().map(|r| row_height(&bodies, r) + GAP).sum::<u32>();
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (FRAME_WIDTH, height)).into_drawing_area();
+        let style = ChartStyle::default();
+        root.fill(&style.theme.background).map_err(|e| e.to_string())?;
+        let title = format!(
+            "{} · {} · {} requests, {} admitted, {} rejected",
+            algorithm_label(sc.algo),
+            clock_text(sim.now().as_secs_f64(), false),
+            group_thousands(sim.metrics().totals.requests),
+            group_thousands(sim.metrics().totals.admitted),
+            group_thousands(sim.metrics().totals.rejected),
+        );
+        text(&root, &title, 8, 6, 14, &style)?;
+        let mut y = head;
+        for row in &rows {
+            let h = row_height(&bodies, row);
+            let w = FRAME_WIDTH / row.len() as u32;
+            for (k, &i) in row.iter().enumerate() {
+                let x = k as u32 * w;
+                let area = root.clone().shrink((x, y), (w.saturating_sub(if k + 1 < row.len() { GAP } else { 0 }), h));
+                draw_card(&area, bodies[i].0, &bodies[i].1, &runner, sim, &style)?;
+            }
+            y += h + GAP;
+        }
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+/// Rows of card indices, as the embed's grid lays them out ([`full_rows`]).
+fn rows(bodies: &[(Card, Body)]) -> Vec<Vec<usize>> {
+    let cards: Vec<Card> = bodies.iter().map(|(c, _)| *c).collect();
+    let full = full_rows(&cards);
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    for (i, &alone) in full.iter().enumerate() {
+        match rows.last_mut() {
+            // A half row waiting for its neighbour.
+            Some(row) if !alone && row.len() == 1 && !full[row[0]] => row.push(i),
+            _ => rows.push(vec![i]),
+        }
+    }
+    rows
+}
+
+fn body_height(body: &Body) -> u32 {
+    TITLE
+        + match body {
+            Body::Chart(h) => *h,
+            Body::Text(lines) => lines.len() as u32 * LINE + 6,
+        }
+}
+
+fn row_height(bodies: &[(Card, Body)], row: &[usize]) -> u32 {
+    row.iter().map(|&i| body_height(&bodies[i].1)).max().unwrap_or(0)
+}
+
+/// What `card` shows of `sim` (the runner's first simulation).
+fn body(card: Card, runner: &Runner, sim: &Simulation) -> Body {
+    let sc = sim.scenario();
+    let totals = sim.metrics().totals;
+    match card {
+        Card::Throughput => Body::Chart(220),
+        Card::State | Card::Steady => Body::Chart(180),
+        Card::Strip => Body::Chart(90),
+        Card::Compare => Body::Chart(150 * runner.sims().len().div_ceil(3) as u32),
+        Card::Topology => Body::Chart(260),
+        Card::Swimlane => Body::Chart(40 + 26 * sc.nodes.clamp(1, 16)),
+        Card::Stats if is_cluster(sc) => {
+            let r = ClusterReadout::of(sim);
+            Body::Text(vec![
+                format!(
+                    "{} requests · {} admitted · {} rejected",
+                    group_thousands(r.requests),
+                    group_thousands(r.admitted),
+                    group_thousands(totals.rejected)
+                ),
+                format!(
+                    "one exact limiter: {} · over-admitted: {} ({})",
+                    group_thousands(r.reference),
+                    r.over_label(),
+                    r.share_label()
+                ),
+                format!("decision latency p50 {} · p99 {}", format_latency(r.p50), format_latency(r.p99)),
+            ])
+        }
+        Card::Stats => Body::Text(vec![
+            format!("requests {}", group_thousands(totals.requests)),
+            format!("admitted {}", group_thousands(totals.admitted)),
+            format!("rejected {}", group_thousands(totals.rejected)),
+            format!(
+                "pass ratio {}",
+                if totals.requests == 0 { "—".to_string() } else { format_percent(totals.pass_ratio()) }
+            ),
+        ]),
+        Card::Response => {
+            let last = runner.readout(0).last;
+            let mut lines = vec![status_line(last.as_ref().map(|l| l.status)).to_string()];
+            if let Some(l) = last {
+                lines.extend(l.headers.iter().map(|(k, v)| format!("{k}: {v}")));
+            }
+            Body::Text(lines)
+        }
+        Card::Code => Body::Text(
+            std::iter::once(format!("On each node · {}", short_name(sc.store)))
+                // Leading spaces as no-break spaces: SVG text collapses the indentation otherwise.
+                .chain(node_code(sc.store).iter().map(|(_, line)| {
+                    let body = line.trim_start_matches(' ');
+                    "\u{a0}".repeat(line.len() - body.len()) + body
+                }))
+                .collect(),
+        ),
+        Card::Nodes => {
+            let n = (sc.nodes as usize).clamp(1, 16);
+            let m = sim.metrics();
+            let mut lines: Vec<String> = m.node_admitted[..n]
+                .iter()
+                .enumerate()
+                .map(|(i, a)| format!("node {}: {} admitted", i + 1, group_thousands(*a)))
+                .collect();
+            lines.push(format!("one exact limiter: {}", group_thousands(m.totals.reference_admitted)));
+            Body::Text(lines)
+        }
+        Card::Rtt => Body::Text(
+            compare_modes(sc)
+                .into_iter()
+                .map(|row| {
+                    let over = row
+                        .over()
+                        .map_or("—".into(), |o| format!("{}{}", if o > 0.0 { "+" } else { "" }, format_percent(o)));
+                    format!(
+                        "{}: over-admitted {over} · p50 {} · p99 {}",
+                        short_name(row.mode),
+                        format_latency(row.p50),
+                        format_latency(row.p99)
+                    )
+                })
+                .collect(),
+        ),
+        Card::Sweep => Body::Text(match run_sweep(sc) {
+            Ok(cells) => {
+                let head = format!("overshoot · rtt {}", SWEEP_RTTS_MS.map(|ms| format!("{ms} ms")).join(" · "));
+                std::iter::once(head)
+                    .chain(SWEEP_NODES.iter().map(|&n| {
+                        let row: Vec<String> = SWEEP_RTTS_MS
+                            .iter()
+                            .map(|&ms| {
+                                cells
+                                    .iter()
+                                    .find(|c| c.nodes == n && c.rtt.as_nanos() == ms * 1_000_000)
+                                    .map_or("—".into(), |c| format!("{:.1} %", c.overshoot_percent()))
+                            })
+                            .collect();
+                        format!("{n} nodes: {}", row.join(" · "))
+                    }))
+                    .collect()
+            }
+            Err(e) => vec![e.to_string()],
+        }),
+        Card::Outage => Body::Text(match OutageReport::of(sim) {
+            Some(r) => wrap(&summary(&r, sc.store), 84),
+            None => vec!["No outage in this scenario (outage=START-END sets one).".into()],
+        }),
+    }
+}
+
+/// `s` in lines of at most `width` characters, broken at spaces.
+fn wrap(s: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in s.split(' ') {
+        let line = lines.last_mut().expect("one line");
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
+/// Writes `s` at (`x`, `y`) in `size` px.
+fn text<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    s: &str,
+    x: i32,
+    y: i32,
+    size: u32,
+    style: &ChartStyle,
+) -> Result<(), String> {
+    let font = font(f64::from(size)).color(&style.theme.text);
+    area.draw(&Text::new(s.to_string(), (x, y), font)).map_err(|e| e.to_string())
+}
+
+/// Draws one card into `area`: its title, then the chart or the lines.
+fn draw_card<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    card: Card,
+    body: &Body,
+    runner: &Runner,
+    sim: &Simulation,
+    style: &ChartStyle,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    text(area, card.title(), 8, 4, 13, style)?;
+    let (w, h) = area.dim_in_pixel();
+    let inner = area.clone().shrink((0, TITLE), (w, h.saturating_sub(TITLE)));
+    let sc = sim.scenario();
+    match body {
+        Body::Text(lines) => {
+            for (i, line) in lines.iter().enumerate() {
+                text(&inner, line, 8, (i as u32 * LINE) as i32, 12, style)?;
+            }
+            Ok(())
+        }
+        Body::Chart(_) => match card {
+            Card::Throughput if is_cluster(sc) => {
+                let data = ThroughputWindow {
+                    allowed_rate: Some(sc.allowed_rate()),
+                    ..ThroughputWindow::from_metrics(sim.metrics(), sim.now(), THROUGHPUT_SECONDS)
+                };
+                draw_throughput(&inner, &data, style).map_err(e)
+            }
+            Card::Throughput => {
+                draw_throughput(&inner, &chart_data::throughput(sim, THROUGHPUT_SECONDS), style).map_err(e)
+            }
+            Card::State => draw_state(&inner, &chart_data::state(sim), style).map_err(e),
+            Card::Steady => match chart_data::convergence(runner) {
+                Some(view) => draw_convergence(&inner, &view, style).map_err(e),
+                None => Ok(()),
+            },
+            Card::Strip => draw_strip(&inner, &chart_data::strip(sim), style).map_err(e),
+            Card::Compare => {
+                let sims = runner.sims();
+                let y_max = sims.iter().map(|s| chart_data::throughput(s, MINI_SECONDS).y_max()).fold(0.0, f64::max);
+                let (iw, ih) = inner.dim_in_pixel();
+                let (cw, ch) = (iw / 3, 150);
+                for (i, s) in sims.iter().enumerate() {
+                    let (x, y) = ((i as u32 % 3) * cw, (i as u32 / 3) * ch);
+                    let cell = inner.clone().shrink((x, y), (cw.saturating_sub(GAP), ch.min(ih.saturating_sub(y))));
+                    let label = format!(
+                        "{} · {}",
+                        algorithm_label(s.scenario().algo),
+                        group_thousands(s.metrics().totals.admitted)
+                    );
+                    text(&cell, &label, 6, 0, 11, style)?;
+                    let (_, cell_h) = cell.dim_in_pixel();
+                    let plot = cell.clone().shrink((0, 16), (cw.saturating_sub(GAP), cell_h.saturating_sub(16)));
+                    let data = chart_data::throughput(s, MINI_SECONDS);
+                    let axes = crate::chart::throughput::throughput_axes(&data, y_max, true);
+                    crate::chart::plot::draw_layered(&plot, &axes, style, |p| {
+                        crate::chart::throughput::draw_throughput_data(p, &data, style)
+                    })
+                    .map_err(e)?;
+                }
+                Ok(())
+            }
+            Card::Topology => {
+                draw_topology(&inner, &picture(sim, false, 1.0), style).map_err(e)?;
+                let down = sc.outage.is_some_and(|o| o.start <= sim.now() && sim.now() < o.end);
+                let labels = TopologyLabels { nodes: sc.nodes as usize, lb: sc.lb, mode: sc.store, store_down: down };
+                draw_topology_labels(&inner, &labels, style).map_err(e)
+            }
+            Card::Swimlane => {
+                draw_swimlane(&inner, &swimlane(sim), style).map_err(e)?;
+                draw_swimlane_labels(&inner, sc.nodes as usize, style).map_err(e)
+            }
+            _ => Ok(()),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(query: &str) -> Scenario {
+        Scenario::from_query(query).unwrap()
+    }
+
+    #[test]
+    fn every_card_draws_and_the_title_line_gives_the_moments_counts() {
+        let single = [Card::Throughput, Card::State, Card::Steady, Card::Strip, Card::Response, Card::Stats];
+        let svg = still_svg(&q("rate=8&algo=fixed_window"), &single, Nanos::from_secs(12)).unwrap();
+        let mut sim = Simulation::new(&q("rate=8&algo=fixed_window"));
+        sim.step_until(crate::sim::SimTime::from_secs(12));
+        let t = sim.metrics().totals;
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{}", &svg[svg.len() - 400..]);
+        assert!(svg.contains(&format!("{} requests, {} admitted", t.requests, t.admitted)), "the counts at t = 12 s");
+        for card in single {
+            assert!(svg.contains(card.title()), "{card:?}");
+        }
+        assert!(svg.contains("HTTP/1.1 "), "the last response");
+        let cluster = [Card::Topology, Card::Swimlane, Card::Code, Card::Nodes, Card::Rtt, Card::Throughput];
+        let svg = still_svg(&q("nodes=4&store=race&rtt=20&rate=40"), &cluster, Nanos::from_secs(5)).unwrap();
+        assert!(svg.contains("node 4: ") && svg.contains("GET"), "per node and the code");
+        let compare = still_svg(&q("rate=8"), &[Card::Compare], Nanos::from_secs(5)).unwrap();
+        assert!(compare.contains("Sliding window log") || compare.contains("Sliding log"), "every column");
+    }
+
+    #[test]
+    fn cards_are_laid_out_as_the_embeds_grid() {
+        let b = |c: Card| (c, Body::Text(vec![]));
+        let bodies = [b(Card::State), b(Card::Steady), b(Card::Throughput), b(Card::Response)];
+        assert_eq!(rows(&bodies), [vec![0, 1], vec![2], vec![3]]);
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+    }
+}
