@@ -11,7 +11,7 @@ use crate::present::chart_data::{self, MINI_SECONDS};
 use crate::present::options::{algorithm_label, entry, PRODUCT_VIEWS, VIEWS};
 use crate::present::snapshot::Column;
 use crate::present::units::{format_percent, group_thousands};
-use crate::sim::decimal::format_f64;
+use crate::sim::support::decimal::format_f64;
 use crate::sim::Algorithm;
 
 use crate::present::options::View;

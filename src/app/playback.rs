@@ -19,7 +19,7 @@ pub fn Playback(
     let pg = playground;
     let toggle = move |_| pg.running.update(|r| *r = !*r);
     let on_speed = move |ev: leptos::ev::Event| {
-        if let Some(speed) = crate::sim::nearest::nearest_f64(&event_target_value(&ev)) {
+        if let Some(speed) = crate::sim::support::nearest::nearest_f64(&event_target_value(&ev)) {
             pg.speed.set(speed);
         }
     };

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use super::playground::Playground;
 use crate::present::snapshot::Column;
 use crate::present::units::{format_percent, format_secs, group_thousands};
-use crate::sim::decimal::format_f64;
+use crate::sim::support::decimal::format_f64;
 use crate::sim::RetryPolicy;
 
 /// A counter card: a label and a value, with an optional note under it.

@@ -10,7 +10,7 @@ use crate::chart::canvas::Layers;
 use crate::chart::throughput::{draw_throughput_data, throughput_axes, throughput_legend};
 use crate::present::chart_data::{self, THROUGHPUT_SECONDS};
 use crate::present::units::format_secs;
-use crate::sim::decimal::format_f64;
+use crate::sim::support::decimal::format_f64;
 
 /// The throughput card.
 #[component]

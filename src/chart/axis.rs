@@ -1,6 +1,6 @@
 //! Axis arithmetic shared by charts: a tidy upper bound for a value axis and short tick labels.
 
-use crate::sim::decimal::format_f64_trimmed;
+use crate::sim::support::decimal::format_f64_trimmed;
 
 /// The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10ⁿ that is ≥ `v` (at least 5), for a
 /// y axis with tidy labels and little empty space above the data.

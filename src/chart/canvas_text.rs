@@ -10,7 +10,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlElement};
 
 use super::ink::{css_color, fill_ink};
-use crate::sim::decimal::format_f64_trimmed;
+use crate::sim::support::decimal::format_f64_trimmed;
 
 /// A CSS pixel size: `12px`, `13.125px`, to the micro-pixel.
 fn px(size: f64) -> String {

@@ -63,7 +63,7 @@ pub(crate) fn css_color(ink: Ink) -> String {
         s.push_str(&v.to_string());
         s.push(',');
     }
-    let milli = (crate::sim::within::within(alpha, 0.0, 1.0) * 1000.0).round() as u32;
+    let milli = (crate::sim::support::within::within(alpha, 0.0, 1.0) * 1000.0).round() as u32;
     s.push_str("0.");
     s.push_str(&format!("{milli:03}"));
     s.push(')');

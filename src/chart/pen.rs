@@ -203,6 +203,6 @@ impl Pen {
 /// [`css_color`] writes it for the page's own canvases, so both paint the same.
 fn rgba(ink: Ink) -> [f64; 4] {
     let (r, g, b) = ink.rgb();
-    let alpha = (crate::sim::within::within(ink.alpha(), 0.0, 1.0) * 1000.0).round() / 1000.0;
+    let alpha = (crate::sim::support::within::within(ink.alpha(), 0.0, 1.0) * 1000.0).round() / 1000.0;
     [f64::from(r), f64::from(g), f64::from(b), alpha]
 }

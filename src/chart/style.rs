@@ -74,7 +74,7 @@ impl Ticks {
             Ticks::SecondsAgo => format!("{} s", short_number(v)),
             Ticks::Seconds => short_number(v),
             Ticks::Count => short_number(v),
-            Ticks::Percent => format!("{} %", crate::sim::decimal::format_f64(v * 100.0, 0)),
+            Ticks::Percent => format!("{} %", crate::sim::support::decimal::format_f64(v * 100.0, 0)),
         }
     }
 }

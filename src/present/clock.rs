@@ -3,7 +3,7 @@
 //! exceeds that is dropped, so a slow frame (or a slow device at 100×) can never make the next
 //! frame do more work than the last: no spiral of death.
 
-use crate::sim::within::within;
+use crate::sim::support::within::within;
 use crate::sim::Nanos;
 
 /// One simulation step: 10 ms of simulated time.
@@ -35,7 +35,7 @@ impl FixedStep {
     /// [`MAX_STEPS`] is dropped, not carried into the next frame.
     ///
     /// ```
-    /// use crate::present::clock::{FixedStep, MAX_STEPS};
+    /// use ratelimit_playground::present::clock::{FixedStep, MAX_STEPS};
     /// let mut clock = FixedStep::new();
     /// assert_eq!(clock.tick(16.0, 1.0), 1); // 16 ms: one 10 ms step, 6 ms carried
     /// assert_eq!(clock.tick(16.0, 1.0), 2); // 22 ms owed: two steps

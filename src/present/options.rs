@@ -73,13 +73,13 @@ pub const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
 /// A speed's `<option value>`: `0.25`, `1`, `100` (read back with `sim::nearest::nearest_f64`).
 ///
 /// ```
-/// use crate::present::options::{speed_value, SPEEDS};
-/// use ratelimit_playground::sim::nearest::nearest_f64;
+/// use ratelimit_playground::present::options::{speed_value, SPEEDS};
+/// use ratelimit_playground::sim::support::nearest::nearest_f64;
 /// assert_eq!(SPEEDS.map(speed_value)[..3], ["0.25", "0.5", "1"]);
 /// assert!(SPEEDS.iter().all(|&s| nearest_f64(&speed_value(s)) == Some(s)));
 /// ```
 pub fn speed_value(speed: f64) -> String {
-    crate::sim::decimal::format_f64_trimmed(speed, 2)
+    crate::sim::support::decimal::format_f64_trimmed(speed, 2)
 }
 
 /// Fast-forward jumps offered, in simulated seconds.
@@ -88,7 +88,7 @@ pub const JUMPS: [(u64, &str); 3] = [(10, "+10 s"), (60, "+1 min"), (600, "+10 m
 /// The label of `algo`.
 ///
 /// ```
-/// use crate::present::options::algorithm_label;
+/// use ratelimit_playground::present::options::algorithm_label;
 /// use ratelimit_playground::sim::Algorithm;
 /// assert_eq!(algorithm_label(Algorithm::SlidingWindow), "Sliding window counter");
 /// ```

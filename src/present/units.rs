@@ -2,8 +2,8 @@
 //! slider positions ↔ values (linear or logarithmic), and how numbers are written on screen
 //! (through [`format_f64`], never core's float printing, which would cost the page ~5 KB).
 
-use crate::sim::decimal::{format_f64, format_f64_trimmed};
-use crate::sim::within::within;
+use crate::sim::support::decimal::{format_f64, format_f64_trimmed};
+use crate::sim::support::within::within;
 
 /// How a range input's integer positions map to parameter values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,7 +39,7 @@ impl SliderScale {
     /// The value at slider position `pos` (clamped to the range).
     ///
     /// ```
-    /// use crate::present::units::SliderScale;
+    /// use ratelimit_playground::present::units::SliderScale;
     /// let s = SliderScale::Log { min: 0.1, max: 1000.0, steps: 1000 };
     /// assert_eq!(s.value_at(0), 0.1);
     /// assert_eq!(s.value_at(500), 10.0);
@@ -59,7 +59,7 @@ impl SliderScale {
     /// The slider position closest to `value` (clamped to the range).
     ///
     /// ```
-    /// use crate::present::units::SliderScale;
+    /// use ratelimit_playground::present::units::SliderScale;
     /// let s = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };
     /// assert_eq!(s.position_of(1.0), 200);
     /// assert_eq!(s.value_at(s.position_of(4.0)), 4.0);
@@ -79,7 +79,7 @@ impl SliderScale {
 /// Rounds `v` to `digits` significant digits.
 ///
 /// ```
-/// use crate::present::units::round_significant;
+/// use ratelimit_playground::present::units::round_significant;
 /// assert_eq!(round_significant(4.8977, 2), 4.9);
 /// assert_eq!(round_significant(1234.0, 2), 1200.0);
 /// ```
@@ -94,7 +94,7 @@ pub fn round_significant(v: f64, digits: i32) -> f64 {
 /// A parameter value for display: thousands separated, at most three significant decimals.
 ///
 /// ```
-/// use crate::present::units::format_number;
+/// use ratelimit_playground::present::units::format_number;
 /// assert_eq!(format_number(0.1), "0.1");
 /// assert_eq!(format_number(7.5), "7.5");
 /// assert_eq!(format_number(10_000.0), "10,000");
@@ -110,7 +110,7 @@ pub fn format_number(v: f64) -> String {
 /// An integer with `,` between groups of three digits.
 ///
 /// ```
-/// use crate::present::units::group_thousands;
+/// use ratelimit_playground::present::units::group_thousands;
 /// assert_eq!(group_thousands(999), "999");
 /// assert_eq!(group_thousands(12_345), "12,345");
 /// ```
@@ -129,7 +129,7 @@ pub fn group_thousands(n: u64) -> String {
 /// A ratio in 0..=1 as a percentage with one decimal, e.g. `71.4 %`.
 ///
 /// ```
-/// use crate::present::units::format_percent;
+/// use ratelimit_playground::present::units::format_percent;
 /// assert_eq!(format_percent(0.714_28), "71.4 %");
 /// assert_eq!(format_percent(1.0), "100.0 %");
 /// ```
@@ -141,7 +141,7 @@ pub fn format_percent(ratio: f64) -> String {
 /// decimals as they grow.
 ///
 /// ```
-/// use crate::present::units::format_secs;
+/// use ratelimit_playground::present::units::format_secs;
 /// assert_eq!(format_secs(0.65), "650 ms");
 /// assert_eq!(format_secs(2.018), "2.02 s");
 /// assert_eq!(format_secs(42.26), "42.3 s");
@@ -164,7 +164,7 @@ pub fn format_secs(secs: f64) -> String {
 /// frame; milliseconds while paused, where single steps move it by less.
 ///
 /// ```
-/// use crate::present::units::clock_text;
+/// use ratelimit_playground::present::units::clock_text;
 /// assert_eq!(clock_text(5.8123, true), "t = 5.8 s");
 /// assert_eq!(clock_text(5.8123, false), "t = 5.812 s");
 /// ```

@@ -92,7 +92,7 @@ fn scaled(s: &str, digits: u32) -> Option<i128> {
         Some(b) => (true, b),
         None => (false, s),
     };
-    let exact = crate::sim::decimal::parse_fixed(body, digits).ok().map(i128::from);
+    let exact = crate::sim::support::decimal::parse_fixed(body, digits).ok().map(i128::from);
     let v = match exact {
         Some(v) => v,
         None => {
@@ -195,7 +195,7 @@ impl Layout {
     fn print(&self, state: &LimiterState) -> Vec<String> {
         match state {
             LimiterState::Bucket { level, last } => {
-                let mag = crate::sim::decimal::format_fixed(level.unsigned_abs(), 12);
+                let mag = crate::sim::support::decimal::format_fixed(level.unsigned_abs(), 12);
                 vec![if *level < 0 { format!("-{mag}") } else { mag }, ms(*last)]
             }
             LimiterState::FixedWindow { start, count } => vec![ms(*start), count.to_string()],

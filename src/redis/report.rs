@@ -178,7 +178,7 @@ pub struct DecisionRow {
 pub fn decisions_csv(rows: &[DecisionRow], key: &str) -> String {
     let mut out = String::from("t_ms,key,node,status,retry_after_ms,latency_ms,retry,timed_out\n");
     for r in rows {
-        let ms = |ns: u64| crate::sim::decimal::format_fixed(ns, 6);
+        let ms = |ns: u64| crate::sim::support::decimal::format_fixed(ns, 6);
         let retry_after = r.retry_after.map(ms).unwrap_or_default();
         out.push_str(&format!(
             "{},{key},{},{},{retry_after},{},{},{}\n",

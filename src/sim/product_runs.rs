@@ -3,13 +3,13 @@
 //! exported configuration ([`run_config`], the panel's "Run this config").
 
 use super::algorithm::Algorithm;
-use super::decimal;
 use super::products::{self, Policy};
 use super::query::ParamError;
 use super::rate::Rate;
 use super::report;
 use super::scenario::Scenario;
 use super::time::Nanos;
+use crate::sim::support::decimal;
 
 /// The product model that runs what the production tab `export` (a CLI `--export` name)
 /// exports for `sc`'s policy: the Upstash tab's limiter and the Lua tab's script follow the

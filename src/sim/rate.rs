@@ -1,7 +1,7 @@
 //! [`Rate`]: an exact events-per-second quantity, and the fixed-point scale limiters count in.
 
-use super::decimal::{format_fixed, parse_fixed, DecimalError};
 use super::time::NANOS_PER_SEC;
+use crate::sim::support::decimal::{format_fixed, parse_fixed, DecimalError};
 use std::fmt;
 
 /// Milli-units in one unit: rates are exact to 0.001 per second.

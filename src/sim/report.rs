@@ -158,7 +158,7 @@ pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
     let mut log = sim.decisions().to_vec();
     // Decisions come in the order they are made; a stable sort keeps that order among equal arrivals.
     log.sort_by_key(|d| d.arrived);
-    let ms = |ns: u64| super::decimal::format_fixed(ns, 6);
+    let ms = |ns: u64| crate::sim::support::decimal::format_fixed(ns, 6);
     let mut out = String::with_capacity(32 * log.len() + 40);
     out.push_str("t_ms,key,node,status,retry_after_ms\n");
     let rejected = sc.reject_status();

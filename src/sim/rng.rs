@@ -4,9 +4,9 @@
 //! platform's libm, which may differ in the last bit between native and WebAssembly builds), so
 //! the same seed gives the same run, byte for byte, everywhere.
 
-use super::ieee_math::{exp_neg, ln_with};
 use super::tables::{tables, Tables};
 use super::zig_table::ZIG_EXP_R;
+use crate::sim::support::ieee_math::{exp_neg, ln_with};
 
 /// A deterministic pseudo-random generator (SplitMix64).
 #[derive(Clone, Debug)]

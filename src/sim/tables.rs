@@ -9,9 +9,9 @@
 
 use std::sync::OnceLock;
 
-use super::ieee_math::{exp_neg, ln_with};
 use super::ln_table::LN_ULPS;
 use super::zig_table::{ZIG_EXP_F_ULPS, ZIG_EXP_R, ZIG_EXP_V, ZIG_EXP_X_ULPS};
+use crate::sim::support::ieee_math::{exp_neg, ln_with};
 
 /// The tables, exactly as the constants they are built to equal.
 pub(crate) struct Tables {

@@ -137,12 +137,12 @@ impl Add for Nanos {
 
 impl fmt::Display for SimTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} s", super::decimal::format_f64(self.as_secs_f64(), 3))
+        write!(f, "{} s", crate::sim::support::decimal::format_f64(self.as_secs_f64(), 3))
     }
 }
 
 impl fmt::Display for Nanos {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ms", super::decimal::format_f64(self.0 as f64 / 1e6, 3))
+        write!(f, "{} ms", crate::sim::support::decimal::format_f64(self.0 as f64 / 1e6, 3))
     }
 }

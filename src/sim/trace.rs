@@ -3,7 +3,7 @@
 //! Format: one arrival time per line in milliseconds since the start (`12`, `12.5`, `0.000001`),
 //! in non-decreasing order; blank lines and `#` comments are ignored.
 
-use super::decimal::{format_f64, parse_fixed, DecimalError};
+use crate::sim::support::decimal::{format_f64, parse_fixed, DecimalError};
 use std::fmt;
 
 /// Largest trace text accepted, in bytes.
@@ -157,7 +157,7 @@ impl Trace {
 /// A line shortened for an error message, so a megabyte of garbage is not echoed back.
 /// A trace line quoted in a message.
 fn clip(s: &str) -> String {
-    super::quote::clip(s, 40)
+    crate::sim::support::quote::clip(s, 40)
 }
 
 #[cfg(test)]

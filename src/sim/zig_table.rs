@@ -32,7 +32,7 @@ pub(crate) const ZIG_EXP_X_ULPS: [i8; 257] = [
     0, 1, 1, 2, 1, 0, 1, 2, 2, -1, 2, 1, 2, 1, 2, -4, 0,
 ];
 
-/// Corrections to `exp(-x[i])` against [`super::ieee_math::exp_neg`]`(x[i])`.
+/// Corrections to `exp(-x[i])` against [`crate::sim::support::ieee_math::exp_neg`]`(x[i])`.
 #[rustfmt::skip]
 pub(crate) const ZIG_EXP_F_ULPS: [i8; 257] = [
     3, 2, 1, -2, -2, 2, -1, 1, 2, 2, 3, 2, 4, 1, 0, 2, 0, 5, 3, 1,

@@ -47,7 +47,7 @@ fn control(pg: Playground, which: EmbedControl) -> AnyView {
         EmbedControl::Speed => view! {
             <div class="field">
                 <label for="speed">"Speed"</label>
-                <select id="speed" on:change=move |ev| { if let Some(v) = crate::sim::nearest::nearest_f64(&event_target_value(&ev)) { pg.speed.set(v) } }>
+                <select id="speed" on:change=move |ev| { if let Some(v) = crate::sim::support::nearest::nearest_f64(&event_target_value(&ev)) { pg.speed.set(v) } }>
                     {SPEEDS.into_iter().map(|s| view! {
                         <option value=speed_value(s) prop:selected=move || pg.speed.get() == s>{format!("{}×", format_number(s))}</option>
                     }).collect::<Vec<_>>()}

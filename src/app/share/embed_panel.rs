@@ -45,7 +45,7 @@ fn toggled<T: PartialEq + Copy>(list: &mut Vec<T>, item: T, on: bool) {
 
 /// The moment in seconds as the field holds it, in whole milliseconds.
 fn moment_text(t: Nanos) -> String {
-    crate::sim::decimal::format_f64_trimmed(t.as_nanos() as f64 / 1e9, 3)
+    crate::sim::support::decimal::format_f64_trimmed(t.as_nanos() as f64 / 1e9, 3)
 }
 
 /// A live preview of the snippet's frame at `width` px, sized from the frame's own height
@@ -141,7 +141,8 @@ pub fn EmbedPanel(
         }
     });
     let set_moment = move |secs: f64| {
-        let secs = if secs.is_finite() { crate::sim::within::within(secs, 0.0, MAX_MOMENT_SECS as f64) } else { 0.0 };
+        let secs =
+            if secs.is_finite() { crate::sim::support::within::within(secs, 0.0, MAX_MOMENT_SECS as f64) } else { 0.0 };
         frame.update(|f| f.at = Nanos((secs * 1000.0).round() as u64 * 1_000_000));
     };
     let now = move || input.with(|i| i.now.as_secs_f64());
@@ -183,7 +184,7 @@ pub fn EmbedPanel(
                     <span>{format!("Opens at t = (s, 0 – {MAX_MOMENT_SECS})")}</span>
                     <input type="number" id="embed-t" min="0" max=MAX_MOMENT_SECS step="0.1"
                         prop:value=move || frame.with(|f| moment_text(f.at))
-                        on:change=move |ev| set_moment(crate::sim::nearest::nearest_f64(&event_target_value(&ev)).unwrap_or(0.0)) />
+                        on:change=move |ev| set_moment(crate::sim::support::nearest::nearest_f64(&event_target_value(&ev)).unwrap_or(0.0)) />
                 </label>
                 <button type="button" id="embed-t-now" on:click=move |_| set_moment((now() * 10.0).floor() / 10.0)>
                     {move || format!("Use now ({} s)", moment_text(Nanos((now() * 10.0).floor() as u64 * 100_000_000)))}

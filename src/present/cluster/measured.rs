@@ -9,7 +9,7 @@ use crate::sim::Scenario;
 /// Admitted beyond the exact limiter as a signed share of what it admits, e.g. "+24.3 %".
 ///
 /// ```
-/// use crate::present::cluster::measured::share;
+/// use ratelimit_playground::present::cluster::measured::share;
 /// assert_eq!(share(243, 1000), "+24.3 %");
 /// assert_eq!(share(0, 1000), "0 %");
 /// assert_eq!(share(-2, 1000), "−0.2 %");

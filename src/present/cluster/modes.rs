@@ -40,7 +40,7 @@ impl ModeRow {
 /// [`SHORTEST`]..=[`LONGEST`].
 ///
 /// ```
-/// use crate::present::cluster::modes::stretch;
+/// use ratelimit_playground::present::cluster::modes::stretch;
 /// use ratelimit_playground::sim::{Nanos, Scenario};
 /// let sc = |q| Scenario::from_query(q).unwrap();
 /// assert_eq!(stretch(&sc("rate=40")), Nanos::from_secs(60));

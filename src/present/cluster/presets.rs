@@ -27,7 +27,7 @@ pub const FIRST_RATE: Rate = Rate::per_sec(40);
 /// Whether `sc` describes more than one limiter on one server: several nodes, or a store.
 ///
 /// ```
-/// use crate::present::cluster::presets::is_cluster;
+/// use ratelimit_playground::present::cluster::presets::is_cluster;
 /// use ratelimit_playground::sim::Scenario;
 /// assert!(!is_cluster(&Scenario::default()));
 /// assert!(is_cluster(&Scenario::from_query("nodes=2").unwrap()));

@@ -10,7 +10,7 @@ use crate::sim::{Gauge, Nanos, Scenario, Simulation};
 /// 1 − count ÷ limit for the windows.
 ///
 /// ```
-/// use crate::present::cluster::readout::quota_left;
+/// use ratelimit_playground::present::cluster::readout::quota_left;
 /// use ratelimit_playground::sim::{Gauge, Scenario};
 /// let g = |level| Gauge { level, ..Gauge::default() };
 /// assert_eq!(quota_left(&Scenario::default(), &g(2.5)), 0.25);
@@ -29,7 +29,7 @@ pub fn quota_left(sc: &Scenario, gauge: &Gauge) -> f64 {
 /// A decision latency for display, in µs below a millisecond.
 ///
 /// ```
-/// use crate::present::cluster::readout::format_latency;
+/// use ratelimit_playground::present::cluster::readout::format_latency;
 /// use ratelimit_playground::sim::Nanos;
 /// assert_eq!(format_latency(Nanos::ZERO), "0 ms");
 /// assert_eq!(format_latency(Nanos(50_000)), "50 µs");
@@ -95,7 +95,7 @@ impl ClusterReadout {
     /// `None` until the exact limiter has admitted anything.
     ///
     /// ```
-    /// use crate::present::cluster::readout::ClusterReadout;
+    /// use ratelimit_playground::present::cluster::readout::ClusterReadout;
     /// let r = ClusterReadout { admitted: 111, reference: 100, ..Default::default() };
     /// assert!((r.ratio().unwrap() - 1.11).abs() < 1e-12);
     /// assert_eq!(ClusterReadout::default().ratio(), None);
@@ -107,7 +107,7 @@ impl ClusterReadout {
     /// Over-admission for display, signed.
     ///
     /// ```
-    /// use crate::present::cluster::readout::ClusterReadout;
+    /// use ratelimit_playground::present::cluster::readout::ClusterReadout;
     /// let r = |admitted, reference| ClusterReadout { admitted, reference, ..Default::default() };
     /// assert_eq!(r(1545, 309).over_label(), "+1,236");
     /// assert_eq!(r(309, 309).over_label(), "0");
@@ -126,7 +126,7 @@ impl ClusterReadout {
     /// Over-admission as a share of the exact limiter's admissions, and the ratio between them.
     ///
     /// ```
-    /// use crate::present::cluster::readout::ClusterReadout;
+    /// use ratelimit_playground::present::cluster::readout::ClusterReadout;
     /// let r = |admitted, reference| ClusterReadout { admitted, reference, ..Default::default() };
     /// assert_eq!(r(1545, 309).share_label(), "+400.0 % · 5.00 × one exact limiter");
     /// assert_eq!(r(118, 159).share_label(), "−25.8 % · 0.74 × one exact limiter");

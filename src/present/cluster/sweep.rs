@@ -18,7 +18,7 @@ pub const CELL_LONGEST: Nanos = Nanos::from_secs(60);
 /// the grid would otherwise simulate more than [`SWEEP_REQUESTS`].
 ///
 /// ```
-/// use crate::present::cluster::sweep::sweep_base;
+/// use ratelimit_playground::present::cluster::sweep::sweep_base;
 /// use ratelimit_playground::sim::{Nanos, Scenario};
 /// let sc = |q| Scenario::from_query(q).unwrap();
 /// assert_eq!(sweep_base(&sc("rate=200")).duration, Nanos::from_secs(60));
@@ -34,7 +34,7 @@ pub fn sweep_base(sc: &Scenario) -> Scenario {
 /// About how many requests the grid for `sc` simulates.
 ///
 /// ```
-/// use crate::present::cluster::sweep::sweep_requests;
+/// use ratelimit_playground::present::cluster::sweep::sweep_requests;
 /// use ratelimit_playground::sim::Scenario;
 /// assert_eq!(sweep_requests(&Scenario::from_query("rate=40").unwrap()), 16.0 * 60.0 * 40.0);
 /// ```
@@ -51,7 +51,7 @@ pub fn run_sweep(sc: &Scenario) -> Result<Vec<SweepCell>, ParamError> {
 /// The band of an overshoot percentage, 0 (none) to 4 (30 % or more), for the cell's shade.
 ///
 /// ```
-/// use crate::present::cluster::sweep::band;
+/// use ratelimit_playground::present::cluster::sweep::band;
 /// assert_eq!(band(0.2), 0);
 /// assert_eq!(band(11.0), 2);
 /// assert_eq!(band(80.0), 4);

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use super::html::escape;
 use crate::chart::axis::{nice_ceiling, short_number};
-use crate::sim::decimal::{format_f64, format_f64_trimmed};
+use crate::sim::support::decimal::{format_f64, format_f64_trimmed};
 
 /// How tall the charts are, CSS pixels.
 pub const HEIGHT: u32 = 240;

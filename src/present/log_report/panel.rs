@@ -45,7 +45,7 @@ impl Settings {
     /// to find it), and a notice for each value not used as given.
     ///
     /// ```
-    /// use crate::present::log_report::panel::Settings;
+    /// use ratelimit_playground::present::log_report::panel::Settings;
     /// let (s, notices) = Settings::read("field", "user_id", "", "", "250");
     /// assert_eq!((s.target, notices[0].as_str()), (1.0, "target: 250 is above 100 %; using 100 %"));
     /// ```
@@ -64,7 +64,7 @@ impl Settings {
             ("json" | "csv", t) if !t.is_empty() => LogFormat::named(&format!("{format}:{t}")).ok(),
             (f, _) => LogFormat::named(f).ok(),
         };
-        let target = match crate::sim::nearest::nearest_f64(target.trim()).ok_or(()) {
+        let target = match crate::sim::support::nearest::nearest_f64(target.trim()).ok_or(()) {
             Ok(p) if (0.0..=100.0).contains(&p) => p / 100.0,
             Ok(p) if p > 100.0 => {
                 notices.push(format!("target: {p} is above 100 %; using 100 %"));

@@ -16,7 +16,7 @@ pub const TOP_KEYS: usize = 20;
 /// The policy keys of a scenario's full query: the algorithm and its numbers.
 ///
 /// ```
-/// use crate::present::log_report::report::policy_of;
+/// use ratelimit_playground::present::log_report::report::policy_of;
 /// assert_eq!(policy_of("algo=gcra&capacity=5&refill=1&rate=8&seed=1"), "algo=gcra&capacity=5&refill=1");
 /// ```
 pub fn policy_of(query: &str) -> String {

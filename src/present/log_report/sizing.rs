@@ -19,7 +19,7 @@ pub const STILL_NAMED: usize = 20;
 /// or its capacity (buckets).
 ///
 /// ```
-/// use crate::present::log_report::sizing::line_of;
+/// use ratelimit_playground::present::log_report::sizing::line_of;
 /// assert_eq!(line_of("capacity=50&refill=2"), "capacity=50");
 /// assert_eq!(line_of("limit=100&window=60"), "window=60");
 /// ```

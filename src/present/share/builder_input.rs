@@ -21,8 +21,8 @@ impl BuilderInput {
     /// One line each: the view's key, the time in nanoseconds, the scenario's full query.
     ///
     /// ```
-    /// use crate::present::share::builder_input::BuilderInput;
-    /// use crate::present::share::link::LinkView;
+    /// use ratelimit_playground::present::share::builder_input::BuilderInput;
+    /// use ratelimit_playground::present::share::link::LinkView;
     /// use ratelimit_playground::sim::{Nanos, Scenario};
     /// let input = BuilderInput { scenario: Scenario::default(), view: LinkView::Compare, now: Nanos(1_500_000_000) };
     /// assert!(input.encode().starts_with("compare\n1500000000\nalgo="));

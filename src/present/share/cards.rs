@@ -58,7 +58,7 @@ impl Card {
     /// Its name in `show=`.
     ///
     /// ```
-    /// use crate::present::share::cards::Card;
+    /// use ratelimit_playground::present::share::cards::Card;
     /// assert_eq!(Card::Steady.key(), "steady");
     /// ```
     pub fn key(self) -> &'static str {
@@ -108,7 +108,7 @@ impl Card {
 /// left without a neighbour (the others go two to a row, in order). The still lays out the same.
 ///
 /// ```
-/// use crate::present::share::cards::{full_rows, Card};
+/// use ratelimit_playground::present::share::cards::{full_rows, Card};
 /// let cards = [Card::State, Card::Steady, Card::Throughput, Card::Response];
 /// assert_eq!(full_rows(&cards), [false, false, true, true]);
 /// ```
@@ -136,7 +136,7 @@ pub const DEFAULT_CARDS: [Card; 1] = [Card::Throughput];
 /// nothing left means [`DEFAULT_CARDS`].
 ///
 /// ```
-/// use crate::present::share::cards::{fit, Card};
+/// use ratelimit_playground::present::share::cards::{fit, Card};
 /// let (cards, messages) = fit(&[Card::Topology, Card::State], false);
 /// assert_eq!(cards, [Card::State]);
 /// assert!(messages[0].starts_with("'topology' is a multi-node card"));
@@ -168,7 +168,7 @@ pub fn fit(cards: &[Card], multi_node: bool) -> (Vec<Card>, Vec<String>) {
 /// error message naming the unknown ones, if any (those are ignored).
 ///
 /// ```
-/// use crate::present::share::cards::{parse_cards, Card};
+/// use ratelimit_playground::present::share::cards::{parse_cards, Card};
 /// let (cards, error) = parse_cards("state,throughput,state,bogus");
 /// assert_eq!(cards, [Card::State, Card::Throughput]);
 /// assert!(error.unwrap().starts_with("'bogus' is not a card; known: throughput, state"));

@@ -19,8 +19,8 @@ fn is_decimal(v: &str) -> bool {
 /// `{"query": …, "view": …, "scenario": {key: value, …}, "effective_limit": …, "effective_window_s": …}`.
 ///
 /// ```
-/// use crate::present::share::export::scenario_json;
-/// use crate::present::share::link::LinkView;
+/// use ratelimit_playground::present::share::export::scenario_json;
+/// use ratelimit_playground::present::share::link::LinkView;
 /// use ratelimit_playground::sim::Scenario;
 /// let json = scenario_json(&Scenario::from_query("algo=gcra&refill=2.5").unwrap(), LinkView::Single);
 /// let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -44,7 +44,7 @@ pub fn scenario_json(sc: &Scenario, view: LinkView) -> String {
         "{{\n  \"query\": {query},\n  \"view\": \"{view}\",\n  \"scenario\": {{\n{}\n  }},\n  \"effective_limit\": {},\n  \"effective_window_s\": {}\n}}\n",
         fields.join(",\n"),
         sc.effective_limit(),
-        crate::sim::decimal::format_fixed(sc.effective_window().as_nanos(), 9),
+        crate::sim::support::decimal::format_fixed(sc.effective_window().as_nanos(), 9),
     )
 }
 

@@ -127,7 +127,7 @@ impl EmbedControl {
     /// Its name in `controls=`.
     ///
     /// ```
-    /// use crate::present::share::link::EmbedControl;
+    /// use ratelimit_playground::present::share::link::EmbedControl;
     /// assert_eq!(EmbedControl::Rate.key(), "rate");
     /// ```
     pub fn key(self) -> &'static str {
@@ -185,7 +185,7 @@ impl Frame {
                     notes.note(key, || unknown_cards(&unknown));
                 }
             }
-            "t" => match crate::sim::nearest::nearest_f64(value).ok_or(()) {
+            "t" => match crate::sim::support::nearest::nearest_f64(value).ok_or(()) {
                 Ok(t) if t.is_finite() && t >= 0.0 => {
                     let max = MAX_MOMENT_SECS as f64;
                     if t > max {

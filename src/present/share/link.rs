@@ -36,7 +36,7 @@ impl LinkView {
     /// The `view` value naming it.
     ///
     /// ```
-    /// use crate::present::share::link::LinkView;
+    /// use ratelimit_playground::present::share::link::LinkView;
     /// assert_eq!(LinkView::Cluster.key(), "cluster");
     /// assert_eq!(LinkView::from_key("compare"), Some(LinkView::Compare));
     /// assert_eq!(LinkView::from_key("grid"), None);
@@ -99,7 +99,7 @@ impl Link {
     /// reported. A `traffic=trace` link cannot carry its trace: it opens on constant traffic.
     ///
     /// ```
-    /// use crate::present::share::link::{Link, LinkView};
+    /// use ratelimit_playground::present::share::link::{Link, LinkView};
     /// use ratelimit_playground::sim::Scenario;
     /// let link = Link::parse("?algo=gcra&view=compare&nodes=99&bogus=1", &Scenario::default());
     /// assert_eq!(link.view, LinkView::Compare);
@@ -170,7 +170,7 @@ fn usable(mut sc: Scenario, base: &Scenario, notices: &mut Vec<ParamError>) -> S
 /// `rate` (the page opens on another rate than the CLI's default, so a link states it).
 ///
 /// ```
-/// use crate::present::share::link::scenario_query;
+/// use ratelimit_playground::present::share::link::scenario_query;
 /// use ratelimit_playground::sim::Scenario;
 /// assert_eq!(scenario_query(&Scenario::default()), "rate=4");
 /// let sc = Scenario::from_query("seed=7&algo=gcra").unwrap();
@@ -198,7 +198,7 @@ pub fn share_query(sc: &Scenario, view: LinkView) -> String {
 /// embed's defaults.
 ///
 /// ```
-/// use crate::present::share::link::{embed_query, EmbedControl, Frame, LinkView};
+/// use ratelimit_playground::present::share::link::{embed_query, EmbedControl, Frame, LinkView};
 /// use ratelimit_playground::sim::Scenario;
 /// let frame = Frame { controls: vec![EmbedControl::Rate, EmbedControl::Capacity], ..Frame::default() };
 /// let q = embed_query(&Scenario::default(), LinkView::Single, &frame);

@@ -18,7 +18,7 @@ impl Link {
     /// carries none of the messages, nor the embed keys' parsing.
     ///
     /// ```
-    /// use crate::present::share::link::Link;
+    /// use ratelimit_playground::present::share::link::Link;
     /// use ratelimit_playground::sim::Scenario;
     /// let base = Scenario::default();
     /// for q in ["", "?algo=gcra&rate=3&view=single", "?nodes=99", "?embed=1", "?view=compare", "?rate=3&rate=4"] {
@@ -64,7 +64,7 @@ impl Link {
     /// as the page's, carries none of the messages.
     ///
     /// ```
-    /// use crate::present::share::link::Link;
+    /// use ratelimit_playground::present::share::link::Link;
     /// use ratelimit_playground::sim::Scenario;
     /// let base = Scenario::default();
     /// for q in ["?embed=1", "?embed=1&show=state,throughput&t=30&controls=rate&theme=dark&caption=Hi",

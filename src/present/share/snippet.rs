@@ -21,8 +21,8 @@ pub const FALLBACK_IMAGE: &str = "ratelimit-playground.svg";
 /// this height and the embed's height messages correct it.
 ///
 /// ```
-/// use crate::present::share::cards::Card;
-/// use crate::present::share::snippet::{frame_height, FRAME_HEIGHT};
+/// use ratelimit_playground::present::share::cards::Card;
+/// use ratelimit_playground::present::share::snippet::{frame_height, FRAME_HEIGHT};
 /// assert_eq!(frame_height(&[Card::Throughput], true, false), FRAME_HEIGHT);
 /// assert!(frame_height(&[Card::Throughput, Card::State, Card::Steady], false, true) > FRAME_HEIGHT);
 /// ```
@@ -36,7 +36,7 @@ pub fn frame_height(cards: &[Card], controls: bool, caption: bool) -> u32 {
 /// The frame's title: what a screen reader announces for it.
 ///
 /// ```
-/// use crate::present::share::snippet::frame_title;
+/// use ratelimit_playground::present::share::snippet::frame_title;
 /// use ratelimit_playground::sim::Scenario;
 /// let sc = Scenario::from_query("rate=8").unwrap();
 /// assert_eq!(frame_title(&sc), "Rate limiter playground: Token bucket at 8 requests/s");
@@ -58,7 +58,7 @@ fn attr(s: &str) -> String {
 /// around `image` (the still the CLI draws; an empty `image` leaves the link and image out).
 ///
 /// ```
-/// use crate::present::share::snippet::iframe;
+/// use ratelimit_playground::present::share::snippet::iframe;
 /// let html = iframe("https://example.org/rl/?rate=8&embed=1", "A title", 400, "https://example.org/rl/?rate=8", "still.svg");
 /// assert!(html.contains(r#"src="https://example.org/rl/?rate=8&amp;embed=1""#));
 /// assert!(html.contains(r#"sandbox="allow-scripts""#) && html.contains(r#"title="A title""#));
@@ -92,8 +92,8 @@ fn shell_quote(s: &str) -> String {
 /// moment, by the same drawing code, to `image`.
 ///
 /// ```
-/// use crate::present::share::cards::Card;
-/// use crate::present::share::snippet::svg_command;
+/// use ratelimit_playground::present::share::cards::Card;
+/// use ratelimit_playground::present::share::snippet::svg_command;
 /// assert_eq!(
 ///     svg_command("rate=8&algo=gcra", &[Card::Throughput, Card::State], "12.5", "still.svg"),
 ///     "ratelimit-sim --query 'rate=8&algo=gcra' --format svg --show throughput,state --at 12.5 --out still.svg"

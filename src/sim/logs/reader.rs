@@ -199,7 +199,7 @@ impl LogReader {
         if order.latest != i64::MIN && ms < order.latest - REORDER_MS {
             return Err(error(
                 lines,
-                format!("its time is {} s before an earlier line's; lines may be at most {} s out of order (sort merged logs by time first)", crate::sim::decimal::format_f64((order.latest - ms) as f64 / 1e3, 3), REORDER_MS / 1000),
+                format!("its time is {} s before an earlier line's; lines may be at most {} s out of order (sort merged logs by time first)", crate::sim::support::decimal::format_f64((order.latest - ms) as f64 / 1e3, 3), REORDER_MS / 1000),
             ));
         }
         let id = self.keys.intern(self.key.of(&entry));

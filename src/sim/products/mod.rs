@@ -245,8 +245,8 @@ pub fn reason(algo: Algorithm, p: &Policy, o: &ProductOptions) -> String {
 /// ```
 pub fn duration_text(ns: u64) -> String {
     if ns < 1_000_000_000 {
-        format!("{} ms", super::decimal::format_fixed(ns / 1_000, 3))
+        format!("{} ms", crate::sim::support::decimal::format_fixed(ns / 1_000, 3))
     } else {
-        format!("{} s", super::decimal::format_fixed(ns / 1_000_000, 3))
+        format!("{} s", crate::sim::support::decimal::format_fixed(ns / 1_000_000, 3))
     }
 }

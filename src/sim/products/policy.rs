@@ -61,7 +61,7 @@ impl Policy {
 
     /// The sustained rate per second, for prose.
     pub fn per_sec(&self) -> String {
-        crate::sim::decimal::format_fixed(self.rate_milli, 3)
+        crate::sim::support::decimal::format_fixed(self.rate_milli, 3)
     }
 }
 
@@ -73,7 +73,7 @@ pub fn round_ms(ns: u64) -> u64 {
 
 /// A duration in nanoseconds as the shortest exact decimal number of seconds ("0.4", "2").
 pub(crate) fn secs(ns: u64) -> String {
-    crate::sim::decimal::format_fixed(ns, 9)
+    crate::sim::support::decimal::format_fixed(ns, 9)
 }
 
 /// Greatest common divisor.

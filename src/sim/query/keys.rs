@@ -3,9 +3,9 @@
 
 use super::ParamError;
 use crate::sim::algorithm::Algorithm;
-use crate::sim::decimal::{format_fixed, parse_fixed, DecimalError};
 use crate::sim::rate::Rate;
 use crate::sim::scenario::{Balancer, FailMode, RetryPolicy, Scenario, StoreMode, TrafficShape};
+use crate::sim::support::decimal::{format_fixed, parse_fixed, DecimalError};
 use crate::sim::time::Nanos;
 
 /// A numeric key: its value is a decimal with `digits` fractional digits, held as an integer.
@@ -262,7 +262,7 @@ pub(super) fn err(key: &str, message: String) -> ParamError {
 
 /// A query value quoted in a message.
 pub(super) fn clip(s: &str) -> String {
-    crate::sim::quote::clip(s, 32)
+    crate::sim::support::quote::clip(s, 32)
 }
 
 impl Num {

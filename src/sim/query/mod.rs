@@ -6,9 +6,9 @@
 
 mod keys;
 
-use super::decimal::{format_fixed, parse_fixed};
 use super::scenario::{Outage, Scenario, TrafficShape};
 use super::time::SimTime;
+use crate::sim::support::decimal::{format_fixed, parse_fixed};
 use keys::{
     clip, err, name_of, ALGOS, BALANCERS, BOOLS, ENVOY_BUCKETS, FAILS, LUA_SCRIPTS, NGINX_STATUS, NUMS, RETRIES, S,
     SEC, STORES, TRAFFIC,

@@ -61,7 +61,7 @@ impl EnvoyBucket {
     pub fn fill_rate_text(&self) -> String {
         let ms = u128::from(self.fill_interval_ms());
         let milli = (u128::from(self.tokens_per_fill) * 1_000_000 + ms / 2) / ms;
-        crate::sim::decimal::format_fixed(milli as u64, 3)
+        crate::sim::support::decimal::format_fixed(milli as u64, 3)
     }
 
     /// Tokens per second, as Envoy divides them: `tokens_per_fill / fill_interval` in seconds.

@@ -10,7 +10,7 @@ use crate::sim::products::product::Config;
 fn rounding(milli: u64, rate: NginxRate) -> Option<String> {
     let exact = rate.per_minute && rate.value * 1_000 != milli * 60;
     exact.then(|| {
-        let per_min = crate::sim::decimal::format_fixed(milli * 60, 3);
+        let per_min = crate::sim::support::decimal::format_fixed(milli * 60, 3);
         format!("{per_min} requests/min is not a whole number: rounded to {}", rate.to_config())
     })
 }

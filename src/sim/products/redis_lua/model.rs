@@ -49,7 +49,7 @@ pub fn now_arg(now: SimTime) -> String {
 /// `tonumber` of a decimal: the nearest `double`, as C's `strtod` reads it (the arguments are
 /// plain decimals: integers, a refill like `0.25`, and `now` in ms with six decimals).
 fn lua_number(s: &str) -> f64 {
-    crate::sim::nearest::nearest_f64(s).unwrap_or(0.0)
+    crate::sim::support::nearest::nearest_f64(s).unwrap_or(0.0)
 }
 
 /// Lua 5.1's `a % b`: `a − floor(a / b) × b`.

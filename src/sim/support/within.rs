@@ -5,7 +5,7 @@
 /// NaN included, exactly as `v.clamp(lo, hi)`.
 ///
 /// ```
-/// use ratelimit_playground::sim::within::within;
+/// use ratelimit_playground::sim::support::within::within;
 /// assert_eq!(within(1.5, 0.0, 1.0), 1.0);
 /// assert_eq!(within(-3.0, 0.0, 1.0), 0.0);
 /// assert_eq!(within(0.25, 0.0, 1.0), 0.25);

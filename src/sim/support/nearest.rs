@@ -11,7 +11,7 @@ const MAX_FRACTION_DIGITS: usize = 19;
 /// sign, spaces) and for more than 38 significant or 19 fractional digits.
 ///
 /// ```
-/// use ratelimit_playground::sim::nearest::nearest_f64;
+/// use ratelimit_playground::sim::support::nearest::nearest_f64;
 /// assert_eq!(nearest_f64("0.1"), Some(0.1));
 /// assert_eq!(nearest_f64("-2.5"), Some(-2.5));
 /// assert_eq!(nearest_f64("1e3"), None);

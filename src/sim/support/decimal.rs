@@ -17,7 +17,7 @@ pub enum DecimalError {
 /// Parses a non-negative decimal into an integer count of `10^-digits` units.
 ///
 /// ```
-/// use ratelimit_playground::sim::decimal::{parse_fixed, DecimalError};
+/// use ratelimit_playground::sim::support::decimal::{parse_fixed, DecimalError};
 /// assert_eq!(parse_fixed("2.5", 3), Ok(2500));
 /// assert_eq!(parse_fixed("0.001", 3), Ok(1));
 /// assert_eq!(parse_fixed("7", 0), Ok(7));
@@ -54,7 +54,7 @@ pub fn parse_fixed(s: &str, digits: u32) -> Result<u64, DecimalError> {
 /// Prints an integer count of `10^-digits` units as the shortest exact decimal.
 ///
 /// ```
-/// use ratelimit_playground::sim::decimal::format_fixed;
+/// use ratelimit_playground::sim::support::decimal::format_fixed;
 /// assert_eq!(format_fixed(2500, 3), "2.5");
 /// assert_eq!(format_fixed(7000, 3), "7");
 /// assert_eq!(format_fixed(50, 3), "0.05");
@@ -78,7 +78,7 @@ pub const MAX_F64_DECIMALS: u32 = 6;
 /// web app's modules carry no copy of core's float printing (`flt2dec`, ~5 KB brotli).
 ///
 /// ```
-/// use ratelimit_playground::sim::decimal::format_f64;
+/// use ratelimit_playground::sim::support::decimal::format_f64;
 /// assert_eq!(format_f64(2.018, 2), "2.02");
 /// assert_eq!(format_f64(0.125, 2), "0.12"); // an exact tie: to even
 /// assert_eq!(format_f64(0.35, 1), "0.3"); // 0.35 is 0.34999… in binary
@@ -148,7 +148,7 @@ fn zero_padded(n: u128, width: usize) -> String {
 /// [`format_f64`] without trailing zeros (nor a trailing point): `2.5`, `12`, `13.125`.
 ///
 /// ```
-/// use ratelimit_playground::sim::decimal::format_f64_trimmed;
+/// use ratelimit_playground::sim::support::decimal::format_f64_trimmed;
 /// assert_eq!(format_f64_trimmed(13.200000000000001, 6), "13.2");
 /// assert_eq!(format_f64_trimmed(12.0, 3), "12");
 /// ```

@@ -5,7 +5,7 @@
 /// At most `max` characters of `s` (then "…"), control characters replaced by `�`.
 ///
 /// ```
-/// use ratelimit_playground::sim::quote::clip;
+/// use ratelimit_playground::sim::support::quote::clip;
 /// assert_eq!(clip("ten", 5), "ten");
 /// assert_eq!(clip("abcdefgh", 5), "abcde…");
 /// assert_eq!(clip("a\0b\x1b[2J", 8), "a�b�[2J");
