@@ -11,11 +11,12 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 WASM := wasm32-unknown-unknown
 
-.PHONY: help serve test bootstrap bootstrap-test lint unit wasm-test dist size bench fuzz ff-wasm redis-table cycles clean
+.PHONY: help serve test bootstrap bootstrap-test lint build-fixtures unit wasm-test dist size bench fuzz ff-wasm redis-table cycles clean
 
 help:
 	@echo "make serve   install missing tools, then run the app at http://127.0.0.1:$(PORT)/"
 	@echo "make test    install missing tools, then every check (fmt, clippy, unit, browser, e2e)"
+	@echo "make build-fixtures  capture the build steps' test fixture anew, after upgrading Trunk, wasm-bindgen or wasm-opt"
 	@echo "make size    release wasm/JS/CSS sizes (raw, gzip, brotli), bytes by crate; fails above scripts/size-budget"
 	@echo "make bench   engine and browser benchmarks"
 	@echo "make fuzz    a million random queries through the parser and validation"
@@ -41,6 +42,12 @@ lint:
 	cargo clippy --all-targets --locked -- -D warnings
 	cargo clippy --locked --test e2e --test e2e_share --test e2e_cluster -- -D warnings # test = false: not in --all-targets
 	cargo clippy --all-targets --locked --target $(WASM) -- -D warnings
+
+# After upgrading Trunk, wasm-bindgen or wasm-opt, or changing index.html's Trunk links: builds the
+# tiny crate in scripts/tests/fixture-app/ with the app's index.html and Trunk.toml, and captures
+# its staging folder (what scripts/post_build.py's steps are given) as the build steps' fixture.
+build-fixtures: bootstrap
+	python3 scripts/tests/refresh_fixtures.py
 
 # The release build with relative asset URLs, so it works from any sub-path (the e2e tests serve
 # it from one).
