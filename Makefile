@@ -11,12 +11,13 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 WASM := wasm32-unknown-unknown
 
-.PHONY: help serve test bootstrap bootstrap-test lint build-fixtures unit wasm-test dist size bench fuzz ff-wasm redis-table cycles clean
+.PHONY: help serve test bootstrap bootstrap-test lint test-build-steps build-fixtures unit wasm-test dist size bench fuzz ff-wasm redis-table cycles clean
 
 help:
 	@echo "make serve   install missing tools, then run the app at http://127.0.0.1:$(PORT)/"
 	@echo "make test    install missing tools, then every check (fmt, clippy, unit, browser, e2e)"
-	@echo "make build-fixtures  capture the build steps' test fixture anew, after upgrading Trunk, wasm-bindgen or wasm-opt"
+	@echo "make test-build-steps  the build's rewriting steps (scripts/post_build.py) on a captured build, in seconds"
+	@echo "make build-fixtures    capture that build anew, after upgrading Trunk, wasm-bindgen or wasm-opt"
 	@echo "make size    release wasm/JS/CSS sizes (raw, gzip, brotli), bytes by crate; fails above scripts/size-budget"
 	@echo "make bench   engine and browser benchmarks"
 	@echo "make fuzz    a million random queries through the parser and validation"
@@ -34,7 +35,7 @@ serve: bootstrap
 	@echo "ratelimit-playground: serving on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
 	trunk serve --port $(PORT)
 
-test: bootstrap-test cycles lint dist size unit wasm-test
+test: bootstrap-test cycles lint test-build-steps dist size unit wasm-test
 	@echo "make test: all checks passed"
 
 lint:
@@ -43,9 +44,17 @@ lint:
 	cargo clippy --locked --test e2e --test e2e_share --test e2e_cluster -- -D warnings # test = false: not in --all-targets
 	cargo clippy --all-targets --locked --target $(WASM) -- -D warnings
 
-# After upgrading Trunk, wasm-bindgen or wasm-opt, or changing index.html's Trunk links: builds the
-# tiny crate in scripts/tests/fixture-app/ with the app's index.html and Trunk.toml, and captures
-# its staging folder (what scripts/post_build.py's steps are given) as the build steps' fixture.
+# The build's last mile: the steps scripts/post_build.py runs after wasm-bindgen and wasm-opt, each
+# on a copy of a captured staging folder (scripts/tests/fixtures/), with the pinned wasm-opt and
+# esbuild and Node; no build, a few seconds. A step whose input changed shape fails here, naming
+# what it no longer finds, before any release build.
+test-build-steps:
+	BUILD_STEPS_REQUIRE_TOOLS=1 python3 -m unittest discover -s scripts/tests
+
+# After upgrading Trunk, wasm-bindgen or wasm-opt, or changing index.html's Trunk links (which
+# test-build-steps checks): builds the tiny crate in scripts/tests/fixture-app/ with the app's
+# index.html and Trunk.toml, and captures its staging folder as the new fixture; then run
+# `make test-build-steps` to see which step no longer fits, fix it, and commit both.
 build-fixtures: bootstrap
 	python3 scripts/tests/refresh_fixtures.py
 

@@ -1,0 +1,111 @@
+"""externalize_loader.py on the captured staging folder: Trunk's inline loader becomes a file of
+its own that index.html references, and picks the module a link needs; the whole page's
+stylesheets wait in a <template>; Trunk's preloads of the page's module go."""
+import hashlib
+import os
+import re
+import unittest
+
+from harness import FIXTURE, PAGE, StepTest, check_module_syntax, glue_of, read, run_step, scripts_copy, staging_copy, wasm_of, write
+
+LOADER_TAG = re.compile(r'<script type="module" src="\./(loader-[0-9a-f]{16}\.js)"></script>')
+
+
+def stylesheet(html, name):
+    """index.html's <link rel="stylesheet"> tag for `name`-<hash>.css."""
+    found = re.findall(rf'<link rel="stylesheet" href="[^"]*/{name}-[0-9a-f]+\.css"[^>]*>', html)
+    assert len(found) == 1, f"expected one {name} stylesheet link, found {found}"
+    return found[0]
+
+
+class ExternalizeLoader(StepTest):
+    step = "externalize_loader.py"
+
+    def moved(self, staging=None):
+        """(index.html, loader name, loader source) after the step ran on `staging`."""
+        staging = staging or staging_copy(self)
+        self.assert_ok(self.run_step(staging))
+        html = read(os.path.join(staging, "index.html"))
+        tags = LOADER_TAG.findall(html)
+        self.assertEqual(len(tags), 1, "index.html should reference one loader file")
+        return html, tags[0], read(os.path.join(staging, tags[0]))
+
+    def test_the_loader_moves_to_a_file_named_by_its_content(self):
+        html, name, loader = self.moved()
+        self.assertNotIn("<script type=\"module\">", html, "no inline script is left")
+        self.assertEqual(name, f"loader-{hashlib.sha256(loader.encode()).hexdigest()[:16]}.js")
+
+    def test_the_loader_is_a_module_that_starts_the_page_s_module_by_trunk_s_names(self):
+        staging = staging_copy(self)
+        _, name, loader = self.moved(staging)
+        check_module_syntax(self, os.path.join(staging, name))
+        glue, wasm = (os.path.basename(f(staging, PAGE)) for f in (glue_of, wasm_of))
+        self.assertIn(f"const bindings = await import('./{glue}');", loader)
+        self.assertIn(f"module_or_path: './{wasm}'", loader)
+
+    def test_the_loader_starts_a_frame_s_and_the_whole_page_s_module_by_their_globals(self):
+        _, _, loader = self.moved()
+        for module in ("ratelimit-frame", "ratelimit-full"):
+            self.assertIn(f'script.src = "./{module}.js";', loader)
+            self.assertIn(f'await {module.replace("-", "_")}({{ module_or_path: "./{module}_bg.wasm" }})', loader)
+        self.assertIn("globalThis.rlpStartWhole = startWhole;", loader)
+
+    def test_a_product_link_starts_the_whole_page(self):
+        _, _, loader = self.moved()
+        products = re.search(r'\(!embed && (\[[^\]]*\])\.includes\(query\.get\("algo"\)\)\)', loader)
+        self.assertIsNotNone(products, "the loader routes product links")
+        self.assertIn('"nginx"', products.group(1))
+        self.assertNotIn('"token_bucket"', products.group(1))
+
+    def test_under_trunk_serve_the_loader_follows_trunk_s_root_path(self):
+        staging = staging_copy(self)
+        index = os.path.join(staging, "index.html")
+        html = read(index)
+        inline = re.search(r'<script type="module">.*?</script>', html, re.S).group(0)
+        write(index, html.replace(inline, inline.replace("'./", "'/")))
+        _, _, loader = self.moved(staging)
+        self.assertIn('script.src = "/ratelimit-frame.js";', loader)
+        self.assertIn(f"await import('/{os.path.basename(glue_of(staging, PAGE))}')", loader)
+
+    def test_the_whole_page_s_stylesheets_wait_in_a_template(self):
+        before = read(os.path.join(FIXTURE, "index.html"))
+        html, _, loader = self.moved()
+        template = re.search(r'<template id="whole-page-css">(.*?)</template>', html, re.S)
+        self.assertIsNotNone(template)
+        for name in ("cluster", "whole"):
+            self.assertIn(stylesheet(before, name), template.group(1), f"{name}'s link, integrity and all")
+            self.assertEqual(html.count(f"/{name}-"), 1, f"{name}'s link is only in the template")
+        for name in ("main", "share"):
+            self.assertEqual(stylesheet(html, name), stylesheet(before, name))
+            self.assertNotIn(stylesheet(html, name), template.group(1))
+        self.assertIn('document.getElementById("whole-page-css")', loader)
+
+    def test_trunk_s_preloads_of_the_page_s_module_go(self):
+        self.assertIn('rel="modulepreload"', read(os.path.join(FIXTURE, "index.html")))
+        html, _, _ = self.moved()
+        self.assertNotIn("preload", html)
+
+    def test_stops_when_trunk_no_longer_writes_one_inline_module_script(self):
+        staging = staging_copy(self)
+        index = os.path.join(staging, "index.html")
+        write(index, read(index).replace('<script type="module">', '<script type="module" nonce="{{__TRUNK NONCE__}}">'))
+        self.assert_fails(self.run_step(staging), "one inline module script", "found 0")
+
+    def test_stops_when_the_whole_page_s_stylesheets_are_not_found(self):
+        staging = staging_copy(self)
+        index = os.path.join(staging, "index.html")
+        html = read(index)
+        write(index, html.replace(stylesheet(html, "cluster"), ""))
+        self.assert_fails(self.run_step(staging), "cluster-*.css and whole-*.css")
+
+    def test_stops_when_the_products_are_not_found_in_the_engine_s_keys(self):
+        root = scripts_copy(self)
+        keys = os.path.join(root, "src", "sim", "query", "keys.rs")
+        os.makedirs(os.path.dirname(keys))
+        write(keys, 'pub const ALGOS: [(&str, Algorithm); 1] = [("nginx", Algorithm::Nginx)];\n')
+        done = run_step(self.step, staging_copy(self), scripts=os.path.join(root, "scripts"))
+        self.assert_fails(done, "src/sim/query/keys.rs", "ALGOS")
+
+
+if __name__ == "__main__":
+    unittest.main()

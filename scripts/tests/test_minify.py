@@ -1,0 +1,106 @@
+"""minify.py on the captured staging folder, as the steps before it leave it (the globals named,
+the loader a file, the whole page's stylesheets in a <template>): every JS and CSS file smaller,
+the glue still defining what the loader and the page call, and each stylesheet's SRI hash that of
+its new bytes."""
+import base64
+import hashlib
+import os
+import re
+import unittest
+
+from harness import (NAMED, PAGE, StepTest, check_module_syntax, glue_of, load_in_node, read, require, run_step,
+                     staging_copy, wasm_of, write)
+
+INTEGRITY = re.compile(r'<link rel="stylesheet" href="\./([^"]+\.css)"[^>]*integrity="([^"]*)"')
+
+
+def sri(path):
+    return "sha384-" + base64.b64encode(hashlib.sha384(read(path, "rb")).digest()).decode()
+
+
+class Minify(StepTest):
+    step = "minify.py"
+
+    @classmethod
+    def setUpClass(cls):
+        require("esbuild")
+        cls.minified = cls.ran(before=("name_globals.py", "externalize_loader.py"))
+
+    def before_minify(self):
+        """A staging copy as minify.py meets it in the build: after name_globals and externalize_loader
+        (drop_stream_exports and shorten_imports change nothing minify reads)."""
+        staging = staging_copy(self)
+        for step in ("name_globals.py", "externalize_loader.py"):
+            done = run_step(step, staging)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        return staging
+
+    def sources(self, staging):
+        return {n: os.path.getsize(os.path.join(staging, n)) for n in os.listdir(staging) if n.endswith((".js", ".css"))}
+
+    def test_every_script_and_stylesheet_gets_smaller(self):
+        before, after = self.sources(self.before_minify()), self.sources(self.minified)
+        self.assertEqual(sorted(after), sorted(before))
+        for name in before:
+            if name == "ratelimit-logs_loader.js":  # Trunk's one-line shim: esbuild adds a newline
+                self.assertLessEqual(after[name], before[name] + 1, name)
+            else:
+                self.assertLess(after[name], before[name], name)
+
+    def test_each_stylesheet_s_integrity_is_that_of_its_minified_bytes(self):
+        staging = self.minified
+        html = read(os.path.join(staging, "index.html"))
+        found = INTEGRITY.findall(html)
+        self.assertEqual(sorted(name.split("-")[0] for name, _ in found), ["cluster", "main", "share", "whole"],
+                         "the head's stylesheets and the whole page's in the <template>")
+        for name, integrity in found:
+            self.assertEqual(integrity, sri(os.path.join(staging, name)), name)
+
+    def test_the_glue_still_defines_what_the_loader_calls(self):
+        staging = self.minified
+        for module in NAMED:
+            load_in_node(self, glue_of(staging, module), wasm_of(staging, module), module.replace("-", "_"))
+        load_in_node(self, glue_of(staging, "ratelimit-logs"), wasm_of(staging, "ratelimit-logs"), "wasm_bindgen")
+        load_in_node(self, glue_of(staging, PAGE), wasm_of(staging, PAGE))
+
+    def test_the_loader_is_still_a_module_with_its_entry_points(self):
+        staging = self.minified
+        loader = next(n for n in os.listdir(staging) if n.startswith("loader-"))
+        check_module_syntax(self, os.path.join(staging, loader))
+        source = read(os.path.join(staging, loader))
+        for name in ("globalThis.rlpStartWhole", "ratelimit_full(", "ratelimit_frame(", "TrunkApplicationStarted"):
+            self.assertIn(name, source)
+        self.assertIn("ratelimit_embed(", read(os.path.join(staging, "embed-builder.js")))
+
+    def test_a_debug_build_is_left_alone(self):
+        staging = self.before_minify()
+        before = {n: read(os.path.join(staging, n), "rb") for n in os.listdir(staging)}
+        self.assert_ok(self.run_step(staging, profile="debug"))
+        self.assertEqual({n: read(os.path.join(staging, n), "rb") for n in os.listdir(staging)}, before)
+
+    def test_stops_when_a_stylesheet_s_hash_is_not_sha384(self):
+        staging = self.before_minify()
+        index = os.path.join(staging, "index.html")
+        write(index, read(index).replace('integrity="sha384-', 'integrity="sha256-', 1))
+        self.assert_fails(self.run_step(staging), "integrity is not sha384")
+
+    def test_stops_when_index_html_names_a_stylesheet_the_build_did_not_write(self):
+        staging = self.before_minify()
+        name = INTEGRITY.search(read(os.path.join(staging, "index.html"))).group(1)
+        os.remove(os.path.join(staging, name))
+        self.assert_fails(self.run_step(staging), f"index.html names {name}, which the build did not write")
+
+    def test_stops_when_no_stylesheet_has_an_integrity_hash(self):
+        staging = self.before_minify()
+        index = os.path.join(staging, "index.html")
+        write(index, re.sub(r' integrity="[^"]*"', "", read(index)))
+        self.assert_fails(self.run_step(staging), "no stylesheet with an integrity hash")
+
+    def test_stops_when_esbuild_cannot_read_a_file(self):
+        staging = self.before_minify()
+        write(os.path.join(staging, "ratelimit-logs_loader.js"), "importScripts(\n")
+        self.assert_fails(self.run_step(staging), "esbuild failed on ratelimit-logs_loader.js")
+
+
+if __name__ == "__main__":
+    unittest.main()

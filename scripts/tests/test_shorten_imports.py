@@ -1,0 +1,95 @@
+"""shorten_imports.py on the captured staging folder: wasm-bindgen's hashed import names, and the
+hashed exports closures are called through, get short names in each wasm and its glue alike; the
+rest of each wasm is copied byte for byte, and each module still starts with its glue."""
+import re
+import unittest
+
+from harness import (FIXTURE, PAGE, WORKERS, StepTest, glue_of, load_in_node, read, staging_copy,
+                     wasm_names, wasm_of, wasm_sections, write)
+
+WBG = re.compile(r"^__wbg_[A-Za-z0-9_]+_[0-9a-f]{16}$")
+CLOSURE = re.compile(r"^wasm_bindgen__convert__closures_+invoke__h[0-9a-f]{16}(_[0-9]+)?$")
+MODULES = (PAGE, *WORKERS)
+
+
+class ShortenImports(StepTest):
+    step = "shorten_imports.py"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.staging = cls.ran()
+
+    def test_the_fixture_has_hashed_names(self):
+        for module in MODULES:
+            imported, exported = wasm_names(wasm_of(FIXTURE, module))
+            self.assertTrue(any(WBG.match(n) for n in imported), f"{module} imports no __wbg_<name>_<hash>")
+        for module in (PAGE, "ratelimit-full"):
+            self.assertTrue(any(CLOSURE.match(n) for n in wasm_names(wasm_of(FIXTURE, module))[1]), module)
+
+    def test_each_hashed_import_gets_a_short_name_in_the_wasm_and_its_glue(self):
+        staging = self.staging
+        for module in MODULES:
+            before, after = wasm_names(wasm_of(FIXTURE, module))[0], wasm_names(wasm_of(staging, module))[0]
+            glue = read(glue_of(staging, module))
+            self.assertEqual(len(before), len(after))
+            for old, new in zip(before, after):
+                if WBG.match(old):
+                    self.assertRegex(new, r"^[a-zA-Z]{1,2}$")
+                    self.assertNotIn(old, glue)
+                    self.assertEqual(len(re.findall(rf"\b{new}: function", glue)), 1, f"{module}: {new} is defined once")
+                else:
+                    self.assertEqual(new, old, "an import without a hash keeps its name")
+            self.assertEqual(len(set(after)), len(after), "the short names are distinct")
+
+    def test_each_closure_export_gets_a_short_name_the_glue_calls(self):
+        staging = self.staging
+        for module in (PAGE, "ratelimit-full"):
+            before, after = wasm_names(wasm_of(FIXTURE, module))[1], wasm_names(wasm_of(staging, module))[1]
+            glue = read(glue_of(staging, module))
+            for old, new in zip(before, after):
+                if CLOSURE.match(old):
+                    self.assertRegex(new, r"^_[a-zA-Z]{1,2}$")
+                    self.assertIn(f"wasm.{new}(", glue)
+                    self.assertNotIn(f"wasm.{old}", glue)
+                else:
+                    self.assertEqual(new, old)
+
+    def test_the_rest_of_each_wasm_is_unchanged(self):
+        staging = self.staging
+        for module in MODULES:
+            before, after = wasm_sections(wasm_of(FIXTURE, module)), wasm_sections(wasm_of(staging, module))
+            self.assertEqual(sorted(before), sorted(after))
+            for sid in before:
+                if sid not in (2, 7):
+                    self.assertEqual(before[sid], after[sid], f"{module}: section {sid}")
+
+    def test_each_module_still_starts_with_its_glue(self):
+        staging = self.staging
+        load_in_node(self, glue_of(staging, PAGE), wasm_of(staging, PAGE))
+        for module in WORKERS:
+            load_in_node(self, glue_of(staging, module), wasm_of(staging, module), "wasm_bindgen")
+
+    def test_stops_when_an_import_s_name_is_written_twice_in_the_glue(self):
+        staging = staging_copy(self)
+        name = next(n for n in wasm_names(wasm_of(staging, "ratelimit-embed"))[0] if WBG.match(n))
+        glue = glue_of(staging, "ratelimit-embed")
+        write(glue, read(glue) + f"// {name}\n")
+        self.assert_fails(self.run_step(staging), name, "occurs 2 times in ratelimit-embed.js")
+
+    def test_stops_when_the_glue_names_an_import_otherwise(self):
+        staging = staging_copy(self)
+        name = next(n for n in wasm_names(wasm_of(staging, "ratelimit-frame"))[0] if WBG.match(n))
+        glue = glue_of(staging, "ratelimit-frame")
+        write(glue, read(glue).replace(name, name.upper()))
+        self.assert_fails(self.run_step(staging), name, "occurs 0 times in ratelimit-frame.js")
+
+    def test_stops_when_the_glue_reads_a_closure_export_otherwise(self):
+        staging = staging_copy(self)
+        name = next(n for n in wasm_names(wasm_of(staging, "ratelimit-full"))[1] if CLOSURE.match(n))
+        glue = glue_of(staging, "ratelimit-full")
+        write(glue, read(glue).replace(f"wasm.{name}(", f'wasm["{name}"](', 1))
+        self.assert_fails(self.run_step(staging), f"export {name}", "read otherwise")
+
+
+if __name__ == "__main__":
+    unittest.main()
