@@ -24,7 +24,8 @@ import sys
 from wasmfile import exports, imports, sections, uleb
 
 WBG = re.compile(r"^__wbg_[A-Za-z0-9_]+_[0-9a-f]{16}$")
-HASHED_EXPORT = re.compile(r"^wasm_bindgen__convert__closures_+invoke__h[0-9a-f]{16}(_[0-9]+)?$")
+CLOSURE_PREFIX = "wasm_bindgen__convert__closures_"
+HASHED_EXPORT = re.compile(rf"^{CLOSURE_PREFIX}+invoke__h[0-9a-f]{{16}}(_[0-9]+)?$")
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -38,13 +39,21 @@ def short(k):
     return name
 
 
-def rename_exports(body, renamed):
+def unexpected(wasm_name, what, name, shape):
+    """Stops the build: `name` looks like one this step renames, but not exactly (an upgrade)."""
+    sys.exit(f"shorten_imports: {wasm_name} {what} {name}, which is not shaped {shape} as the names this step "
+             "shortens are: has wasm-bindgen changed how it names them?")
+
+
+def rename_exports(body, renamed, wasm_name):
     """An export section's body with its hashed closure exports renamed `_a`, `_b`, … (added to
     `renamed`)."""
     entries = list(exports(body))
     taken = {name for name, _ in entries}
     new = bytearray(uleb(len(entries)))
     for name, description in entries:
+        if name.startswith(CLOSURE_PREFIX) and not HASHED_EXPORT.match(name):
+            unexpected(wasm_name, "exports", name, "wasm_bindgen__convert__closures_____invoke__h<16 hex>[_<n>]")
         if HASHED_EXPORT.match(name):
             short_name = "_" + short(len(renamed))
             if short_name in taken:
@@ -55,16 +64,18 @@ def rename_exports(body, renamed):
     return bytes(new)
 
 
-def rename_imports(wasm):
+def rename_imports(wasm, wasm_name):
     """The wasm with its `__wbg_…` imports and hashed exports renamed, and the two renamings."""
     out, renamed, exported = bytearray(wasm[:8]), {}, {}
     for sid, body in sections(wasm):
         if sid == 7:
-            body = rename_exports(body, exported)
+            body = rename_exports(body, exported, wasm_name)
         if sid == 2:
             entries = list(imports(body))
             new = bytearray(uleb(len(entries)))
             for module, name, kind, description in entries:
+                if name.startswith("__wbg_") and not WBG.match(name):
+                    unexpected(wasm_name, "imports", name, "__wbg_<name>_<16 hex>")
                 if WBG.match(name):
                     name = renamed.setdefault(name, short(len(renamed)))
                 encoded = name.encode()
@@ -84,7 +95,7 @@ def main():
         if not os.path.exists(js_path):
             sys.exit(f"shorten_imports: {wasm_name} has no glue {os.path.basename(js_path)} beside it")
         with open(wasm_path, "rb") as f:
-            wasm, renamed, exported = rename_imports(f.read())
+            wasm, renamed, exported = rename_imports(f.read(), wasm_name)
         with open(js_path, encoding="utf-8") as f:
             js = f.read()
         for old, new in renamed.items():

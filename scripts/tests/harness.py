@@ -215,3 +215,28 @@ def wasm_sections(path):
 
     return {sid: body for sid, body in sections(read(path, "rb")) if sid != 0}
 
+
+def rename_in_wasm(path, section, rename):
+    """Rewrites the wasm at `path` with each import (section 2) or export (section 7) name passed
+    through `rename`: an input whose shape a step should refuse."""
+    from wasmfile import exports, imports, sections, uleb
+
+    wasm = read(path, "rb")
+    out = bytearray(wasm[:8])
+    for sid, body in sections(wasm):
+        if sid == section == 2:
+            entries = list(imports(body))
+            new = bytearray(uleb(len(entries)))
+            for module, name, kind, description in entries:
+                name = rename(name).encode()
+                new += uleb(len(module)) + module + uleb(len(name)) + name + bytes([kind]) + description
+            body = bytes(new)
+        elif sid == section == 7:
+            entries = list(exports(body))
+            new = bytearray(uleb(len(entries)))
+            for name, description in entries:
+                name = rename(name).encode()
+                new += uleb(len(name)) + name + description
+            body = bytes(new)
+        out += bytes([sid]) + uleb(len(body)) + body
+    write(path, bytes(out))

@@ -4,7 +4,7 @@ rest of each wasm is copied byte for byte, and each module still starts with its
 import re
 import unittest
 
-from harness import (FIXTURE, PAGE, WORKERS, StepTest, glue_of, load_in_node, read, staging_copy,
+from harness import (FIXTURE, PAGE, WORKERS, StepTest, glue_of, load_in_node, read, rename_in_wasm, staging_copy,
                      wasm_names, wasm_of, wasm_sections, write)
 
 WBG = re.compile(r"^__wbg_[A-Za-z0-9_]+_[0-9a-f]{16}$")
@@ -89,6 +89,16 @@ class ShortenImports(StepTest):
         glue = glue_of(staging, "ratelimit-full")
         write(glue, read(glue).replace(f"wasm.{name}(", f'wasm["{name}"](', 1))
         self.assert_fails(self.run_step(staging), f"export {name}", "read otherwise")
+
+    def test_stops_when_wasm_bindgen_hashes_import_names_otherwise(self):
+        staging = staging_copy(self)
+        rename_in_wasm(wasm_of(staging, "ratelimit-logs"), 2, lambda n: n[:-8] if WBG.match(n) else n)
+        self.assert_fails(self.run_step(staging), "ratelimit-logs", "__wbg_<name>_<16 hex>")
+
+    def test_stops_when_wasm_bindgen_hashes_closure_exports_otherwise(self):
+        staging = staging_copy(self)
+        rename_in_wasm(wasm_of(staging, "ratelimit-full"), 7, lambda n: n[:-8] if CLOSURE.match(n) else n)
+        self.assert_fails(self.run_step(staging), "ratelimit-full", "wasm_bindgen__convert__closures_____invoke__h<16 hex>")
 
 
 if __name__ == "__main__":
