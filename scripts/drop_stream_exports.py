@@ -98,12 +98,20 @@ def main():
     for wasm_name in sorted(f for f in os.listdir(staging) if f.endswith("_bg.wasm")):
         wasm_path = os.path.join(staging, wasm_name)
         js_path = os.path.join(staging, wasm_name[: -len("_bg.wasm")] + ".js")
+        js_name = os.path.basename(js_path)
         if not os.path.exists(js_path):
-            fail(f"{wasm_name} has no glue {os.path.basename(js_path)} beside it")
+            fail(f"{wasm_name} has no glue {js_name} beside it")
         with open(wasm_path, "rb") as f:
             wasm, dropped = drop_exports(f.read())
+        with open(js_path, encoding="utf-8") as f:
+            js = f.read()
         if dropped == 0:
+            classes = [c for c in CLASSES if c in js]
+            if classes:
+                fail(f"{js_name} has {', '.join(classes)} but {wasm_name} no export named like {EXPORT.pattern}: "
+                     "have wasm-streams or wasm-bindgen renamed them?")
             continue  # a module without them (wasm-streams gone from the dependencies)
+        js = drop_glue(js, js_name)  # first: a glue of another shape stops the build before any write
         with open(wasm_path, "wb") as f:
             f.write(wasm)
         done = subprocess.run(
@@ -112,8 +120,6 @@ def main():
         )
         if done.returncode != 0:
             fail(f"wasm-opt failed on {wasm_name}")
-        with open(js_path, encoding="utf-8") as f:
-            js = drop_glue(f.read(), os.path.basename(js_path))
         with open(js_path, "w", encoding="utf-8") as f:
             f.write(js)
 

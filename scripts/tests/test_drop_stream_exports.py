@@ -5,7 +5,7 @@ import os
 import re
 import unittest
 
-from harness import (FIXTURE, PAGE, StepTest, glue_of, load_in_node, read, require, staging_copy,
+from harness import (FIXTURE, PAGE, StepTest, glue_of, load_in_node, read, rename_in_wasm, require, staging_copy,
                      wasm_names, wasm_of, write)
 
 WITH_STREAMS = (PAGE, "ratelimit-full")
@@ -56,12 +56,13 @@ class DropStreamExports(StepTest):
         for module in WITH_STREAMS:
             self.assertEqual(read(wasm_of(staging, module), "rb"), read(wasm_of(FIXTURE, module), "rb"))
 
-    def test_stops_when_a_class_no_longer_ends_as_wasm_bindgen_wrote_it(self):
+    def test_stops_before_changing_anything_when_a_class_no_longer_ends_as_wasm_bindgen_wrote_it(self):
         staging = staging_copy(self)
         glue = glue_of(staging, "ratelimit-full")
         end = "if (Symbol.dispose) IntoUnderlyingSink.prototype[Symbol.dispose] = IntoUnderlyingSink.prototype.free;"
         write(glue, read(glue).replace(end, ""))
         self.assert_fails(self.run_step(staging), "ratelimit-full.js", "class IntoUnderlyingSink", end)
+        self.assertEqual(read(wasm_of(staging, "ratelimit-full"), "rb"), read(wasm_of(FIXTURE, "ratelimit-full"), "rb"))
 
     def test_stops_when_something_of_the_classes_is_left_in_the_glue(self):
         staging = staging_copy(self)
@@ -70,6 +71,11 @@ class DropStreamExports(StepTest):
         registry = re.search(r"const IntoUnderlyingSinkFinalization = .*?\);\n", js, re.S).group(0)
         write(glue, js.replace(registry, " ".join(registry.split()) + "\n"))  # one line where it was three
         self.assert_fails(self.run_step(staging), os.path.basename(glue), "'IntoUnderlying' is still in the glue")
+
+    def test_stops_when_the_glue_has_the_classes_but_the_wasm_no_export_it_knows(self):
+        staging = staging_copy(self)
+        rename_in_wasm(wasm_of(staging, "ratelimit-full"), 7, lambda n: n.replace("intounderlying", "into_underlying"))
+        self.assert_fails(self.run_step(staging), "ratelimit-full", "IntoUnderlying", STREAM_EXPORT.pattern)
 
     def test_stops_without_wasm_opt(self):
         done = self.run_step(staging_copy(self), env={"PATH": "/nonexistent"})
