@@ -31,7 +31,8 @@ trunk = scripts[0].strip()
 static_import = re.compile(r"^import init, \* as bindings from '([^']*/)([^'/]+\.js)';$", re.MULTILINE)
 found = static_import.findall(trunk)
 if len(found) != 1:
-    sys.exit("externalize_loader: Trunk's loader no longer starts with the import this hook rewrites")
+    sys.exit("externalize_loader: Trunk's loader no longer imports the page's module as this step rewrites it, "
+             "\"import init, * as bindings from '<public url><module>.js';\" on a line of its own")
 base = found[0][0]  # "./" for a release build (--public-url ./), "/" for trunk serve
 page = static_import.sub(r"const bindings = await import('\1\2');\nconst init = bindings.default;", trunk)
 def classic(module, first=""):

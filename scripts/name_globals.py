@@ -19,6 +19,8 @@ if not staging:
 DECLARATION = "let wasm_bindgen = (function(exports) {"
 for module in ("ratelimit-full", "ratelimit-frame", "ratelimit-embed"):
     path = os.path.join(staging, f"{module}.js")
+    if not os.path.exists(path):
+        sys.exit(f"name_globals: {module}.js is not in the staging folder: index.html builds no {module} worker")
     with open(path, encoding="utf-8") as f:
         glue = f.read()
     if glue.count(DECLARATION) != 1 or not glue.startswith(DECLARATION):

@@ -106,6 +106,12 @@ class ExternalizeLoader(StepTest):
         done = run_step(self.step, staging_copy(self), scripts=os.path.join(root, "scripts"))
         self.assert_fails(done, "src/sim/query/keys.rs", "ALGOS")
 
+    def test_stops_when_trunk_s_loader_imports_otherwise(self):
+        staging = staging_copy(self)
+        index = os.path.join(staging, "index.html")
+        write(index, read(index).replace("import init, * as bindings from", "import init from"))
+        self.assert_fails(self.run_step(staging), "import init, * as bindings from")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,5 +1,6 @@
 """name_globals.py on the captured staging folder: each worker-type glue a page may run next to
 another gets a global named after its file, and nothing else of it changes."""
+import os
 import unittest
 
 from harness import FIXTURE, NAMED, PAGE, StepTest, glue_of, load_in_node, read, staging_copy, wasm_of, write
@@ -40,6 +41,11 @@ class NameGlobals(StepTest):
     def test_stops_outside_trunk(self):
         done = self.run_step("", profile="release")
         self.assert_fails(done, "TRUNK_STAGING_DIR")
+
+    def test_stops_when_a_glue_is_missing(self):
+        staging = staging_copy(self)
+        os.remove(glue_of(staging, "ratelimit-embed"))
+        self.assert_fails(self.run_step(staging), "ratelimit-embed.js is not in the staging folder")
 
 
 if __name__ == "__main__":
