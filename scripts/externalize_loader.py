@@ -35,14 +35,12 @@ if len(found) != 1:
              "\"import init, * as bindings from '<public url><module>.js';\" on a line of its own")
 base = found[0][0]  # "./" for a release build (--public-url ./), "/" for trunk serve
 page = static_import.sub(r"const bindings = await import('\1\2');\nconst init = bindings.default;", trunk)
-def classic(module, first=""):
-    """Starts `module`, built by Trunk as a worker (no-modules glue defining a global named after
-    it, `ratelimit_full` for `ratelimit-full`: scripts/name_globals.py), once `first` has run."""
-    return f"""const script = document.createElement("script");
-script.crossOrigin = "anonymous"; // fetched with CORS, as every other asset of a sandboxed frame
-script.src = "{base}{module}.js";
-await new Promise((loaded, failed) => {{ script.onload = loaded; script.onerror = failed; document.head.append(script); }});
-{first}const wasm = await {module.replace("-", "_")}({{ module_or_path: "{base}{module}_bg.wasm" }});
+def start_module(module, first=""):
+    """Starts `module`, which Trunk builds but does not load (its worker type) with wasm-bindgen's
+    `web` target (index.html's data-bindgen-target): an ES module whose default export starts it.
+    Imports it, then runs `first`, then starts it."""
+    return f"""const {{ default: init }} = await import("{base}{module}.js");
+{first}const wasm = await init({{ module_or_path: "{base}{module}_bg.wasm" }});
 dispatchEvent(new CustomEvent("TrunkApplicationStarted", {{detail: {{wasm}}}}));"""
 
 
@@ -87,7 +85,7 @@ css?.remove();
 """
 # The whole page is started by one function: here, for a link that needs it, and by a first module
 # on a hand-over (app::whole_page calls it as `rlpStartWhole`), so there is one copy of how.
-start_whole = classic("ratelimit-full", "await styled;\n").replace(
+start_whole = start_module("ratelimit-full", "await styled;\n").replace(
     'dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));', "return wasm;"
 )
 if "return wasm;" not in start_whole:
@@ -108,7 +106,7 @@ body = (
     + f"if ({multi_node} || {compare} || {product}) {{\n"
     + indent('const wasm = await startWhole();\ndispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));')
     + "\n} else if (embed) {\n"
-    + indent(classic("ratelimit-frame"))
+    + indent(start_module("ratelimit-frame"))
     + "\n} else {\n"
     + indent(page)
     + "\n}\n"

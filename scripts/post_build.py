@@ -3,15 +3,14 @@
 Trunk's staging folder, the files `trunk build` is about to move into dist/.
 
 Trunk starts all hooks of a stage at once, and several of these steps read and rewrite the same
-files (a module's glue, index.html): as separate hooks, one could write back a file the other had
-just rewritten, without the other's change. So this is the only post-build hook, and the steps
+files (a module's glue and wasm, index.html): as separate hooks, one could write back a file the
+other had just rewritten, without the other's change. So this is the only post-build hook, and the steps
 run in order, each on what the one before wrote:
 
-1. name_globals.py: each classic-script glue gets a global name of its own;
-2. externalize_loader.py: Trunk's inline wasm loader moves to a file (no 'unsafe-inline' CSP);
-3. drop_stream_exports.py: wasm-streams' unused exported classes leave each module and glue;
-4. shorten_imports.py: short names for each module's imports, in the wasm and its glue;
-5. minify.py: every JS and CSS file minified, the stylesheets' SRI hashes redone.
+1. externalize_loader.py: Trunk's inline wasm loader moves to a file (no 'unsafe-inline' CSP);
+2. drop_stream_exports.py: wasm-streams' unused exported classes leave each module and glue;
+3. shorten_imports.py: short names for each module's imports, in the wasm and its glue;
+4. minify.py: every JS and CSS file minified, the stylesheets' SRI hashes redone.
 
 Each step stops the build, naming what it did not find, when its input does not look as it
 expects (a wasm-bindgen or Trunk upgrade): scripts/tests runs each on a captured staging folder
@@ -24,7 +23,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-STEPS = ("name_globals.py", "externalize_loader.py", "drop_stream_exports.py", "shorten_imports.py", "minify.py")
+STEPS = ("externalize_loader.py", "drop_stream_exports.py", "shorten_imports.py", "minify.py")
 
 capture = os.environ.get("POST_BUILD_CAPTURE")
 if capture:

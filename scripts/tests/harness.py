@@ -37,11 +37,13 @@ TOOL_DIRS = (
 )
 PATH = os.pathsep.join((*TOOL_DIRS, os.environ.get("PATH", "")))
 
-# The modules the app builds, by role: the page's first module (Trunk's main, the `web` target:
-# an ES module) and the worker-type ones (`no-modules`: a classic script defining a global).
+# The modules the app builds: the page's first module (Trunk's main) and the ones Trunk builds
+# without loading them (its worker type). The loader imports the page's, a frame's and the whole
+# page's, ES modules (wasm-bindgen's `web` target); the log worker's and the embed builder's glue
+# is a classic script (`no-modules`) defining the global `wasm_bindgen`.
 PAGE = "ratelimit-playground"
 WORKERS = ("ratelimit-logs", "ratelimit-embed", "ratelimit-frame", "ratelimit-full")
-NAMED = ("ratelimit-full", "ratelimit-frame", "ratelimit-embed")  # name_globals.py's
+ES_MODULES = (PAGE, "ratelimit-frame", "ratelimit-full")
 
 
 def trunk_links(html):
@@ -146,6 +148,13 @@ const [glue, wasm, global] = process.argv.slice(1);  // node -e: argv[1] is the 
   console.log(JSON.stringify({ add: api.add(2, 3), larger: api.larger(2, 7), greet: api.greet("fixture") }));
 })().catch((e) => { console.error(String(e && e.stack || e)); process.exit(1); });
 """
+
+
+def load_module_in_node(test, staging, module):
+    """Instantiates `module` of `staging` with its glue in Node, as the page or embed-builder.js
+    starts it, and checks the fixture's exports answer."""
+    global_name = "" if module in ES_MODULES else "wasm_bindgen"
+    load_in_node(test, glue_of(staging, module), wasm_of(staging, module), global_name)
 
 
 def load_in_node(test, glue, wasm, global_name=""):

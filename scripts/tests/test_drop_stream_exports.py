@@ -5,7 +5,7 @@ import os
 import re
 import unittest
 
-from harness import (FIXTURE, PAGE, StepTest, glue_of, load_in_node, read, rename_in_wasm, require, staging_copy,
+from harness import (FIXTURE, PAGE, StepTest, glue_of, load_module_in_node, read, rename_in_wasm, require, staging_copy,
                      wasm_names, wasm_of, write)
 
 WITH_STREAMS = (PAGE, "ratelimit-full")
@@ -42,8 +42,8 @@ class DropStreamExports(StepTest):
                             "more than the export entries went: wasm-opt dropped the code only they reached")
 
     def test_each_module_still_starts_with_its_glue(self):
-        load_in_node(self, glue_of(self.staging, PAGE), wasm_of(self.staging, PAGE))
-        load_in_node(self, glue_of(self.staging, "ratelimit-full"), wasm_of(self.staging, "ratelimit-full"), "wasm_bindgen")
+        for module in WITH_STREAMS:
+            load_module_in_node(self, self.staging, module)
 
     def test_a_module_without_them_is_left_alone(self):
         for module in WITHOUT:

@@ -43,11 +43,11 @@ class ExternalizeLoader(StepTest):
         self.assertIn(f"const bindings = await import('./{glue}');", loader)
         self.assertIn(f"module_or_path: './{wasm}'", loader)
 
-    def test_the_loader_starts_a_frame_s_and_the_whole_page_s_module_by_their_globals(self):
+    def test_the_loader_imports_a_frame_s_and_the_whole_page_s_module(self):
         _, _, loader = self.moved()
         for module in ("ratelimit-frame", "ratelimit-full"):
-            self.assertIn(f'script.src = "./{module}.js";', loader)
-            self.assertIn(f'await {module.replace("-", "_")}({{ module_or_path: "./{module}_bg.wasm" }})', loader)
+            self.assertIn(f'const {{ default: init }} = await import("./{module}.js");', loader)
+            self.assertIn(f'await init({{ module_or_path: "./{module}_bg.wasm" }})', loader)
         self.assertIn("globalThis.rlpStartWhole = startWhole;", loader)
 
     def test_a_product_link_starts_the_whole_page(self):
@@ -64,7 +64,7 @@ class ExternalizeLoader(StepTest):
         inline = re.search(r'<script type="module">.*?</script>', html, re.S).group(0)
         write(index, html.replace(inline, inline.replace("'./", "'/")))
         _, _, loader = self.moved(staging)
-        self.assertIn('script.src = "/ratelimit-frame.js";', loader)
+        self.assertIn('await import("/ratelimit-frame.js")', loader)
         self.assertIn(f"await import('/{os.path.basename(glue_of(staging, PAGE))}')", loader)
 
     def test_the_whole_page_s_stylesheets_wait_in_a_template(self):

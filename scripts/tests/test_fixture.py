@@ -6,7 +6,7 @@ import os
 import re
 import unittest
 
-from harness import FIXTURE, MADE_FROM, NAMED, PAGE, REPO, WORKERS, glue_of, read, trunk_links, wasm_of
+from harness import FIXTURE, MADE_FROM, PAGE, REPO, WORKERS, glue_of, read, trunk_links, wasm_of
 
 REFRESH = "run `make build-fixtures` (scripts/tests/refresh_fixtures.py), then `make test-build-steps`"
 
@@ -43,9 +43,9 @@ class FixtureIsCurrent(unittest.TestCase):
         for module in (PAGE, *WORKERS):
             self.assertTrue(os.path.exists(glue_of(FIXTURE, module)))
             self.assertTrue(os.path.exists(wasm_of(FIXTURE, module)))
-        for module in NAMED:
-            self.assertTrue(os.path.basename(glue_of(FIXTURE, module)) == f"{module}.js",
-                            "a worker-type module's files are named after it, without a hash")
+        for module in WORKERS:
+            self.assertEqual(os.path.basename(glue_of(FIXTURE, module)), f"{module}.js",
+                             "a worker-type module's files are named after it, without a hash")
 
 
 if __name__ == "__main__":

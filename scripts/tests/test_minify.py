@@ -1,15 +1,15 @@
-"""minify.py on the captured staging folder, as the steps before it leave it (the globals named,
-the loader a file, the whole page's stylesheets in a <template>): every JS and CSS file smaller,
-the glue still defining what the loader and the page call, and each stylesheet's SRI hash that of
-its new bytes."""
+"""minify.py on the captured staging folder, as the step before it that changes what it reads
+leaves it (the loader a file, the whole page's stylesheets in a <template>): every JS and CSS file
+smaller, each module still starting as the loader or embed-builder.js starts it, and each
+stylesheet's SRI hash that of its new bytes."""
 import base64
 import hashlib
 import os
 import re
 import unittest
 
-from harness import (NAMED, PAGE, StepTest, check_module_syntax, glue_of, load_in_node, read, require, run_step,
-                     staging_copy, wasm_of, write)
+from harness import (PAGE, WORKERS, StepTest, check_module_syntax, load_module_in_node, read, require, run_step,
+                     staging_copy, write)
 
 INTEGRITY = re.compile(r'<link rel="stylesheet" href="\./([^"]+\.css)"[^>]*integrity="([^"]*)"')
 
@@ -24,15 +24,14 @@ class Minify(StepTest):
     @classmethod
     def setUpClass(cls):
         require("esbuild")
-        cls.minified = cls.ran(before=("name_globals.py", "externalize_loader.py"))
+        cls.minified = cls.ran(before=("externalize_loader.py",))
 
     def before_minify(self):
-        """A staging copy as minify.py meets it in the build: after name_globals and externalize_loader
+        """A staging copy as minify.py meets it in the build: after externalize_loader
         (drop_stream_exports and shorten_imports change nothing minify reads)."""
         staging = staging_copy(self)
-        for step in ("name_globals.py", "externalize_loader.py"):
-            done = run_step(step, staging)
-            self.assertEqual(done.returncode, 0, done.stderr)
+        done = run_step("externalize_loader.py", staging)
+        self.assertEqual(done.returncode, 0, done.stderr)
         return staging
 
     def sources(self, staging):
@@ -56,21 +55,19 @@ class Minify(StepTest):
         for name, integrity in found:
             self.assertEqual(integrity, sri(os.path.join(staging, name)), name)
 
-    def test_the_glue_still_defines_what_the_loader_calls(self):
-        staging = self.minified
-        for module in NAMED:
-            load_in_node(self, glue_of(staging, module), wasm_of(staging, module), module.replace("-", "_"))
-        load_in_node(self, glue_of(staging, "ratelimit-logs"), wasm_of(staging, "ratelimit-logs"), "wasm_bindgen")
-        load_in_node(self, glue_of(staging, PAGE), wasm_of(staging, PAGE))
+    def test_each_module_still_starts_with_its_minified_glue(self):
+        for module in (PAGE, *WORKERS):
+            load_module_in_node(self, self.minified, module)
 
     def test_the_loader_is_still_a_module_with_its_entry_points(self):
         staging = self.minified
         loader = next(n for n in os.listdir(staging) if n.startswith("loader-"))
         check_module_syntax(self, os.path.join(staging, loader))
         source = read(os.path.join(staging, loader))
-        for name in ("globalThis.rlpStartWhole", "ratelimit_full(", "ratelimit_frame(", "TrunkApplicationStarted"):
+        for name in ("globalThis.rlpStartWhole", 'import("./ratelimit-full.js")', 'import("./ratelimit-frame.js")',
+                     "TrunkApplicationStarted"):
             self.assertIn(name, source)
-        self.assertIn("ratelimit_embed(", read(os.path.join(staging, "embed-builder.js")))
+        self.assertIn("wasm_bindgen(", read(os.path.join(staging, "embed-builder.js")))
 
     def test_a_debug_build_is_left_alone(self):
         staging = self.before_minify()

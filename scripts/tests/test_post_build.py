@@ -1,4 +1,4 @@
-"""post_build.py, the hook Trunk runs, on the captured staging folder: the five steps in order, as
+"""post_build.py, the hook Trunk runs, on the captured staging folder: the steps in order, as
 in a release build and under `trunk serve`, leave every module starting with its glue; the first
 step that fails stops the rest and is named; POST_BUILD_CAPTURE copies what the steps are given."""
 import filecmp
@@ -8,8 +8,8 @@ import tempfile
 import shutil
 import unittest
 
-from harness import (FIXTURE, NAMED, PAGE, StepTest, check_module_syntax, glue_of, load_in_node, read, require,
-                     staging_copy, wasm_names, wasm_of, write)
+from harness import (FIXTURE, PAGE, WORKERS, StepTest, check_module_syntax, glue_of, load_module_in_node, read,
+                     require, staging_copy, wasm_names, wasm_of, write)
 
 
 class PostBuild(StepTest):
@@ -20,10 +20,8 @@ class PostBuild(StepTest):
         require("esbuild")
         staging = staging_copy(self)
         self.assert_ok(self.run_step(staging))
-        load_in_node(self, glue_of(staging, PAGE), wasm_of(staging, PAGE))
-        load_in_node(self, glue_of(staging, "ratelimit-logs"), wasm_of(staging, "ratelimit-logs"), "wasm_bindgen")
-        for module in NAMED:
-            load_in_node(self, glue_of(staging, module), wasm_of(staging, module), module.replace("-", "_"))
+        for module in (PAGE, *WORKERS):
+            load_module_in_node(self, staging, module)
         for module in (PAGE, "ratelimit-full"):
             imported, exported = wasm_names(wasm_of(staging, module))
             self.assertFalse([n for n in imported if n.startswith("__wbg_")], "every hashed import is short")
@@ -36,19 +34,22 @@ class PostBuild(StepTest):
     def test_under_trunk_serve_the_release_only_steps_do_nothing(self):
         staging = staging_copy(self)
         self.assert_ok(self.run_step(staging, profile="debug"))
-        full = read(glue_of(staging, "ratelimit-full"))
-        self.assertTrue(full.startswith("let ratelimit_full = "), "name_globals ran")
-        self.assertIn("class IntoUnderlyingSink", full, "drop_stream_exports did not")
-        self.assertIn("\n    ", full, "minify did not")
-        load_in_node(self, glue_of(staging, "ratelimit-full"), wasm_of(staging, "ratelimit-full"), "ratelimit_full")
+        self.assertNotIn('<script type="module">', read(os.path.join(staging, "index.html")), "externalize_loader ran")
+        imported, exported = wasm_names(wasm_of(staging, "ratelimit-full"))
+        self.assertFalse([n for n in imported if n.startswith("__wbg_")], "shorten_imports ran")
+        self.assertTrue([n for n in exported if "intounderlying" in n], "drop_stream_exports did not")
+        self.assertIn("\n    ", read(glue_of(staging, "ratelimit-full")), "minify did not")
+        for module in (PAGE, *WORKERS):
+            load_module_in_node(self, staging, module)
 
     def test_the_first_failing_step_stops_the_rest_and_is_named(self):
         staging = staging_copy(self)
-        glue = glue_of(staging, "ratelimit-full")
-        write(glue, read(glue).replace("let wasm_bindgen = ", "var wasm_bindgen = ", 1))
-        self.assert_fails(self.run_step(staging), "name_globals: ratelimit-full.js", "post_build: name_globals.py failed")
-        self.assertEqual(read(os.path.join(staging, "index.html")), read(os.path.join(FIXTURE, "index.html")),
-                         "externalize_loader.py did not run")
+        index = os.path.join(staging, "index.html")
+        write(index, read(index).replace("import init, * as bindings from", "import init from"))
+        self.assert_fails(self.run_step(staging), "externalize_loader: ", "post_build: externalize_loader.py failed")
+        for module in (PAGE, *WORKERS):
+            self.assertEqual(read(wasm_of(staging, module), "rb"), read(wasm_of(FIXTURE, module), "rb"),
+                             "the steps after it did not run")
 
     def test_post_build_capture_copies_the_staging_folder_before_the_steps(self):
         staging = staging_copy(self)

@@ -4,7 +4,7 @@ rest of each wasm is copied byte for byte, and each module still starts with its
 import re
 import unittest
 
-from harness import (FIXTURE, PAGE, WORKERS, StepTest, glue_of, load_in_node, read, rename_in_wasm, staging_copy,
+from harness import (FIXTURE, PAGE, WORKERS, StepTest, glue_of, load_module_in_node, read, rename_in_wasm, staging_copy,
                      wasm_names, wasm_of, wasm_sections, write)
 
 WBG = re.compile(r"^__wbg_[A-Za-z0-9_]+_[0-9a-f]{16}$")
@@ -64,10 +64,8 @@ class ShortenImports(StepTest):
                     self.assertEqual(before[sid], after[sid], f"{module}: section {sid}")
 
     def test_each_module_still_starts_with_its_glue(self):
-        staging = self.staging
-        load_in_node(self, glue_of(staging, PAGE), wasm_of(staging, PAGE))
-        for module in WORKERS:
-            load_in_node(self, glue_of(staging, module), wasm_of(staging, module), "wasm_bindgen")
+        for module in MODULES:
+            load_module_in_node(self, self.staging, module)
 
     def test_stops_when_an_import_s_name_is_written_twice_in_the_glue(self):
         staging = staging_copy(self)
