@@ -1,20 +1,27 @@
 #!/usr/bin/env python3
-"""Trunk post-build step (run by post_build.py): drops wasm-streams' exported classes, which no
-module of this app uses, from each module and its glue.
+"""A step of release builds, run by post_build.py after externalize_loader.py: drops wasm-streams'
+exported classes, which no module of this app uses, from each module and its glue.
 
-Leptos depends on server_fn with its "browser" feature, which brings wasm-streams, whose
-`IntoUnderlyingSource`, `IntoUnderlyingSink` and `IntoUnderlyingByteSource` are exported with
-`#[wasm_bindgen]`: thirteen exports that keep their code alive in every module, and three JS
-classes in every glue. Nothing here makes a stream (no server functions), and nothing in the
-wasm can make one of those objects (the glue has no constructor for them), so:
+Reads each `<name>_bg.wasm` in Trunk's staging folder (after wasm-opt) and its glue `<name>.js`.
+Writes both back, for each module that exports the classes:
 
-- in the wasm, the exports named `intounderlying…` and `__wbg_intounderlying…_free` go, then
-  `wasm-opt --remove-unused-module-elements` drops the code only they reached;
-- in the glue, the three classes (with their `Symbol.dispose` lines and `exports.X = X;`), their
-  `FinalizationRegistry` constants and the `ReadableStreamType` enum they alone used go.
+- the wasm without its exports named `intounderlying…` and `__wbg_intounderlying…_free`, passed
+  again through `wasm-opt --remove-unused-module-elements`, which drops the code only they reached;
+- the glue without the three classes (each with its `Symbol.dispose` line and, in a no-modules
+  glue, `exports.X = X;`), their `FinalizationRegistry` constants and the `ReadableStreamType`
+  enum only they used.
+
+Why: leptos turns on server_fn's "browser" feature whatever features it is given (0.8.23, and
+0.9.0-rc1 too), and with it wasm-streams, whose `IntoUnderlyingSource`, `IntoUnderlyingSink` and
+`IntoUnderlyingByteSource` are `#[wasm_bindgen]` exports: thirteen exports that keep their code
+alive in every module, and three JS classes in every glue. Nothing here makes a stream (no server
+functions), and nothing in the wasm can make one of those objects (the glue has no constructor
+for them). No feature turns them off at the source.
 
 Release builds only (a debug build is not passed through wasm-opt). Whatever does not look
-exactly as expected stops the build, rather than guess: nothing of them may be left in the glue.
+exactly as expected stops the build before anything is written, rather than guess: nothing of the
+classes may be left in a glue, and a glue that has them needs a wasm whose exports are named as
+above.
 """
 import os
 import re

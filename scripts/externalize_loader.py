@@ -1,14 +1,32 @@
 #!/usr/bin/env python3
-"""Trunk post-build hook: moves Trunk's inline module loader out of index.html into its own file,
-and makes it pick the module: a multi-node or compare link starts `ratelimit-full`, the whole page
-(src/bin/ratelimit-full.rs, which draws a frame for an embed link); any other frame's link
-(`embed=1`) `ratelimit-frame`, one server's cards in the compact embed layout
-(src/bin/ratelimit-frame.rs); every other link the page's first module.
+"""A step of every build (`trunk serve` too), run by post_build.py first: moves Trunk's inline
+loader out of index.html into a file of its own, and makes it pick the module a link needs.
 
-A strict Content-Security-Policy (no 'unsafe-inline') then allows every script the page runs by
-origin alone: script-src 'self' 'wasm-unsafe-eval'. The file name carries a hash of its content,
-like Trunk's other assets, so it can be cached forever. Trunk's preload links for the page's
-module go: a frame would fetch the whole page's module with them, for nothing.
+Reads, in Trunk's staging folder, index.html: Trunk's one inline `<script type="module">`, whose
+import line names the page's module (`import init, * as bindings from '<public url>ratelimit-
+playground-<hash>.js';`), Trunk's preload links for that module, and the stylesheet links of
+cluster-*.css and whole-*.css. Reads, from the source, the `algo=` names of the product models
+in src/sim/query/keys.rs's ALGOS table.
+
+Writes `loader-<hash of its content>.js` into the staging folder, and index.html with
+`<script type="module" src="./loader-….js">` in place of the inline script, without the preloads,
+and with the two whole-page stylesheet links moved into `<template id="whole-page-css">`.
+
+The loader starts `ratelimit-full`, the whole page (src/bin/ratelimit-full.rs, which draws a
+frame for an embed link), for a multi-node or compare link or a page link to a product model,
+after adding the stylesheets in the template; `ratelimit-frame` (src/bin/ratelimit-frame.rs, one
+server's cards) for any other frame's link (`embed=1`); the page's first module for every other
+link. The first two are ES modules Trunk builds without loading (index.html: its worker type with
+wasm-bindgen's `web` target), which the loader imports. It also defines `rlpStartWhole`, with
+which a first module hands over to the whole page (app::whole_page).
+
+Why: a strict Content-Security-Policy (no 'unsafe-inline') then allows every script the page
+runs by origin alone, `script-src 'self' 'wasm-unsafe-eval'` (static/_headers). The file name
+carries a hash of its content, like Trunk's other assets, so it can be cached forever. The
+preloads go because a frame would fetch the page's module with them, for nothing; the whole
+page's stylesheets wait because the first modules never show what they style.
+
+Whatever it does not find as described stops the build, naming it.
 """
 import hashlib
 import json
@@ -18,7 +36,7 @@ import sys
 
 staging = os.environ.get("TRUNK_STAGING_DIR")
 if not staging:
-    sys.exit("externalize_loader: TRUNK_STAGING_DIR is not set (run me as a Trunk post_build hook)")
+    sys.exit("externalize_loader: TRUNK_STAGING_DIR is not set (post_build.py runs me, as Trunk's post-build hook)")
 index = os.path.join(staging, "index.html")
 with open(index, encoding="utf-8") as f:
     html = f.read()

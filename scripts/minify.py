@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""Trunk post-build step (run by post_build.py, last): minifies every JS and CSS file of a release
-build with esbuild, and puts the stylesheets' new SRI hashes into index.html.
+"""A step of release builds, run by post_build.py last: minifies every JS and CSS file in Trunk's
+staging folder with esbuild, and puts the stylesheets' new SRI hashes into index.html.
 
-wasm-bindgen's glue, the loader and the stylesheets ship as written, indented and commented:
-minified they are a quarter smaller even after brotli (the page: glue 5.8 → 4.1 KB, main.css
-3.5 → 2.8 KB). esbuild, not Trunk's own `minify` (its JS minifier fails on the classic-script
-glue and would leave it unminified, and it runs before these steps, which read the glue as
-wasm-bindgen writes it). esbuild transforms one file at a time without a format, so it renames
-no top-level name: the glue's global (`ratelimit_full`, …, name_globals.py) and its exports stay.
+Reads every `*.js` and `*.css` in the staging folder (each module's glue, the loader
+externalize_loader.py wrote, static/embed-builder.js, Trunk's log-worker shim, the stylesheets)
+and index.html's `integrity="sha384-…"` of each stylesheet, in the head and in the whole page's
+<template>. Writes each file back minified, and index.html with each hash recomputed for the
+minified file.
 
-Trunk wrote each stylesheet's `integrity="sha384-…"` into index.html (the whole page's in the
-<template> externalize_loader.py made); each is recomputed for the minified file, and a
-stylesheet named there but missing, or a hash of another kind, stops the build. Scripts have no
-integrity attribute here (the loader imports the glue), so nothing else refers to their bytes.
+Why: wasm-bindgen's glue, the loader and the stylesheets are written indented and commented;
+minified they are about a quarter smaller even after brotli. esbuild rather than Trunk's own
+`minify`, which runs before these steps (they read the glue as wasm-bindgen writes it). esbuild
+transforms one file at a time, so a classic script keeps its top-level names (the embed builder's
+global `wasm_bindgen`) and an ES module its exports.
+
+Scripts carry no integrity attribute here (the loader imports the glue), so nothing else refers to
+their bytes. A stylesheet index.html names but the build did not write, a hash of another kind, or
+no stylesheet hash at all, stops the build.
 
 Release builds only; esbuild comes from scripts/bootstrap.sh (pinned, in the tool cache).
 """

@@ -29,7 +29,7 @@ capture = os.environ.get("POST_BUILD_CAPTURE")
 if capture:
     staging = os.environ.get("TRUNK_STAGING_DIR")
     if not staging:
-        sys.exit("post_build: TRUNK_STAGING_DIR is not set (run me as a Trunk post_build hook)")
+        sys.exit("post_build: TRUNK_STAGING_DIR is not set (post_build.py runs me, as Trunk's post-build hook)")
     shutil.rmtree(capture, ignore_errors=True)
     shutil.copytree(staging, capture)
 

@@ -1,5 +1,5 @@
-"""What a post-build step that rewrites a release build starts with (drop_stream_exports.py,
-minify.py): Trunk's staging folder, or `None` for a debug build, and the tool it runs."""
+"""How the release-only steps post_build.py runs (drop_stream_exports.py, minify.py) begin:
+Trunk's staging folder, or `None` for a debug build, and the tool the step calls."""
 import os
 import shutil
 import sys
@@ -10,7 +10,7 @@ def release_staging(step, tool):
     naming `step`, outside Trunk or without `tool` on PATH."""
     staging = os.environ.get("TRUNK_STAGING_DIR")
     if not staging:
-        sys.exit(f"{step}: TRUNK_STAGING_DIR is not set (run me as a Trunk post_build hook)")
+        sys.exit(f"{step}: TRUNK_STAGING_DIR is not set (post_build.py runs me, as Trunk's post-build hook)")
     if os.environ.get("TRUNK_PROFILE") != "release":
         return None
     path = shutil.which(tool)

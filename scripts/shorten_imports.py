@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
-"""Trunk post-build hook: gives each wasm module's imports from its wasm-bindgen glue, and its
-hashed exports, short names.
+"""A step of every build, run by post_build.py after drop_stream_exports.py: gives each wasm
+module's imports from its glue, and the exports its glue calls closures through, short names.
 
-wasm-bindgen names every function the wasm imports from its JS glue `__wbg_<name>_<16 hex>`, and
-writes each name twice: in the wasm's import section and in the glue. The hash part does not
-compress: over the page's ~240 imports that is ~5.8 KB of brotli. This renames each such import
-to a short name (`a`, `b`, … `aB`) in both files, in the staging folder, after wasm-opt. The
-same goes for the exports the glue calls closures through, `wasm_bindgen__convert__closures_____
-invoke__h<16 hex>[_<n>]` (a handful per module, each written in the wasm and once or more in the glue as
-`wasm.<name>`): they become `_a`, `_b`, … (-0.1 KB brotli a module). Nothing else changes: the
-wasm's other sections are copied byte for byte, an import's name is replaced in the glue only where
-it occurs exactly once, and an export's where it is called as `wasm.<name>`; an export read any
-other way (as a string, or another object's property) stops the build, rather than guess. The glue's
-own wrapper function of the same name is a local name, which minify.py shortens.
+Reads each `<name>_bg.wasm` in Trunk's staging folder and its glue `<name>.js` (the page's first
+module, the log worker, the embed builder, a frame's and the whole page's). Writes both back:
 
-Runs on every `<name>_bg.wasm` with its `<name>.js` beside it: the page's module, the log worker,
-the embed builder and the frame.
+- each import named `__wbg_<name>_<16 hex>` becomes `a`, `b`, … `aB`, in the wasm's import
+  section and in the glue's import object;
+- each export named `wasm_bindgen__convert__closures_____invoke__h<16 hex>[_<n>]` becomes `_a`,
+  `_b`, …, in the wasm's export section and where the glue calls it as `wasm.<name>`.
+
+The wasm's other sections are copied byte for byte; the glue's own wrapper function of an
+export's name is a local name, which minify.py shortens.
+
+Why: wasm-bindgen writes each of those names twice, in the wasm and in the glue, and their
+hashes do not compress: several KB of brotli on the page.
+
+An import's name is replaced in the glue only where it occurs exactly once, and an export's only
+where it is called as `wasm.<name>`; an export read any other way, or a name of either prefix
+hashed otherwise (a wasm-bindgen upgrade), stops the build rather than guess.
 """
 import os
 import re
@@ -88,7 +91,7 @@ def rename_imports(wasm, wasm_name):
 def main():
     staging = os.environ.get("TRUNK_STAGING_DIR")
     if not staging:
-        sys.exit("shorten_imports: TRUNK_STAGING_DIR is not set (run me as a Trunk post_build hook)")
+        sys.exit("shorten_imports: TRUNK_STAGING_DIR is not set (post_build.py runs me, as Trunk's post-build hook)")
     for wasm_name in sorted(f for f in os.listdir(staging) if f.endswith("_bg.wasm")):
         js_path = os.path.join(staging, wasm_name[: -len("_bg.wasm")] + ".js")
         wasm_path = os.path.join(staging, wasm_name)

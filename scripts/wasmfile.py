@@ -1,6 +1,6 @@
-"""Reading a wasm module's structure, for the scripts that look inside one (wasm-breakdown.py)
-or rewrite part of it (shorten_imports.py): LEB128 numbers, the sections, the import and export
-entries."""
+"""Reading a wasm module's structure, for the scripts that look inside one (wasm-breakdown.py, the
+build steps' tests) or rewrite part of it (drop_stream_exports.py, shorten_imports.py): LEB128
+numbers, the sections, the import and export entries."""
 import sys
 
 

@@ -51,6 +51,9 @@ class PostBuild(StepTest):
             self.assertEqual(read(wasm_of(staging, module), "rb"), read(wasm_of(FIXTURE, module), "rb"),
                              "the steps after it did not run")
 
+    def test_stops_outside_trunk(self):
+        self.assert_fails(self.run_step(""), "TRUNK_STAGING_DIR is not set", "post_build.py runs me")
+
     def test_post_build_capture_copies_the_staging_folder_before_the_steps(self):
         staging = staging_copy(self)
         capture = os.path.join(tempfile.mkdtemp(prefix="build-steps-capture-"), "staging")
