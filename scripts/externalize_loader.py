@@ -5,8 +5,8 @@ loader out of index.html into a file of its own, and makes it pick the module a 
 Reads, in Trunk's staging folder, index.html: Trunk's one inline `<script type="module">`, whose
 import line names the page's module (`import init, * as bindings from '<public url>ratelimit-
 playground-<hash>.js';`), Trunk's preload links for that module, and the stylesheet links of
-cluster-*.css and whole-*.css. Reads, from the source, the `algo=` names of the product models
-in src/sim/query/keys.rs's ALGOS table.
+cluster-*.css and whole-*.css. Reads, from the source, the textbook algorithms' `algo=` names, at
+the head of src/sim/products/mod.rs's ALGO_NAMES (any other `algo` is a product model's).
 
 Writes `loader-<hash of its content>.js` into the staging folder, and index.html with
 `<script type="module" src="./loader-….js">` in place of the inline script, without the preloads,

@@ -77,7 +77,7 @@ def staging_copy(test):
 
 def scripts_copy(test):
     """A copy of scripts/ with an empty src/ beside it, for a test that changes what a step reads
-    from the source (externalize_loader.py reads ../src/sim/query/keys.rs)."""
+    from the source (externalize_loader.py reads ../src/sim/products/mod.rs)."""
     root = tempfile.mkdtemp(prefix="build-steps-src-")
     test.addCleanup(shutil.rmtree, root, ignore_errors=True)
     scripts = os.path.join(root, "scripts")
@@ -249,3 +249,31 @@ def rename_in_wasm(path, section, rename):
             body = bytes(new)
         out += bytes([sid]) + uleb(len(body)) + body
     write(path, bytes(out))
+
+
+# Runs a loader (externalize_loader.py's output) in Node for one address: `location.search` is
+# the link, every `import()` is recorded and answered by a stand-in module, and what the loader
+# imported is printed. The DOM it touches (the whole page's <template>, <head>) is a stub.
+NODE_ROUTE = r"""
+const fs = require("fs");
+const [loader, search] = process.argv.slice(1);
+const imported = [];
+const __import = async (url) => { imported.push(url); return { default: async () => ({}) }; };
+globalThis.location = { search, href: "https://example.org/" + search };
+globalThis.window = globalThis;
+globalThis.document = { getElementById: () => null, head: { append() {} } };
+globalThis.dispatchEvent = () => true;
+globalThis.CustomEvent = class CustomEvent { constructor(type, init) { this.type = type; this.detail = init && init.detail; } };
+const body = fs.readFileSync(loader, "utf8").replace(/\bimport\(/g, "__import(");
+new Function("__import", `return (async () => {\n${body}\n})();`)(__import)
+  .then(() => console.log(JSON.stringify(imported)))
+  .catch((e) => { console.error(String(e && e.stack || e)); process.exit(1); });
+"""
+
+
+def loader_imports(test, loader, search):
+    """The modules `loader` imports for a link whose query is `search` (e.g. "?embed=1")."""
+    node = require("node")
+    done = subprocess.run([node, "-e", NODE_ROUTE, loader, search], capture_output=True, text=True, check=False)
+    test.assertEqual(done.returncode, 0, f"{os.path.basename(loader)} for {search!r} in Node:\n{done.stderr}")
+    return json.loads(done.stdout)

@@ -6,7 +6,8 @@ import os
 import re
 import unittest
 
-from harness import FIXTURE, PAGE, StepTest, check_module_syntax, glue_of, read, run_step, scripts_copy, staging_copy, wasm_of, write
+from harness import (FIXTURE, PAGE, StepTest, check_module_syntax, glue_of, loader_imports, read, run_step, scripts_copy,
+                     staging_copy, wasm_of, write)
 
 LOADER_TAG = re.compile(r'<script type="module" src="\./(loader-[0-9a-f]{16}\.js)"></script>')
 
@@ -50,12 +51,25 @@ class ExternalizeLoader(StepTest):
             self.assertIn(f'await init({{ module_or_path: "./{module}_bg.wasm" }})', loader)
         self.assertIn("globalThis.rlpStartWhole = startWhole;", loader)
 
-    def test_a_product_link_starts_the_whole_page(self):
-        _, _, loader = self.moved()
-        products = re.search(r'\(!embed && (\[[^\]]*\])\.includes\(query\.get\("algo"\)\)\)', loader)
-        self.assertIsNotNone(products, "the loader routes product links")
-        self.assertIn('"nginx"', products.group(1))
-        self.assertNotIn('"token_bucket"', products.group(1))
+    def test_the_loader_starts_the_module_each_link_needs(self):
+        staging = staging_copy(self)
+        _, name, _ = self.moved(staging)
+        page = f"./{os.path.basename(glue_of(staging, PAGE))}"
+        whole, frame = "./ratelimit-full.js", "./ratelimit-frame.js"
+        for search, module in (
+            ("", page),
+            ("?algo=token_bucket&capacity=5", page),
+            ("?view=compare", whole),
+            ("?nodes=4&store=atomic", whole),
+            ("?store=race", whole),
+            ("?view=cluster", whole),
+            ("?algo=nginx", whole),  # a product model: the first module has none
+            ("?embed=1", frame),
+            ("?embed=1&algo=nginx", frame),  # a frame has them
+            ("?embed=1&show=compare", whole),
+            ("?embed=1&nodes=3", whole),
+        ):
+            self.assertEqual(loader_imports(self, os.path.join(staging, name), search), [module], search)
 
     def test_under_trunk_serve_the_loader_follows_trunk_s_root_path(self):
         staging = staging_copy(self)
@@ -91,6 +105,12 @@ class ExternalizeLoader(StepTest):
         write(index, read(index).replace('<script type="module">', '<script type="module" nonce="{{__TRUNK NONCE__}}">'))
         self.assert_fails(self.run_step(staging), "one inline module script", "found 0")
 
+    def test_stops_when_trunk_s_loader_imports_otherwise(self):
+        staging = staging_copy(self)
+        index = os.path.join(staging, "index.html")
+        write(index, read(index).replace("import init, * as bindings from", "import init from"))
+        self.assert_fails(self.run_step(staging), "import init, * as bindings from")
+
     def test_stops_when_the_whole_page_s_stylesheets_are_not_found(self):
         staging = staging_copy(self)
         index = os.path.join(staging, "index.html")
@@ -98,20 +118,13 @@ class ExternalizeLoader(StepTest):
         write(index, html.replace(stylesheet(html, "cluster"), ""))
         self.assert_fails(self.run_step(staging), "cluster-*.css and whole-*.css")
 
-    def test_stops_when_the_products_are_not_found_in_the_engine_s_keys(self):
+    def test_stops_when_the_textbook_algorithms_are_not_found_in_the_engine_s_table(self):
         root = scripts_copy(self)
-        keys = os.path.join(root, "src", "sim", "query", "keys.rs")
-        os.makedirs(os.path.dirname(keys))
-        write(keys, 'pub const ALGOS: [(&str, Algorithm); 1] = [("nginx", Algorithm::Nginx)];\n')
+        registry = os.path.join(root, "src", "sim", "products", "mod.rs")
+        os.makedirs(os.path.dirname(registry))
+        write(registry, 'pub const ALGO_NAMES: [(&str, Algorithm); 1] = [("token_bucket", Algorithm::TokenBucket)];\n')
         done = run_step(self.step, staging_copy(self), scripts=os.path.join(root, "scripts"))
-        self.assert_fails(done, "src/sim/query/keys.rs", "ALGOS")
-
-    def test_stops_when_trunk_s_loader_imports_otherwise(self):
-        staging = staging_copy(self)
-        index = os.path.join(staging, "index.html")
-        write(index, read(index).replace("import init, * as bindings from", "import init from"))
-        self.assert_fails(self.run_step(staging), "import init, * as bindings from")
-
+        self.assert_fails(done, "src/sim/products/mod.rs", "ALGO_NAMES")
 
 if __name__ == "__main__":
     unittest.main()
