@@ -26,13 +26,14 @@ pub fn ProductControls(
         }
     };
     // The product that runs (none in Compare all).
-    let running = Memo::new(move |_| if pg.compare.get() { None } else { Some(algo()).filter(|a| a.is_product()) });
-    // The running product's toggles, redrawn only when another product runs.
+    let running = move || if pg.compare.get() { None } else { Some(algo()).filter(|a| a.is_product()) };
+    // The running product's toggles. Redrawn on a change of the scenario, they are rebuilt in
+    // place (the same elements, patched), so a checkbox keeps its focus.
     let toggles = move || {
-        let toggles = running.get().map_or(&[][..], products::toggles);
+        let toggles = running().map_or(&[][..], products::toggles);
         toggles.iter().map(|t| view! { <Knob playground=pg toggle=t /> }).collect::<Vec<_>>()
     };
-    let scripted = move || running.get().is_some_and(products::follows_lua);
+    let scripted = move || running().is_some_and(products::follows_lua);
     view! {
         <div class="products" id="product-controls">
             <label for="algo-product">"Or a real limiter, as it computes"</label>
