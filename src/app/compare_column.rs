@@ -77,7 +77,7 @@ pub fn CompareColumn(
                 <div class="rejected"><dt>"Rejected"</dt><dd>{n(|c| c.totals.rejected)}</dd></div>
                 <div><dt>"Pass ratio"</dt><dd>{ratio}</dd></div>
                 <div class="steady"><dt>"steady state"</dt><dd>{steady}</dd></div>
-                {pg.scenario.with_untracked(|s| algo.is_window(s.product.lua)).then(|| view! {
+                {pg.scenario.with_untracked(|s| algo.is_window(&s.product)).then(|| view! {
                     <div class="peak" class:alert=move || col.with(Column::over_limit)>
                         <dt title="Most requests admitted in any interval one window long">"Window peak"</dt>
                         <dd>{move || col.with(|c| if c.over_limit() {

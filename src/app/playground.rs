@@ -221,6 +221,6 @@ impl Playground {
     /// The textbook algorithm the single view's algorithm is (a product model's own, e.g. the
     /// token bucket for nginx): what its charts and controls are shaped by.
     pub fn textbook(&self) -> Algorithm {
-        self.scenario.with(|s| s.algo.textbook(s.product.lua))
+        self.scenario.with(|s| s.algo.textbook(&s.product))
     }
 }

@@ -29,7 +29,7 @@ pub enum StateKind {
 impl StateKind {
     /// The kind of state the textbook algorithm `algo` keeps (a product's: its textbook one's).
     pub fn of(algo: Algorithm) -> Self {
-        match algo.textbook(Algorithm::TokenBucket) {
+        match algo.textbook(&crate::sim::products::ProductOptions::default()) {
             Algorithm::FixedWindow => StateKind::WindowCount,
             Algorithm::SlidingWindow => StateKind::Weighted,
             Algorithm::SlidingLog => StateKind::LogCount,
@@ -70,7 +70,7 @@ impl StateWindow {
     /// capacity or the window's limit (empty if the simulation does not sample its state).
     pub fn of(sim: &Simulation, span_secs: f64) -> Self {
         let sc = sim.scenario();
-        let kind = StateKind::of(sc.algo.textbook(sc.product.lua));
+        let kind = StateKind::of(sc.algo.textbook(&sc.product));
         let bound = if kind == StateKind::Tokens { sc.capacity } else { sc.effective_limit() };
         match sim.state_samples() {
             Some(samples) => StateWindow::from_samples(samples, sim.now(), span_secs, kind, bound),

@@ -108,7 +108,7 @@ pub fn by_key<T>(table: &'static [Labelled<T>], key: &str) -> Option<&'static La
 
 /// Whether `algo` is configured by limit and window (rather than capacity and refill).
 pub fn is_windowed(algo: Algorithm) -> bool {
-    algo.is_window(Algorithm::TokenBucket)
+    algo.is_window(&crate::sim::products::ProductOptions::default())
 }
 
 #[cfg(test)]

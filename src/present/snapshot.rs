@@ -34,7 +34,7 @@ impl Column {
             predicted_first: sc.predicted_first_rejection(),
             peak: sim.peak_in_window(),
             limit: sc.effective_limit(),
-            windowed: sc.algo.is_window(sc.product.lua),
+            windowed: sc.algo.is_window(&sc.product),
         }
     }
 

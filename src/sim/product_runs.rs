@@ -26,8 +26,8 @@ pub fn run_config(sc: &Scenario, export: &str) -> Option<Scenario> {
     let p = Policy::of(sc);
     let mut out = sc.clone();
     out.algo = product;
-    out.product.lua = p.shape.algorithm();
-    if !out.algo.is_window(out.product.lua) {
+    out.algo.choose_textbook(&mut out.product, p.shape.algorithm());
+    if !out.algo.is_window(&out.product) {
         out.capacity = p.burst;
         out.refill = Rate::from_milli(p.rate_milli);
     } else {
@@ -57,7 +57,7 @@ pub struct SideBySide {
 /// Runs `sc` (a product model) and its textbook algorithm with the same policy on the same
 /// arrivals for the scenario's duration, and states the difference in numbers.
 pub fn side_by_side(sc: &Scenario) -> Result<SideBySide, ParamError> {
-    let textbook = sc.algo.textbook(sc.product.lua);
+    let textbook = sc.algo.textbook(&sc.product);
     let theirs = report::run(sc)?;
     let ours = report::run(&Scenario { algo: textbook, ..sc.clone() })?;
     let (a, b) = (theirs.admitted, ours.admitted);

@@ -146,7 +146,7 @@ pub struct Scenario {
     pub bucket: Nanos,
     /// Arrival times to replay (traffic = trace); not part of the query string.
     pub trace: Option<Arc<Trace>>,
-    /// The product models' own knobs (`nodelay`, `delay`, `nginx_status`, `envoy_bucket`, `lua`).
+    /// The values of the products' own query keys (`nodelay`, `envoy_bucket`, `lua`, …).
     pub product: ProductOptions,
 }
 
@@ -237,7 +237,7 @@ impl Scenario {
     /// The long-run rate the algorithm allows, per second: the refill rate for a token bucket
     /// or GCRA, `limit ÷ window` for the window algorithms.
     pub fn allowed_rate(&self) -> f64 {
-        if self.algo.is_window(self.product.lua) {
+        if self.algo.is_window(&self.product) {
             self.effective_limit() as f64 / self.effective_window().as_secs_f64()
         } else {
             self.refill.as_per_sec()
@@ -286,7 +286,7 @@ impl Policy {
     /// products, which take a [`Policy`], need not know the scenario.)
     pub fn of(sc: &Scenario) -> Self {
         let (limit, window_ns) = (sc.effective_limit(), sc.effective_window().as_nanos());
-        let shape = Shape::of(sc.algo.textbook(sc.product.lua));
+        let shape = Shape::of(sc.algo.textbook(&sc.product));
         match shape {
             Shape::Bucket => Policy {
                 shape,

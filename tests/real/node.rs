@@ -36,7 +36,7 @@ fn replay(input: &Value) -> Value {
 /// The product's parameters as the exported config gives them, in replay.mjs's terms.
 fn params(sc: &Scenario) -> (&'static str, Value) {
     let p = Policy::of(sc);
-    match sc.algo.textbook(sc.product.lua) {
+    match sc.algo.textbook(&sc.product) {
         _ if Some(sc.algo) == ratelimit_playground::sim::products::find("express") => {
             let o = ExpressOptions::of(&p);
             ("express", json!({ "windowMs": o.window_ms, "limit": o.limit }))

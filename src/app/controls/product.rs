@@ -6,8 +6,7 @@ use leptos::prelude::*;
 
 use crate::app::playground::Playground;
 use crate::present::options::{View, PRODUCT_VIEWS};
-use crate::sim::products::{self, Toggle, LUA_SCRIPTS};
-use crate::sim::Algorithm;
+use crate::sim::products::{self, Choice, Toggle};
 
 /// A `<select>` of the product models (none chosen while a textbook algorithm runs), and the
 /// knobs of the one that runs.
@@ -33,7 +32,7 @@ pub fn ProductControls(
         let toggles = running().map_or(&[][..], products::toggles);
         toggles.iter().map(|t| view! { <Knob playground=pg toggle=t /> }).collect::<Vec<_>>()
     };
-    let scripted = move || running().is_some_and(products::follows_lua);
+    let choice = move || running().and_then(products::choice);
     view! {
         <div class="products" id="product-controls">
             <label for="algo-product">"Or a real limiter, as it computes"</label>
@@ -43,16 +42,7 @@ pub fn ProductControls(
                 {PRODUCT_VIEWS.iter().map(|p| view! { <option value=p.key>{p.label}</option> }).collect_view()}
             </select>
             {toggles}
-            <Show when=scripted>
-                <label for="lua-script">"Script"</label>
-                <select id="lua-script" prop:value=move || lua_key(sc.with(|s| s.product.lua))
-                    on:change=move |ev| {
-                        let key = event_target_value(&ev);
-                        pg.edit(|s| s.product.lua = LUA_SCRIPTS.iter().find(|(k, _)| *k == key).map_or(Algorithm::TokenBucket, |&(_, a)| a));
-                    }>
-                    {LUA_SCRIPTS.iter().map(|(k, a)| view! { <option value=*k>{crate::present::options::algorithm_label(*a)}</option> }).collect_view()}
-                </select>
-            </Show>
+            {move || choice().map(|c| view! { <ChoiceMenu playground=pg choice=c /> })}
         </div>
     }
 }
@@ -66,16 +56,41 @@ fn Knob(
     toggle: &'static Toggle,
 ) -> impl IntoView {
     let pg = playground;
-    let (get, set) = (toggle.get, toggle.set);
+    let key = toggle.key;
+    let (on, off) = (toggle.on, toggle.off);
     view! {
         <label class="check">
-            <input type="checkbox" id=toggle.id prop:checked=move || pg.scenario.with(|s| get(&s.product))
-                on:change=move |ev| pg.edit(|s| set(&mut s.product, event_target_checked(&ev))) />
+            <input type="checkbox" id=toggle.id prop:checked=move || pg.scenario.with(|s| s.product.get(key) == on)
+                on:change=move |ev| pg.edit(|s| s.product.set(key, if event_target_checked(&ev) { on } else { off })) />
             {toggle.label}
         </label>
     }
 }
 
-fn lua_key(a: Algorithm) -> &'static str {
-    LUA_SCRIPTS.iter().find(|(_, x)| *x == a).map_or("token_bucket", |(k, _)| k)
+/// A product's menu of one key's names (the Lua script).
+#[component]
+fn ChoiceMenu(
+    /// The page state.
+    playground: Playground,
+    /// The product's menu.
+    choice: Choice,
+) -> impl IntoView {
+    let pg = playground;
+    let key = choice.key;
+    let names = match key.kind {
+        products::KeyKind::Names(names) => names,
+        products::KeyKind::Num { .. } => &[],
+    };
+    view! {
+        <label for=choice.id>{choice.label}</label>
+        <select id=choice.id prop:value=move || key.name_of(pg.scenario.with(|s| s.product.get(key))).unwrap_or_default()
+            on:change=move |ev| {
+                let name = event_target_value(&ev);
+                if let Some(v) = key.value_of(&name) {
+                    pg.edit(|s| s.product.set(key, v));
+                }
+            }>
+            {names.iter().zip(choice.labels).map(|(&(name, _), &label)| view! { <option value=name>{label}</option> }).collect_view()}
+        </select>
+    }
 }

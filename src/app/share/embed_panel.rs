@@ -102,7 +102,7 @@ pub fn EmbedPanel(
     #[prop(into)]
     input: Signal<BuilderInput>,
 ) -> impl IntoView {
-    let (opened_on, textbook) = input.with_untracked(|i| (i.view, i.scenario.algo.textbook(i.scenario.product.lua)));
+    let (opened_on, textbook) = input.with_untracked(|i| (i.view, i.scenario.algo.textbook(&i.scenario.product)));
     let cluster = opened_on == LinkView::Cluster;
     let offered: Vec<(Card, &'static str)> =
         CARDS.iter().copied().filter(|(c, _)| if cluster { *c != Card::Compare } else { !c.multi_node() }).collect();

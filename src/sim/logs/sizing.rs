@@ -94,7 +94,7 @@ fn nice(lo: f64, hi: f64) -> Vec<f64> {
 pub fn grid(sc: &Scenario, counts: &[KeyCounts]) -> Vec<Scenario> {
     let peak = counts.iter().map(|k| k.peak_1s).max().unwrap_or(1).max(1) as f64;
     let mut out = Vec::new();
-    if sc.algo.is_window(sc.product.lua) {
+    if sc.algo.is_window(&sc.product) {
         for w in WINDOWS {
             for limit in nice(1.0, (peak * w as f64).min(1e6)) {
                 out.push(Scenario {
@@ -127,7 +127,7 @@ pub fn grid(sc: &Scenario, counts: &[KeyCounts]) -> Vec<Scenario> {
 /// The policy keys of `sc` (`capacity=…&refill=…` or `limit=…&window=…`).
 fn policy(sc: &Scenario) -> String {
     let full = sc.to_query_full();
-    let keys: &[&str] = if sc.algo.is_window(sc.product.lua) { &["limit", "window"] } else { &["capacity", "refill"] };
+    let keys: &[&str] = if sc.algo.is_window(&sc.product) { &["limit", "window"] } else { &["capacity", "refill"] };
     full.split('&').filter(|p| keys.iter().any(|k| p.split('=').next() == Some(k))).collect::<Vec<_>>().join("&")
 }
 
@@ -160,7 +160,7 @@ pub fn sweep_with(
             let mut run = Shadow::without_peaks(p);
             arrivals.iter().for_each(|&a| run.push(a));
             let counts = run.per_key().to_vec();
-            let windowed = p.algo.is_window(p.product.lua);
+            let windowed = p.algo.is_window(&p.product);
             let (rate, burst) = if windowed {
                 let (l, w) = (p.limit.unwrap_or(1), p.window.unwrap_or(Nanos::from_secs(1)));
                 (l as f64 / w.as_secs_f64(), l)

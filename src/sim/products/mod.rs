@@ -10,12 +10,14 @@
 //! of each model names the source it was read from; `tests/real/` checks the models decision by
 //! decision against the real software.
 //!
-//! Adding a product: its module (`mod.rs` with its [`Product`], `model.rs`, `export.rs`), one
-//! line in [`REGISTRY`], and its test in `tests/real/`.
+//! Adding a product: its module (`mod.rs` with its [`Product`], `model.rs`, `export.rs`, and
+//! any query keys of its own as [`ProductKey`]s), one line in [`REGISTRY`], and its test in
+//! `tests/real/`.
 
 pub mod envoy;
 pub mod express;
 pub mod governor;
+pub mod key;
 pub mod models;
 pub mod nginx;
 pub mod options;
@@ -25,11 +27,13 @@ pub mod product;
 pub mod redis_lua;
 pub mod upstash;
 
-pub use options::{ProductOptions, LUA_SCRIPTS};
+pub use key::{KeyKind, ProductKey};
+pub use options::ProductOptions;
 pub use policy::{round_ms, Policy, Shape};
-pub use product::{Config, Explanation, Product, Toggle};
+pub use product::{Choice, Config, Explanation, Product, Textbook, Toggle};
 
 use crate::sim::algorithm::{Algorithm, ProductId};
+use options::MAX_PRODUCT_KEYS;
 
 /// Every product, in the product picker's and the production panel's order: a product's
 /// [`ProductId`] is its index here.
@@ -82,7 +86,8 @@ const CONFIGS: [fn(&Policy, &ProductOptions) -> Config; N] = column!(config: fn(
 const REASONS: [fn(&Policy, &ProductOptions) -> String; N] = column!(reason: fn(&Policy, &ProductOptions) -> String);
 const EXPLANATIONS: [Explanation; N] = column!(explanation: Explanation);
 const TOGGLES: [&[Toggle]; N] = column!(toggles: &'static [Toggle]);
-const TEXTBOOKS: [Option<Algorithm>; N] = column!(textbook: Option<Algorithm>);
+const CHOICES: [Option<Choice>; N] = column!(choice: Option<Choice>);
+const TEXTBOOKS: [Textbook; N] = column!(textbook: Textbook);
 pub(crate) const MODELS: [product::Build; N] = column!(model: product::Build);
 
 /// Every `algo=` value: the textbook algorithms', then every product's.
@@ -137,9 +142,68 @@ pub fn toggles(algo: Algorithm) -> &'static [Toggle] {
     algo.product().map_or(&[], |id| TOGGLES[id.index()])
 }
 
-/// Whether `algo` is a product that runs whichever Lua script `lua=` picks.
-pub fn follows_lua(algo: Algorithm) -> bool {
-    algo.product().is_some_and(|id| TEXTBOOKS[id.index()].is_none())
+/// The menu `algo` shows while it runs ([`Product::choice`]), if it has one.
+pub fn choice(algo: Algorithm) -> Option<Choice> {
+    algo.product().and_then(|id| CHOICES[id.index()])
+}
+
+/// Every product's own query keys, in the registry's order (each once): the query format reads,
+/// prints and validates them after the keys every algorithm shares.
+pub const PRODUCT_KEYS: [ProductKey; KEY_COUNT] = {
+    let mut out = [ProductKey { key: "", kind: KeyKind::Names(&[]), default: 0 }; KEY_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < N {
+        let keys = REGISTRY[i].keys;
+        let mut j = 0;
+        while j < keys.len() {
+            if !declared(&out, n, keys[j].key) {
+                out[n] = keys[j];
+                n += 1;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// How many distinct keys the products declare.
+const KEY_COUNT: usize = {
+    let mut seen = [ProductKey { key: "", kind: KeyKind::Names(&[]), default: 0 }; MAX_PRODUCT_KEYS];
+    let mut n = 0;
+    let mut i = 0;
+    while i < N {
+        let keys = REGISTRY[i].keys;
+        let mut j = 0;
+        while j < keys.len() {
+            if !declared(&seen, n, keys[j].key) {
+                assert!(n < MAX_PRODUCT_KEYS, "more product keys than ProductOptions holds");
+                seen[n] = keys[j];
+                n += 1;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// Whether one of the first `n` keys of `keys` is `key`.
+const fn declared(keys: &[ProductKey], n: usize, key: &str) -> bool {
+    let mut i = 0;
+    while i < n {
+        if same(keys[i].key, key) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The product key named `key`, if a product declares one.
+pub fn product_key(key: &str) -> Option<&'static ProductKey> {
+    PRODUCT_KEYS.iter().find(|k| k.key == key)
 }
 
 /// The configuration of every production tab for `p`, in [`EXPORT_NAMES`]' order.
@@ -154,22 +218,31 @@ pub fn config(export: &str, p: &Policy, o: &ProductOptions) -> Option<Config> {
 }
 
 impl Algorithm {
-    /// The textbook algorithm a product implements (itself for a textbook one); `lua` is the
-    /// script the Redis Lua model runs.
-    pub fn textbook(self, lua: Algorithm) -> Algorithm {
-        match self.product() {
-            Some(id) => match TEXTBOOKS[id.index()] {
-                Some(t) => t,
-                None if !lua.is_product() => lua,
-                None => Algorithm::TokenBucket,
-            },
-            None => self,
+    /// The textbook algorithm a product implements under its options `o` (itself for a textbook
+    /// one).
+    pub fn textbook(self, o: &ProductOptions) -> Algorithm {
+        let Some(id) = self.product() else { return self };
+        match TEXTBOOKS[id.index()] {
+            Textbook::Is(t) => t,
+            Textbook::ChosenBy(key) => {
+                let chosen = o.get(key);
+                Algorithm::TEXTBOOK.into_iter().find(|&a| a as u64 == chosen).unwrap_or(Algorithm::TokenBucket)
+            }
         }
     }
 
-    /// Whether the algorithm (or the product's) counts requests in windows rather than tokens.
-    pub fn is_window(self, lua: Algorithm) -> bool {
-        matches!(self.textbook(lua), Algorithm::FixedWindow | Algorithm::SlidingWindow | Algorithm::SlidingLog)
+    /// Whether the algorithm (or the product's, under `o`) counts requests in windows rather
+    /// than tokens.
+    pub fn is_window(self, o: &ProductOptions) -> bool {
+        matches!(self.textbook(o), Algorithm::FixedWindow | Algorithm::SlidingWindow | Algorithm::SlidingLog)
+    }
+
+    /// Makes a product whose textbook algorithm is chosen by a key of its own run `textbook`
+    /// ("Run this config" on a tab that exports one script per shape); nothing for another.
+    pub fn choose_textbook(self, o: &mut ProductOptions, textbook: Algorithm) {
+        if let Some(Textbook::ChosenBy(key)) = self.product().map(|id| TEXTBOOKS[id.index()]) {
+            o.set(key, textbook as u64);
+        }
     }
 }
 

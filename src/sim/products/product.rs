@@ -4,6 +4,7 @@
 //! configuration and its explanation. Each product's module defines one; [`super::REGISTRY`]
 //! lists them.
 
+use super::key::ProductKey;
 use super::options::ProductOptions;
 use super::policy::{Policy, Shape};
 use crate::sim::algorithm::Algorithm;
@@ -23,8 +24,11 @@ pub struct Product {
     /// The policy shapes for which the tab's configuration is this product (every shape when
     /// the tab is this product's alone).
     pub runs: &'static [Shape],
-    /// The textbook algorithm it implements; `None`: the one its Lua script (`lua=`) implements.
-    pub textbook: Option<Algorithm>,
+    /// The textbook algorithm it implements.
+    pub textbook: Textbook,
+    /// Its own query keys (nginx's `nodelay`, …), read and written through
+    /// [`ProductOptions`]; a key may be shared with another entry of the same product.
+    pub keys: &'static [ProductKey],
     /// Builds its model running the configuration [`Product::config`] exports for the policy.
     pub model: Build,
     /// The configuration to paste, for the policy.
@@ -36,21 +40,48 @@ pub struct Product {
     pub explanation: Explanation,
     /// Its own on/off knobs, shown while it runs.
     pub toggles: &'static [Toggle],
+    /// A choice among a key's names, shown as a menu while it runs (the Lua script's).
+    pub choice: Option<Choice>,
+}
+
+/// The textbook algorithm a product implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Textbook {
+    /// Always this one.
+    Is(Algorithm),
+    /// The one this key of its own names: its values are textbook algorithms (`Algorithm as u64`).
+    ChosenBy(&'static ProductKey),
 }
 
 /// How a product's model is built for a policy.
 pub type Build = fn(&Policy, &ProductOptions) -> Box<dyn Model>;
 
-/// A product's on/off knob (nginx's `nodelay`, Envoy's timer bucket), drawn as a checkbox.
+/// A product's on/off knob (nginx's `nodelay`, Envoy's timer bucket), drawn as a checkbox: it
+/// is on while its key has the value `on`, and turning it off sets `off`.
 pub struct Toggle {
     /// The checkbox's element id.
     pub id: &'static str,
     /// What it says.
     pub label: &'static str,
-    /// Whether it is on.
-    pub get: fn(&ProductOptions) -> bool,
-    /// Turns it on or off.
-    pub set: fn(&mut ProductOptions, bool),
+    /// The key it sets.
+    pub key: &'static ProductKey,
+    /// The key's value when on.
+    pub on: u64,
+    /// The key's value when off.
+    pub off: u64,
+}
+
+/// A menu of a key's names (the Lua script the Redis Lua model runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The `<select>`'s element id.
+    pub id: &'static str,
+    /// Its label.
+    pub label: &'static str,
+    /// The key it sets: one option per name of [`super::key::KeyKind::Names`].
+    pub key: &'static ProductKey,
+    /// What each option says, in the order of the key's names.
+    pub labels: &'static [&'static str],
 }
 
 /// One target's configuration for a policy.

@@ -3,12 +3,14 @@
 
 use super::ParamError;
 use crate::sim::algorithm::Algorithm;
+use crate::sim::products::{KeyKind, ProductKey, PRODUCT_KEYS};
 use crate::sim::rate::Rate;
 use crate::sim::scenario::{Balancer, FailMode, RetryPolicy, Scenario, StoreMode, TrafficShape};
 use crate::sim::support::decimal::{format_fixed, parse_fixed, DecimalError};
 use crate::sim::time::Nanos;
 
 /// A numeric key: its value is a decimal with `digits` fractional digits, held as an integer.
+#[derive(Clone, Copy)]
 pub(super) struct Num {
     pub(super) key: &'static str,
     pub(super) unit: &'static str,
@@ -181,15 +183,6 @@ pub(super) const NUMS: &[Num] = &[
         set: |s, v| s.backoff_cap = Nanos(v),
     },
     Num {
-        key: "delay",
-        unit: "requests",
-        digits: 0,
-        min: 0,
-        max: 1_000_000,
-        get: |s| Some(s.product.delay),
-        set: |s, v| s.product.delay = v,
-    },
-    Num {
         key: "bucket",
         unit: "s",
         digits: S,
@@ -205,9 +198,6 @@ macro_rules! names {
     ($($name:literal => $value:expr),+ $(,)?) => { &[$(($name, $value)),+] };
 }
 pub(super) const ALGOS: &[(&str, Algorithm)] = &crate::sim::products::ALGO_NAMES;
-pub(super) const LUA_SCRIPTS: &[(&str, Algorithm)] = &crate::sim::products::options::LUA_SCRIPTS;
-pub(super) const NGINX_STATUS: &[(&str, u16)] = names!("429" => 429, "503" => 503);
-pub(super) const ENVOY_BUCKETS: &[(&str, bool)] = names!("atomic" => false, "timer" => true);
 pub(super) const TRAFFIC: &[(&str, TrafficShape)] = names!("constant" => TrafficShape::Constant, "poisson" => TrafficShape::Poisson,
     "bursts" => TrafficShape::Bursts, "seam" => TrafficShape::Seam, "clients" => TrafficShape::Clients, "trace" => TrafficShape::Trace);
 pub(super) const STORES: &[(&str, StoreMode)] = names!("local" => StoreMode::Local, "race" => StoreMode::Race, "atomic" => StoreMode::Atomic, "async" => StoreMode::Async);
@@ -216,8 +206,8 @@ pub(super) const RETRIES: &[(&str, RetryPolicy)] = names!("none" => RetryPolicy:
 pub(super) const FAILS: &[(&str, FailMode)] = names!("open" => FailMode::Open, "closed" => FailMode::Closed);
 pub(super) const BOOLS: &[(&str, bool)] = names!("0" => false, "1" => true, "false" => false, "true" => true);
 
-/// Every key the query format knows.
-pub const KEYS: &[&str] = &[
+/// The keys every algorithm shares, in the order listed.
+const SHARED_KEYS: [&str; 27] = [
     "algo",
     "capacity",
     "refill",
@@ -245,12 +235,23 @@ pub const KEYS: &[&str] = &[
     "backoff_base",
     "backoff_cap",
     "bucket",
-    "nodelay",
-    "delay",
-    "nginx_status",
-    "envoy_bucket",
-    "lua",
 ];
+
+/// Every key the query format knows: the shared keys, then the products' own
+/// ([`crate::sim::products::PRODUCT_KEYS`]).
+pub const KEYS: [&str; SHARED_KEYS.len() + PRODUCT_KEYS.len()] = {
+    let mut out = [""; SHARED_KEYS.len() + PRODUCT_KEYS.len()];
+    let mut i = 0;
+    while i < SHARED_KEYS.len() {
+        out[i] = SHARED_KEYS[i];
+        i += 1;
+    }
+    while i < out.len() {
+        out[i] = PRODUCT_KEYS[i - SHARED_KEYS.len()].key;
+        i += 1;
+    }
+    out
+};
 
 pub(super) fn name_of<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> &'static str {
     table.iter().find(|(_, x)| *x == v).map_or("?", |(n, _)| n)
@@ -266,6 +267,18 @@ pub(super) fn clip(s: &str) -> String {
 }
 
 impl Num {
+    /// A product's numeric key as a [`Num`] (its value lives in the scenario's product options,
+    /// which [`crate::sim::products::ProductOptions`] reads and writes by key, so this one's
+    /// `get` and `set` are not used).
+    pub(super) fn of_product(key: &ProductKey) -> Option<Num> {
+        match key.kind {
+            KeyKind::Num { unit, digits, min, max } => {
+                Some(Num { key: key.key, unit, digits, min, max, get: |_| None, set: |_, _| {} })
+            }
+            KeyKind::Names(_) => None,
+        }
+    }
+
     pub(super) fn range(&self) -> String {
         let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
         format!("from {} to {}{unit}", format_fixed(self.min, self.digits), format_fixed(self.max, self.digits))

@@ -8,11 +8,9 @@ mod keys;
 
 use super::scenario::{Outage, Scenario, TrafficShape};
 use super::time::SimTime;
+use crate::sim::products::{product_key, KeyKind, ProductKey, PRODUCT_KEYS};
 use crate::sim::support::decimal::{format_fixed, parse_fixed};
-use keys::{
-    clip, err, name_of, ALGOS, BALANCERS, BOOLS, ENVOY_BUCKETS, FAILS, LUA_SCRIPTS, NGINX_STATUS, NUMS, RETRIES, S,
-    SEC, STORES, TRAFFIC,
-};
+use keys::{clip, err, name_of, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, SEC, STORES, TRAFFIC};
 use std::fmt;
 
 pub use keys::KEYS;
@@ -127,12 +125,31 @@ fn set_named(sc: &mut Scenario, key: &str, value: &str) -> Option<Result<(), Vec
         "fail" => set(&mut sc.fail, FAILS, value),
         "count_rejected" => set(&mut sc.count_rejected, BOOLS, value),
         "outage" => outage_of(value).map(|o| sc.outage = o).ok_or_else(Vec::new),
-        "nodelay" => set(&mut sc.product.nodelay, BOOLS, value),
-        "nginx_status" => set(&mut sc.product.nginx_status, NGINX_STATUS, value),
-        "envoy_bucket" => set(&mut sc.product.envoy_timer, ENVOY_BUCKETS, value),
-        "lua" => set(&mut sc.product.lua, LUA_SCRIPTS, value),
-        _ => return None,
+        _ => match product_key(key)? {
+            k @ ProductKey { kind: KeyKind::Names(names), .. } => {
+                let mut v = 0;
+                set(&mut v, names, value).map(|()| sc.product.set(k, v))
+            }
+            _ => return None,
+        },
     })
+}
+
+/// The numeric key named `key` and where its value goes: a shared key's own setter, or the
+/// product options for a product's key.
+fn num(key: &str) -> Option<(Num, Option<&'static ProductKey>)> {
+    match NUMS.iter().find(|n| n.key == key) {
+        Some(n) => Some((*n, None)),
+        None => product_key(key).and_then(|k| Some((Num::of_product(k)?, Some(k)))),
+    }
+}
+
+/// Sets a numeric key's value: through its setter, or in the product options.
+fn set_num(sc: &mut Scenario, num: &Num, product: Option<&ProductKey>, v: u64) {
+    match product {
+        Some(k) => sc.product.set(k, v),
+        None => (num.set)(sc, v),
+    }
 }
 
 fn parse(query: &str, mode: Mode) -> Result<(Scenario, Vec<ParamError>), ParamError> {
@@ -153,15 +170,19 @@ fn parse(query: &str, mode: Mode) -> Result<(Scenario, Vec<ParamError>), ParamEr
         } else if KEYS.contains(&key.as_str()) {
             seen.push(key.clone());
         }
-        if let Some(num) = NUMS.iter().find(|n| n.key == key) {
+        if let Some((num, product)) = num(&key) {
             match num.parse(&value) {
-                Ok(v) => (num.set)(&mut sc, v),
+                Ok(v) => set_num(&mut sc, &num, product, v),
                 Err((mut e, clamped)) => {
                     if let Some(c) = clamped.filter(|_| mode == Mode::Lenient) {
-                        (num.set)(&mut sc, c);
+                        set_num(&mut sc, &num, product, c);
                         e.message = format!("{}; using {}", e.message, format_fixed(c, num.digits));
                     } else if mode == Mode::Lenient {
-                        let default = (num.get)(&Scenario::default()).map(|v| format_fixed(v, num.digits));
+                        let default = match product {
+                            Some(k) => Some(k.default),
+                            None => (num.get)(&Scenario::default()),
+                        };
+                        let default = default.map(|v| format_fixed(v, num.digits));
                         e.message = match default {
                             Some(v) => format!("{}; using the default, {v}", e.message),
                             None => format!("{}; using the default", e.message),
@@ -251,8 +272,8 @@ impl Scenario {
             if seen.contains(&key) {
                 return None;
             }
-            match NUMS.iter().find(|n| n.key == key) {
-                Some(num) => (num.set)(&mut sc, num.parse_plain(&value)?),
+            match num(&key) {
+                Some((num, product)) => set_num(&mut sc, &num, product, num.parse_plain(&value)?),
                 None => set_named(&mut sc, &key, &value)?.ok()?,
             }
             seen.push(key);
@@ -262,8 +283,9 @@ impl Scenario {
 
     /// Checks every field against the ranges of the query format, and the fields against each other.
     pub fn validate(&self) -> Result<(), ParamError> {
-        for num in NUMS {
-            if let Some(v) = (num.get)(self) {
+        let products = PRODUCT_KEYS.iter().filter_map(|k| Some((Num::of_product(k)?, Some(self.product.get(k)))));
+        for (num, v) in NUMS.iter().map(|n| (*n, (n.get)(self))).chain(products) {
+            if let Some(v) = v {
                 if v < num.min || v > num.max {
                     let shown = format_fixed(v, num.digits);
                     return Err(err(num.key, format!("{shown} is out of range; allowed: {}", num.range())));
@@ -308,7 +330,7 @@ impl Scenario {
             }
         };
         put("algo", name_of(ALGOS, self.algo).into(), name_of(ALGOS, d.algo).into());
-        for num in NUMS.iter().filter(|n| n.key != "delay") {
+        for num in NUMS {
             let shown = |s: &Scenario| (num.get)(s).map(|v| format_fixed(v, num.digits));
             if let Some(v) = shown(self) {
                 put(num.key, v, shown(&d).unwrap_or_default());
@@ -331,16 +353,13 @@ impl Scenario {
                 out.push(format!("{k}={v}"));
             }
         };
-        let (o, od) = (&self.product, &d.product);
-        put("nodelay", u8::from(o.nodelay).to_string(), u8::from(od.nodelay).to_string());
-        put("delay", o.delay.to_string(), od.delay.to_string());
-        put("nginx_status", o.nginx_status.to_string(), od.nginx_status.to_string());
-        put(
-            "envoy_bucket",
-            name_of(ENVOY_BUCKETS, o.envoy_timer).into(),
-            name_of(ENVOY_BUCKETS, od.envoy_timer).into(),
-        );
-        put("lua", name_of(LUA_SCRIPTS, o.lua).into(), name_of(LUA_SCRIPTS, od.lua).into());
+        for key in &PRODUCT_KEYS {
+            let shown = |v: u64| match key.kind {
+                KeyKind::Num { digits, .. } => format_fixed(v, digits),
+                KeyKind::Names(_) => key.name_of(v).unwrap_or_default().to_string(),
+            };
+            put(key.key, shown(self.product.get(key)), shown(key.default));
+        }
         out
     }
 }

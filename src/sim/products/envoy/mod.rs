@@ -6,9 +6,10 @@ pub mod model;
 
 pub use model::*;
 
+use super::key::{KeyKind, ProductKey};
 use super::options::ProductOptions;
 use super::policy::Policy;
-use super::product::{Explanation, Product, Toggle, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Toggle, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// Envoy's HTTP local rate limit with the exported `token_bucket`.
@@ -18,8 +19,9 @@ pub const PRODUCT: Product = Product {
     name: "Envoy",
     export: "envoy",
     runs: EVERY_SHAPE,
-    textbook: Some(Algorithm::TokenBucket),
-    model: |p, o| Box::new(Envoy::new(&EnvoyBucket::of(p), o.envoy_timer)),
+    textbook: Textbook::Is(Algorithm::TokenBucket),
+    keys: &[BUCKET],
+    model: |p, o| Box::new(Envoy::new(&EnvoyBucket::of(p), o.get(&BUCKET) == TIMER)),
     config: |p, _| export::config(p),
     reason,
     explanation: Explanation {
@@ -30,16 +32,20 @@ pub const PRODUCT: Product = Product {
             "Modelled from Envoy's documentation and source; not run against Envoy, which cannot be installed here.",
         ],
     },
-    toggles: &[Toggle {
-        id: "envoy-timer",
-        label: "Envoy ≤ 1.30: refill on a timer",
-        get: |o| o.envoy_timer,
-        set: |o, on| o.envoy_timer = on,
-    }],
+    toggles: &[Toggle { id: "envoy-timer", label: "Envoy ≤ 1.30: refill on a timer", key: &BUCKET, on: TIMER, off: 0 }],
+    choice: None,
 };
 
+/// `envoy_bucket=atomic|timer` (atomic): today's bucket refilled on access, or the timer-driven
+/// bucket of Envoy ≤ 1.30.
+pub const BUCKET: ProductKey =
+    ProductKey { key: "envoy_bucket", kind: KeyKind::Names(&[("atomic", 0), ("timer", TIMER)]), default: 0 };
+
+/// [`BUCKET`]'s value for the timer-driven bucket.
+const TIMER: u64 = 1;
+
 fn reason(p: &Policy, o: &ProductOptions) -> String {
-    if o.envoy_timer {
+    if o.get(&BUCKET) == TIMER {
         return "Envoy's timer adds tokens in steps, once per fill_interval".into();
     }
     let b = EnvoyBucket::of(p);

@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// express-rate-limit 8's default MemoryStore with the exported `windowMs` and `limit`.
@@ -16,7 +16,8 @@ pub const PRODUCT: Product = Product {
     name: "express-rate-limit",
     export: "express",
     runs: EVERY_SHAPE,
-    textbook: Some(Algorithm::FixedWindow),
+    textbook: Textbook::Is(Algorithm::FixedWindow),
+    keys: &[],
     model: |p, _| Box::new(Express::new(&ExpressOptions::of(p))),
     config: |p, _| export::config(p),
     reason: |_, _| "its windows start at the client's first request and count refused requests too".into(),
@@ -29,4 +30,5 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
+    choice: None,
 };

@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// The `governor` crate's GCRA with the exported `Quota`.
@@ -16,7 +16,8 @@ pub const PRODUCT: Product = Product {
     name: "governor",
     export: "governor",
     runs: EVERY_SHAPE,
-    textbook: Some(Algorithm::Gcra),
+    textbook: Textbook::Is(Algorithm::Gcra),
+    keys: &[],
     model: |p, _| Box::new(Governor::new(&GovernorQuota::of(p))),
     config: |p, _| export::config(p),
     reason: |_, _| "its period is 1 ÷ rate rounded to the nanosecond".into(),
@@ -29,4 +30,5 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
+    choice: None,
 };

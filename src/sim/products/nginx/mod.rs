@@ -8,7 +8,7 @@ pub use model::*;
 
 use super::options::ProductOptions;
 use super::policy::Policy;
-use super::product::{Explanation, Product, Toggle, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Toggle, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// nginx `limit_req` with the exported `rate`, `burst` and `nodelay` (or `delay=`).
@@ -18,7 +18,8 @@ pub const PRODUCT: Product = Product {
     name: "nginx",
     export: "nginx",
     runs: EVERY_SHAPE,
-    textbook: Some(Algorithm::TokenBucket),
+    textbook: Textbook::Is(Algorithm::TokenBucket),
+    keys: &[NODELAY, DELAY, STATUS],
     model: |p, o| Box::new(Nginx::new(&NginxConfig::of(p, o))),
     config: export::config,
     reason,
@@ -31,19 +32,10 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[
-        Toggle {
-            id: "nginx-nodelay",
-            label: "nodelay (without it, nginx delays the burst)",
-            get: |o| o.nodelay,
-            set: |o, on| o.nodelay = on,
-        },
-        Toggle {
-            id: "nginx-503",
-            label: "no limit_req_status (503)",
-            get: |o| o.nginx_status == 503,
-            set: |o, on| o.nginx_status = if on { 503 } else { 429 },
-        },
+        Toggle { id: "nginx-nodelay", label: "nodelay (without it, nginx delays the burst)", key: &NODELAY, on: 1, off: 0 },
+        Toggle { id: "nginx-503", label: "no limit_req_status (503)", key: &STATUS, on: 503, off: 429 },
     ],
+    choice: None,
 };
 
 fn reason(p: &Policy, o: &ProductOptions) -> String {

@@ -15,6 +15,7 @@
 
 use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
+use crate::sim::products::key::{KeyKind, ProductKey, ON_OFF};
 use crate::sim::products::options::ProductOptions;
 use crate::sim::products::policy::Policy;
 use crate::sim::time::{Nanos, SimTime};
@@ -76,15 +77,27 @@ pub struct NginxConfig {
     pub status: u16,
 }
 
+/// `nodelay=0|1` (1, as exported): the burst is answered at once instead of delayed.
+pub const NODELAY: ProductKey = ProductKey { key: "nodelay", kind: ON_OFF, default: 1 };
+
+/// `delay=N` without `nodelay`: the first N requests beyond the rate pass undelayed (0).
+pub const DELAY: ProductKey =
+    ProductKey { key: "delay", kind: KeyKind::Num { unit: "requests", digits: 0, min: 0, max: 1_000_000 }, default: 0 };
+
+/// `nginx_status=429|503`, `limit_req_status`: the status of a rejection (429 as exported; 503 is
+/// nginx's own default).
+pub const STATUS: ProductKey =
+    ProductKey { key: "nginx_status", kind: KeyKind::Names(&[("429", 429), ("503", 503)]), default: 429 };
+
 impl NginxConfig {
     /// What the production panel exports for `p`, with the product knobs of `o`.
     pub fn of(p: &Policy, o: &ProductOptions) -> NginxConfig {
         NginxConfig {
             rate: NginxRate::for_milli(p.rate_milli),
             burst: p.burst.saturating_sub(1),
-            nodelay: o.nodelay,
-            delay: if o.nodelay { 0 } else { o.delay },
-            status: o.nginx_status,
+            nodelay: o.get(&NODELAY) == 1,
+            delay: if o.get(&NODELAY) == 1 { 0 } else { o.get(&DELAY) },
+            status: o.get(&STATUS) as u16,
         }
     }
 }

@@ -6,7 +6,9 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, EVERY_SHAPE};
+use super::key::{KeyKind, ProductKey};
+use super::product::{Choice, Explanation, Product, Textbook, EVERY_SHAPE};
+use crate::sim::algorithm::Algorithm;
 
 /// The exported Redis Lua script (`lua=` picks which), in Lua's floating point.
 pub const PRODUCT: Product = Product {
@@ -15,7 +17,8 @@ pub const PRODUCT: Product = Product {
     name: "The Lua script",
     export: "redis-lua",
     runs: EVERY_SHAPE,
-    textbook: None,
+    textbook: Textbook::ChosenBy(&SCRIPT),
+    keys: &[SCRIPT],
     model: |p, _| Box::new(RedisLua::new(LuaArgs::of(p))),
     config: |p, _| export::config(p),
     reason: |_, _| "it counts in floating-point milliseconds".into(),
@@ -28,4 +31,23 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
+    choice: Some(Choice {
+        id: "lua-script",
+        label: "Script",
+        key: &SCRIPT,
+        labels: &["Token bucket", "Fixed window", "Sliding window counter", "Sliding log"],
+    }),
+};
+
+/// `lua=token_bucket|fixed_window|sliding_window|sliding_log` (token_bucket): which exported
+/// script runs, by the textbook algorithm it implements.
+pub const SCRIPT: ProductKey = ProductKey {
+    key: "lua",
+    kind: KeyKind::Names(&[
+        ("token_bucket", Algorithm::TokenBucket as u64),
+        ("fixed_window", Algorithm::FixedWindow as u64),
+        ("sliding_window", Algorithm::SlidingWindow as u64),
+        ("sliding_log", Algorithm::SlidingLog as u64),
+    ]),
+    default: Algorithm::TokenBucket as u64,
 };

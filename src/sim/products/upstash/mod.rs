@@ -9,7 +9,7 @@ pub use model::*;
 
 use super::options::ProductOptions;
 use super::policy::{Policy, Shape};
-use super::product::{Explanation, Product};
+use super::product::{Explanation, Product, Textbook};
 use crate::sim::algorithm::Algorithm;
 
 /// Upstash Ratelimit 2's `fixedWindow`.
@@ -17,7 +17,8 @@ pub const FIXED: Product = Product {
     key: "upstash_fixed",
     label: "Upstash fixedWindow",
     runs: &[Shape::FixedWindow],
-    textbook: Some(Algorithm::FixedWindow),
+    textbook: Textbook::Is(Algorithm::FixedWindow),
+    keys: &[],
     reason: |_, _| WINDOW_REASON.into(),
     ..TOKEN
 };
@@ -27,7 +28,8 @@ pub const SLIDING: Product = Product {
     key: "upstash_sliding",
     label: "Upstash slidingWindow",
     runs: &[Shape::SlidingWindow, Shape::SlidingLog],
-    textbook: Some(Algorithm::SlidingWindow),
+    textbook: Textbook::Is(Algorithm::SlidingWindow),
+    keys: &[],
     reason: |_, _| WINDOW_REASON.into(),
     ..TOKEN
 };
@@ -39,7 +41,8 @@ pub const TOKEN: Product = Product {
     name: "Upstash",
     export: "upstash",
     runs: &[Shape::Bucket],
-    textbook: Some(Algorithm::TokenBucket),
+    textbook: Textbook::Is(Algorithm::TokenBucket),
+    keys: &[],
     model,
     config: |p, _| export::config(p),
     reason: |_, _| "it refills whole intervals only, and its cache refuses until the next refill, inclusive".into(),
@@ -52,6 +55,7 @@ pub const TOKEN: Product = Product {
         ],
     },
     toggles: &[],
+    choice: None,
 };
 
 const WINDOW_REASON: &str = "its ephemeral cache refuses in memory until the window's end, that millisecond included";

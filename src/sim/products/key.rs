@@ -1,0 +1,54 @@
+//! [`ProductKey`]: a query key of one product's own (nginx's `nodelay`, the Lua script's `lua`),
+//! declared in that product's module. The query format reads, prints and validates these beside
+//! the keys every algorithm shares, and [`super::ProductOptions`] holds their values.
+
+/// A product's own query key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProductKey {
+    /// The key, e.g. `nodelay`.
+    pub key: &'static str,
+    /// What it takes.
+    pub kind: KeyKind,
+    /// Its value when a link does not give it.
+    pub default: u64,
+}
+
+/// What a product key takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyKind {
+    /// A decimal with `digits` fractional digits in `min..=max` (in those units), held as an
+    /// integer.
+    Num {
+        /// What the number counts, e.g. "requests".
+        unit: &'static str,
+        /// Fractional digits.
+        digits: u32,
+        /// The least value allowed.
+        min: u64,
+        /// The greatest value allowed.
+        max: u64,
+    },
+    /// One of these names, each standing for a value; a value is printed as its first name.
+    Names(&'static [(&'static str, u64)]),
+}
+
+/// [`KeyKind::Names`] of an on/off key: `0` or `1` (also `false` or `true`).
+pub const ON_OFF: KeyKind = KeyKind::Names(&[("0", 0), ("1", 1), ("false", 0), ("true", 1)]);
+
+impl ProductKey {
+    /// The value `name` stands for, if this key takes names and `name` is one.
+    pub fn value_of(&self, name: &str) -> Option<u64> {
+        match self.kind {
+            KeyKind::Names(names) => names.iter().find(|(n, _)| *n == name).map(|&(_, v)| v),
+            KeyKind::Num { .. } => None,
+        }
+    }
+
+    /// The first name of `value`, if this key takes names and one stands for it.
+    pub fn name_of(&self, value: u64) -> Option<&'static str> {
+        match self.kind {
+            KeyKind::Names(names) => names.iter().find(|&&(_, v)| v == value).map(|&(n, _)| n),
+            KeyKind::Num { .. } => None,
+        }
+    }
+}
