@@ -206,6 +206,41 @@ pub fn product_key(key: &str) -> Option<&'static ProductKey> {
     PRODUCT_KEYS.iter().find(|k| k.key == key)
 }
 
+impl ProductOptions {
+    /// The value of `key`: as set, or its default.
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::products::{nginx, ProductOptions};
+    /// let mut o = ProductOptions::default();
+    /// assert_eq!(o.get(&nginx::NODELAY), 1);
+    /// o.set(&nginx::NODELAY, 0);
+    /// assert_eq!(o.get(&nginx::NODELAY), 0);
+    /// o.set(&nginx::NODELAY, 1);
+    /// assert_eq!(o, ProductOptions::default());
+    /// ```
+    pub fn get(&self, key: &ProductKey) -> u64 {
+        match slot(key.key) {
+            Some(i) if self.set & (1 << i) != 0 => self.values[i],
+            _ => key.default,
+        }
+    }
+
+    /// Sets `key` to `value` (its default: as if never set). A key no product declares is
+    /// ignored.
+    pub fn set(&mut self, key: &ProductKey, value: u64) {
+        if let Some(i) = slot(key.key) {
+            let differs = value != key.default;
+            self.set = self.set & !(1 << i) | u16::from(differs) << i;
+            self.values[i] = if differs { value } else { 0 };
+        }
+    }
+}
+
+/// The slot of the product key named `key`.
+fn slot(key: &str) -> Option<usize> {
+    PRODUCT_KEYS.iter().position(|k| k.key == key)
+}
+
 /// The configuration of every production tab for `p`, in [`EXPORT_NAMES`]' order.
 pub fn configs(p: &Policy, o: &ProductOptions) -> Vec<Config> {
     (0..N).filter(|&i| !EXPORTS[..i].contains(&EXPORTS[i])).map(|i| CONFIGS[i](p, o)).collect()
