@@ -1,9 +1,10 @@
 //! Fuzzing the query parser and scenario validation: random mixes of real keys, plausible and
 //! hostile values, and raw noise. No input may panic; every leniently parsed scenario must
-//! validate and survive a round trip through its printed query. The message-free readers the
-//! page's first module uses (`from_query_plain`, `Link::parse_plain`) accept exactly the queries
-//! the strict parser accepts, and the links the page reads without a notice; the frame's
-//! (`Link::parse_plain_embed`) exactly the embed links it reads without a notice.
+//! validate and survive a round trip through its printed query; the CLI's strict reading accepts
+//! exactly the queries read without a problem. There is one reader (`sim::query::read_query`);
+//! the first modules use it through `Clean`, which makes no problem, so the fuzz pins that the
+//! page's (`Link::read_page`) and the frame's (`Link::read_frame`) accept exactly the links the
+//! whole page reads without a problem, and every problem has words for the notice and the CLI.
 //!
 //! `make test` runs `FUZZ_CASES` (default 5 000) cases; `make fuzz` runs a million in release.
 #![cfg(not(target_arch = "wasm32"))]
@@ -52,10 +53,14 @@ fn the_query_parser_never_panics_and_lenient_results_always_validate() {
     runner
         .run(&query(), |q| {
             let strict = Scenario::from_query(&q);
-            let (lenient, notices) = Scenario::from_query_lenient(&q);
-            prop_assert_eq!(Scenario::from_query_plain(&q), strict.clone().ok(), "{}: plain is not strict", q);
-            let link = Link::parse(&q, &base);
-            let clean = link.notices.is_empty()
+            let (lenient, notices) = Scenario::read(&q);
+            prop_assert_eq!(strict.is_ok(), notices.is_empty(), "{}: strict and lenient disagree", q);
+            let link = Link::read(&q, &base);
+            for p in &link.problems {
+                prop_assert!(!p.notice().message.is_empty(), "{}: {:?} has no words", q, p);
+                prop_assert!(!p.error().message.is_empty(), "{}: {:?} has no words", q, p);
+            }
+            let clean = link.problems.is_empty()
                 && link.view == LinkView::Single
                 && !link.embed
                 && link.frame == Frame::default();
@@ -63,17 +68,15 @@ fn the_query_parser_never_panics_and_lenient_results_always_validate() {
             let embed_keys = q
                 .split('&')
                 .any(|p| APP_KEYS[1..].contains(&percent_decode(p.split('=').next().unwrap_or("")).as_str()));
-            match Link::parse_plain(&q, &base) {
-                Some(plain) => prop_assert!(clean && plain == link, "{}: parse_plain read what parse did not", q),
-                None => prop_assert!(!clean || embed_keys, "{}: parse_plain refused a clean link", q),
+            match Link::read_page(&q, &base) {
+                Some(plain) => prop_assert!(clean && plain == link, "{}: read_page read what read did not", q),
+                None => prop_assert!(!clean || embed_keys, "{}: read_page refused a clean link", q),
             }
             // A frame's first module: exactly the embed links read without a notice.
-            let clean_embed = link.notices.is_empty() && link.view == LinkView::Single && link.embed;
-            match Link::parse_plain_embed(&q, &base) {
-                Some(plain) => {
-                    prop_assert!(clean_embed && plain == link, "{}: parse_plain_embed read what parse did not", q)
-                }
-                None => prop_assert!(!clean_embed, "{}: parse_plain_embed refused a clean embed link", q),
+            let clean_embed = link.problems.is_empty() && link.view == LinkView::Single && link.embed;
+            match Link::read_frame(&q, &base) {
+                Some(plain) => prop_assert!(clean_embed && plain == link, "{}: read_frame read what read did not", q),
+                None => prop_assert!(!clean_embed, "{}: read_frame refused a clean embed link", q),
             }
             if let Ok(sc) = &strict {
                 prop_assert!(notices.is_empty(), "{q}: strict accepted but lenient complained: {notices:?}");

@@ -25,12 +25,12 @@ fn every_problem_names_its_parameter_and_the_allowed_range() {
 
 #[test]
 fn lenient_parsing_clamps_ignores_and_says_so() {
-    let (sc, notices) = Scenario::from_query_lenient("nodes=99&rate=abc&bogus=1&capacity=5");
+    let (sc, notices) = Scenario::read("nodes=99&rate=abc&bogus=1&capacity=5");
     assert_eq!((sc.nodes, sc.capacity), (16, 5));
     assert_eq!(sc.rate, Scenario::default().rate);
-    let named: Vec<&str> = notices.iter().map(|n| n.param.as_str()).collect();
+    let named: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
     assert_eq!(named, ["nodes", "rate", "bogus"]);
-    assert!(notices[0].message.ends_with("; using 16"), "{}", notices[0].message);
+    assert!(notices[0].notice().message.ends_with("; using 16"), "{:?}", notices[0]);
 }
 
 #[test]
@@ -66,7 +66,7 @@ proptest! {
     #[test]
     fn parsing_never_panics_and_lenient_results_always_validate(q in query()) {
         let _ = Scenario::from_query(&q);
-        let (sc, _) = Scenario::from_query_lenient(&q);
+        let (sc, _) = Scenario::read(&q);
         if sc.traffic != ratelimit_playground::sim::TrafficShape::Trace {
             prop_assert!(sc.validate().is_ok(), "{}: {:?}", q, sc.validate());
         }
@@ -81,7 +81,7 @@ proptest! {
     #[test]
     fn arbitrary_bytes_never_panic(q in ".{0,200}") {
         let _ = Scenario::from_query(&q);
-        let _ = Scenario::from_query_lenient(&q);
+        let _ = Scenario::read(&q);
     }
 
     #[test]
@@ -100,7 +100,7 @@ proptest! {
 
     #[test]
     fn every_parsed_query_runs_without_panicking_or_is_refused_as_too_large(q in query()) {
-        let (mut sc, _) = Scenario::from_query_lenient(&q);
+        let (mut sc, _) = Scenario::read(&q);
         // Keep each case quick; the size guard itself is tested in the CLI tests.
         sc.duration = sc.duration.min(ratelimit_playground::sim::Nanos::from_secs(3));
         sc.rate = sc.rate.min(ratelimit_playground::sim::Rate::per_sec(20_000));

@@ -17,7 +17,7 @@ use super::playback::Playback;
 use super::playground::Playground;
 use super::share::{
     any_card, apply_view, embed_notice, fitted_cards, needs_whole_page, one_server_card, read_link,
-    read_plain_embed_link, read_plain_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar,
+    read_frame_link, read_page_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar,
 };
 use super::single_view::SingleView;
 use super::stand_in::{
@@ -30,7 +30,8 @@ use crate::present::explain::Explanation as ExplanationText;
 use crate::present::handover::Handover;
 use crate::present::options::View;
 use crate::present::share::link::Link;
-use crate::sim::{Nanos, ParamError, Rate, Scenario};
+use crate::sim::query::Problem;
+use crate::sim::{Nanos, Rate, Scenario};
 
 /// Simulated seconds computed at once when the user prefers reduced motion, so the page opens
 /// on a finished picture instead of an animation.
@@ -49,11 +50,11 @@ fn first_scenario() -> Scenario {
 /// loader starts that module for it, and should it miss one, this frame hands over to it. So
 /// does any link the whole page's module would change and explain (a bad value, an unknown key,
 /// a card the scenario cannot show): this module reads only clean ones
-/// ([`Link::parse_plain_embed`]) and carries none of the messages.
+/// ([`Link::read_frame`]) and carries none of the messages.
 #[component]
 pub fn EmbedPage() -> impl IntoView {
     crate::sim::products::models::install();
-    let Some(link) = read_plain_embed_link(&first_scenario()) else {
+    let Some(link) = read_frame_link(&first_scenario()) else {
         return frame_loading_view();
     };
     let cluster = crate::present::cluster::presets::is_cluster(&link.scenario);
@@ -61,7 +62,7 @@ pub fn EmbedPage() -> impl IntoView {
     if !unfit.is_empty() || cards.iter().any(|&c| needs_whole_page(c, cluster)) {
         return frame_loading_view();
     }
-    view! { <EmbedApp link=link card=one_server_card notice=|_| ().into_any() /> }.into_any()
+    view! { <EmbedApp link=link card=one_server_card notice=|_, _| ().into_any() /> }.into_any()
 }
 
 /// A frame as the whole page's module draws it: any card, multi-node and Compare all included.
@@ -105,8 +106,8 @@ pub struct Parts {
     /// "Replay my traffic"'s trace box; the callback is told once a trace is in use.
     pub trace: fn(Playground, Callback<()>) -> AnyView,
     /// The notice naming the link's parameters that were not used as given (the light page reads
-    /// only links without any: [`Link::parse_plain`]).
-    pub notice: fn(Vec<ParamError>) -> AnyView,
+    /// only links without any: [`Link::read_page`]), in words made only here.
+    pub notice: fn(Vec<Problem>) -> AnyView,
     /// The [`Handover`] a light page left, if one started this page, with what it asks done once
     /// the page has mounted (only the whole page is ever started by a hand-over).
     pub handover: fn() -> Option<Handover>,
@@ -126,7 +127,7 @@ pub fn App() -> impl IntoView {
         production: |pg| view! { <ProductionPanel playground=pg /> }.into_any(),
         explain: crate::present::explain::explain,
         trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
-        notice: |notices| view! { <LinkNotice notices=notices /> }.into_any(),
+        notice: |problems| view! { <LinkNotice notices=problems.iter().map(Problem::notice).collect() /> }.into_any(),
         handover: || take_handover().inspect(resume_when_mounted),
     };
     view! { <Page parts=parts link=read_link(&first_scenario()) /> }
@@ -145,7 +146,7 @@ const LOGS: StandIn = StandIn {
 const PRODUCTION: StandIn = StandIn {
     id: "production",
     title: "Use this in production",
-    blurb: "This policy as configuration for nginx, Envoy, governor, express-rate-limit, Upstash and a Redis Lua script, with the units and burst semantics each one gets wrong — and each config run as that product computes it.",
+    blurb: "This policy as configuration for the proxies, gateways and libraries that enforce it, with the units and burst semantics each one gets wrong — and each config run as that product computes it.",
     button: ("production-load", "Show the configurations"),
     focus: "production-tab-0",
 };
@@ -155,10 +156,10 @@ const PRODUCTION: StandIn = StandIn {
 /// product model, whose code only the whole page has (`sim::products::models`; the loader starts
 /// the whole page for one, this is the fallback), and any link the whole page would change and
 /// explain (a bad value, an unknown key, an embed's key): the light page reads only clean ones
-/// ([`Link::parse_plain`]), and so carries neither the messages nor the embed keys.
+/// ([`Link::read_page`]), and so carries neither the messages nor the embed keys.
 #[component]
 pub fn LightApp() -> impl IntoView {
-    let link = read_plain_link(&first_scenario());
+    let link = read_page_link(&first_scenario());
     let Some(link) = link.filter(|l| !l.scenario.algo.is_product() || crate::sim::products::models::installed()) else {
         return page_loading_view();
     };
@@ -228,7 +229,7 @@ fn Page(
             {(parts.products)(pg)}
             <ModeSwitch playground=pg />
             {(parts.share)(pg)}
-            {(parts.notice)(link.notices)}
+            {(parts.notice)(link.problems)}
         </header>
         <main class="layout" node_ref=playground_area>
             <Controls playground=pg cluster=parts.cluster_controls trace=parts.trace />

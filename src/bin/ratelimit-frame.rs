@@ -4,7 +4,7 @@
 //! module for embed links, so each frame in a blog post loads only what a frame shows. A frame of
 //! a multi-node run or of Compare all runs the whole page's module instead (the loader picks; this
 //! one hands over to it should the loader miss one), and so does a link this one would have to
-//! change and explain (it reads only clean ones: `Link::parse_plain_embed`).
+//! change and explain (it reads only clean ones: `Link::read_frame`).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

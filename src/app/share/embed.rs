@@ -22,6 +22,7 @@ use crate::present::cluster::presets::is_cluster;
 use crate::present::options::View;
 use crate::present::share::cards::{fit, Card};
 use crate::present::share::link::{Link, Theme};
+use crate::sim::query::Problem;
 use crate::sim::ParamError;
 
 /// Simulated seconds computed at once when the reader prefers reduced motion.
@@ -44,15 +45,17 @@ fn use_theme(theme: Theme) -> Signal<bool> {
     })
 }
 
-/// The notice of a frame: what its link did not use as given, compact.
-pub fn embed_notice(notices: Vec<ParamError>) -> AnyView {
+/// The notice of a frame, compact: what its link did not use as given, and the cards left out
+/// (`show`), in words made only here.
+pub fn embed_notice(problems: Vec<Problem>, unfit: Vec<String>) -> AnyView {
+    let unfit = unfit.into_iter().map(|message| ParamError { param: "show".into(), message });
+    let notices = problems.iter().map(Problem::notice).chain(unfit).collect();
     view! { <LinkNotice notices=notices compact=true /> }.into_any()
 }
 
-/// The cards `link` shows, fitted to its scenario, and a notice for each left out.
-pub fn fitted_cards(link: &Link) -> (Vec<Card>, Vec<ParamError>) {
-    let (cards, unfit) = fit(&link.frame.cards, is_cluster(&link.scenario));
-    (cards, unfit.into_iter().map(|message| ParamError { param: "show".into(), message }).collect())
+/// The cards `link` shows, fitted to its scenario, and why each left out is.
+pub fn fitted_cards(link: &Link) -> (Vec<Card>, Vec<String>) {
+    fit(&link.frame.cards, is_cluster(&link.scenario))
 }
 
 /// The whole embed page for `link`.
@@ -63,16 +66,15 @@ pub fn EmbedApp(
     /// Draws each card (the frame's module draws one server's cards only).
     card: CardView,
     /// Draws the notice naming what the link did not use as given (the frame's module reads only
-    /// links without any, [`crate::present::share::link::Link::parse_plain_embed`], and draws none).
-    notice: fn(Vec<ParamError>) -> AnyView,
+    /// links without any, [`crate::present::share::link::Link::read_frame`], and draws none).
+    notice: fn(Vec<Problem>, Vec<String>) -> AnyView,
 ) -> impl IntoView {
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     provide_chart_env(use_theme(link.frame.theme));
     let calm = reduced_motion.get_untracked();
     let (cards, unfit) = fitted_cards(&link);
     let frame = link.frame;
-    let mut notices = link.notices;
-    notices.extend(unfit);
+    let problems = link.problems;
     let pg = Playground::new(link.scenario, frame.autoplay && !calm);
     if cards.contains(&Card::Compare) {
         pg.set_view(View::Compare);
@@ -93,7 +95,7 @@ pub fn EmbedApp(
     view! {
         <div class="embed" node_ref=root>
             <EmbedBar playground=pg held=Signal::derive(move || !seen.get()) />
-            {notice(notices)}
+            {notice(problems, unfit)}
             <EmbedCards playground=pg cards=cards card=card />
             <EmbedControls playground=pg controls=frame.controls />
             {caption}

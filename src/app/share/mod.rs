@@ -33,5 +33,5 @@ pub use notice::LinkNotice;
 pub use production::ProductionPanel;
 pub use share_bar::ShareBar;
 pub use url_sync::{
-    apply_view, link_view, read_link, read_plain_embed_link, read_plain_link, replace_query, use_url_sync,
+    apply_view, link_view, read_link, read_frame_link, read_page_link, replace_query, use_url_sync,
 };

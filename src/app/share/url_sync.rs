@@ -18,19 +18,19 @@ const SETTLE_MS: u32 = 150;
 
 /// The current address's link; `base` is the scenario of an address without scenario keys.
 pub fn read_link(base: &Scenario) -> Link {
-    Link::parse(&window().location().search().unwrap_or_default(), base)
+    Link::read(&window().location().search().unwrap_or_default(), base)
 }
 
-/// The page's address as [`Link::parse_plain`] reads it: `None` for one that needs the whole
+/// The page's address as [`Link::read_page`] reads it: `None` for one that needs the whole
 /// page (an embed, another view, anything it would change and explain).
-pub fn read_plain_link(base: &Scenario) -> Option<Link> {
-    Link::parse_plain(&window().location().search().unwrap_or_default(), base)
+pub fn read_page_link(base: &Scenario) -> Option<Link> {
+    Link::read_page(&window().location().search().unwrap_or_default(), base)
 }
 
-/// The frame's address as [`Link::parse_plain_embed`] reads it: `None` for one that needs the
+/// The frame's address as [`Link::read_frame`] reads it: `None` for one that needs the
 /// whole page's module (another view, anything it would change and explain).
-pub fn read_plain_embed_link(base: &Scenario) -> Option<Link> {
-    Link::parse_plain_embed(&window().location().search().unwrap_or_default(), base)
+pub fn read_frame_link(base: &Scenario) -> Option<Link> {
+    Link::read_frame(&window().location().search().unwrap_or_default(), base)
 }
 
 /// The address of this page without query or fragment: where links and embeds point.

@@ -11,13 +11,15 @@ use ratelimit_playground::sim::Nanos;
 /// The longest sample log `--minutes` makes: a week.
 const MAX_SAMPLE_MINUTES: u64 = 10_080;
 
-pub const USAGE: &str = "\
+/// The usage text; `{exports}` stands for the export targets, which the product registry lists
+/// ([`usage`] fills them in).
+const USAGE: &str = "\
 usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisions] [--out FILE]
        ratelimit-sim --query QUERY --format svg --show CARDS [--at SECONDS] [--out FILE]
        ratelimit-sim --query QUERY --log FILE [--log-format F] [--key K] [--format json|csv] [--out FILE]
        ratelimit-sim --query QUERY --log FILE --sweep [--target-keys PCT] [--format json|csv]
        ratelimit-sim --sample-log api|login [--minutes M] [--query seed=S] [--out FILE]
-       ratelimit-sim --query QUERY --export nginx|envoy|governor|express|upstash|redis-lua
+       ratelimit-sim --query QUERY --export {exports}
        ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
                            [--trace FILE] [--format json|decisions] [--out FILE]
 
@@ -67,6 +69,11 @@ rlp:{run-…}:limiter, deleted at the end (and on Ctrl-C).
 
 Exit status: 0 on success, 2 on invalid input (the message names the parameter and its range),
 1 when the server cannot be reached or refuses a command, 130 when interrupted.";
+
+/// The usage text, with the export targets the product registry has.
+pub fn usage() -> String {
+    USAGE.replace("{exports}", &ratelimit_playground::sim::products::EXPORT_NAMES.join("|"))
+}
 
 /// What to print.
 #[derive(Clone, Copy, PartialEq, Eq)]

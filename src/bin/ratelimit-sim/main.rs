@@ -15,7 +15,7 @@ use ratelimit_playground::present::share::still::still_svg;
 use ratelimit_playground::production;
 use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
 
-use args::{parse_args, Args, Format, USAGE};
+use args::{parse_args, usage, Args, Format};
 use logs::{shadow_report, write_sample_out};
 /// The longest span an SVG chart shows: the last ten minutes of a longer run.
 #[cfg(not(target_arch = "wasm32"))]
@@ -117,7 +117,7 @@ fn main() -> ExitCode {
     }
     match parse_args(args) {
         Ok(None) => {
-            println!("{USAGE}");
+            println!("{}", usage());
             ExitCode::SUCCESS
         }
         Ok(Some(args)) => match run(args) {
@@ -128,7 +128,7 @@ fn main() -> ExitCode {
             }
         },
         Err(e) => {
-            eprintln!("ratelimit-sim: {e}\n\n{USAGE}");
+            eprintln!("ratelimit-sim: {e}\n\n{}", usage());
             ExitCode::from(2)
         }
     }
@@ -176,10 +176,10 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
         })();
         match parsed {
             Err(e) if e.is_empty() => {
-                println!("{USAGE}");
+                println!("{}", usage());
                 return ExitCode::SUCCESS;
             }
-            Err(e) => return fail(2, format!("{e}\n\n{USAGE}")),
+            Err(e) => return fail(2, format!("{e}\n\n{}", usage())),
             Ok(()) => {}
         }
     }

@@ -37,7 +37,7 @@ impl BuilderInput {
         let mut lines = text.splitn(3, '\n');
         let view = LinkView::from_key(lines.next()?)?;
         let now = Nanos(lines.next()?.parse().ok()?);
-        let (scenario, _) = Scenario::from_query_lenient(lines.next()?);
+        let (scenario, _) = Scenario::read(lines.next()?);
         Some(BuilderInput { scenario, view, now })
     }
 }

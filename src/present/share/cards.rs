@@ -3,6 +3,7 @@
 //! Embed panel's builder and the CLI's SVG fallback (`ratelimit-sim --format svg --show …`).
 //! Plain Rust, tested natively.
 
+use crate::sim::query::{Kind, Problem, Used};
 /// One card of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Card {
@@ -175,7 +176,7 @@ pub fn fit(cards: &[Card], multi_node: bool) -> (Vec<Card>, Vec<String>) {
 /// ```
 pub fn parse_cards(value: &str) -> (Vec<Card>, Option<String>) {
     let (cards, unknown) = read_cards(value);
-    (cards, (!unknown.is_empty()).then(|| unknown_cards(&unknown)))
+    (cards, (!unknown.is_empty()).then(|| Problem::new("show", unknown_cards(&unknown), Used::Ignored).notice().message))
 }
 
 /// `show=`'s cards in the order given, repeats dropped, and the names that are not cards: what
@@ -193,12 +194,10 @@ pub fn read_cards(value: &str) -> (Vec<Card>, Vec<&str>) {
     (cards, unknown)
 }
 
-/// The message for `show=` names that are not cards.
-pub fn unknown_cards(unknown: &[&str]) -> String {
-    let names: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
-    let known: Vec<&str> = CARDS.iter().map(|(_, k)| *k).collect();
-    let what = if unknown.len() == 1 { "is not a card" } else { "are not cards" };
-    format!("{} {what}; known: {}; ignored", names.join(", "), known.join(", "))
+/// What is wrong with `show=` names that are not cards.
+pub fn unknown_cards(unknown: &[&str]) -> Kind {
+    let items = unknown.iter().map(|n| n.to_string()).collect();
+    Kind::UnknownItems { items, item: "card", known: CARDS.iter().map(|(_, k)| *k).collect() }
 }
 
 /// The names of `cards`, as `show=` spells them.

@@ -3,7 +3,8 @@
 //! keys and written back by the same code. Plain Rust, tested natively (through [`crate::present::share::link`]).
 
 use crate::present::share::cards::{cards_value, read_cards, unknown_cards, Card};
-use crate::sim::{Nanos, ParamError};
+use crate::sim::query::{Kind, Problem, Problems, Used};
+use crate::sim::Nanos;
 
 /// The latest moment `t=` may open an embed on, s (a jump there is computed at load).
 pub const MAX_MOMENT_SECS: u64 = 600;
@@ -135,35 +136,6 @@ impl EmbedControl {
     }
 }
 
-/// A notice about `param`.
-pub(super) fn notice(param: &str, message: impl Into<String>) -> ParamError {
-    ParamError { param: param.to_string(), message: message.into() }
-}
-
-/// Where reading a link puts each parameter it could not use as given. The message is a closure,
-/// called only by a reader that keeps messages: [`Refused`] never calls it, so a module that
-/// reads links only that way carries none of them.
-pub(super) trait Notes {
-    /// `param` was not used as given; `message` says why and what was used instead.
-    fn note(&mut self, param: &str, message: impl FnOnce() -> String);
-}
-
-impl Notes for Vec<ParamError> {
-    fn note(&mut self, param: &str, message: impl FnOnce() -> String) {
-        self.push(notice(param, message()));
-    }
-}
-
-/// Notes that keep no message, only whether there was one ([`crate::present::share::link::Link::parse_plain_embed`]).
-#[derive(Default)]
-pub(super) struct Refused(pub bool);
-
-impl Notes for Refused {
-    fn note(&mut self, _: &str, _: impl FnOnce() -> String) {
-        self.0 = true;
-    }
-}
-
 /// `1`/`true` or `0`/`false`.
 pub(super) fn flag(value: &str) -> Option<bool> {
     match value {
@@ -174,46 +146,49 @@ pub(super) fn flag(value: &str) -> Option<bool> {
 }
 
 impl Frame {
-    /// Reads one of its keys (`controls`, `show`, `t`, `autoplay`, `caption`, `theme`), noting
-    /// what could not be used as given.
-    pub(super) fn read(&mut self, key: &str, value: &str, notes: &mut impl Notes) {
+    /// Reads one of its keys (`controls`, `show`, `t`, `autoplay`, `caption`, `theme`), adding a
+    /// problem for what it could not use as given.
+    pub(super) fn read(&mut self, key: &str, value: &str, problems: &mut impl Problems) {
+        let problem = |kind, used| move || Problem::new(key, kind, used);
         match key {
             "show" => {
                 let (cards, unknown) = read_cards(value);
                 self.cards = cards;
                 if !unknown.is_empty() {
-                    notes.note(key, || unknown_cards(&unknown));
+                    problems.add(|| Problem::new(key, unknown_cards(&unknown), Used::Ignored));
                 }
             }
-            "t" => match crate::sim::support::nearest::nearest_f64(value).ok_or(()) {
-                Ok(t) if t.is_finite() && t >= 0.0 => {
-                    let max = MAX_MOMENT_SECS as f64;
-                    if t > max {
-                        notes.note(key, || {
-                            format!("{value} s is past the latest moment, {MAX_MOMENT_SECS} s; using {MAX_MOMENT_SECS}")
-                        });
+            "t" => {
+                let moment = |late| Kind::Moment { value: value.to_string(), max: MAX_MOMENT_SECS, late };
+                match crate::sim::support::nearest::nearest_f64(value).ok_or(()) {
+                    Ok(t) if t.is_finite() && t >= 0.0 => {
+                        let max = MAX_MOMENT_SECS as f64;
+                        if t > max {
+                            problems.add(|| Problem::new(key, moment(true), Used::Nearest));
+                        }
+                        self.at = Nanos((t.min(max) * 1000.0).round() as u64 * 1_000_000);
                     }
-                    self.at = Nanos((t.min(max) * 1000.0).round() as u64 * 1_000_000);
+                    _ => problems.add(|| Problem::new(key, moment(false), Used::Nearest)),
                 }
-                _ => notes.note(key, || {
-                    format!("'{value}' is not a time in seconds from 0 to {MAX_MOMENT_SECS}; opening at 0")
-                }),
-            },
+            }
             "autoplay" => match flag(value) {
                 Some(on) => self.autoplay = on,
-                None => notes.note(key, || format!("'{value}' is not 0 or 1; ignored")),
+                None => problems.add(problem(Kind::NotAFlag { value: value.to_string() }, Used::Ignored)),
             },
             "caption" => {
                 let clean: String = value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
                 let clean = clean.trim();
                 if clean.chars().count() > MAX_CAPTION {
-                    notes.note(key, || format!("is longer than {MAX_CAPTION} characters; cut there"));
+                    problems.add(problem(Kind::TooLong { max: MAX_CAPTION }, Used::Nearest));
                 }
                 self.caption = clean.chars().take(MAX_CAPTION).collect();
             }
             "theme" => match THEMES.iter().find(|(_, k)| *k == value) {
                 Some(&(t, _)) => self.theme = t,
-                None => notes.note(key, || format!("'{value}' is not one of auto | light | dark; ignored")),
+                None => problems.add(|| {
+                    let names = THEMES.iter().map(|(_, k)| *k).collect();
+                    Problem::new(key, Kind::NotOneOf { value: value.to_string(), names }, Used::Ignored)
+                }),
             },
             _ => {
                 let controls = &mut self.controls;
@@ -226,11 +201,10 @@ impl Frame {
                     }
                 }
                 if !unknown.is_empty() {
-                    notes.note(key, || {
-                        let names: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
-                        let known: Vec<&str> = EMBED_CONTROLS.iter().map(|(_, k)| *k).collect();
-                        let what = if unknown.len() == 1 { "is not a control" } else { "are not controls" };
-                        format!("{} {what}; known: {}; ignored", names.join(", "), known.join(", "))
+                    problems.add(|| {
+                        let items = unknown.iter().map(|n| n.to_string()).collect();
+                        let known = EMBED_CONTROLS.iter().map(|(_, k)| *k).collect();
+                        Problem::new(key, Kind::UnknownItems { items, item: "control", known }, Used::Ignored)
                     });
                 }
                 // In EMBED_CONTROLS' order (a filter, not a sort: a sort would bring a sort routine

@@ -1,17 +1,18 @@
 //! The page's address as typed state: the scenario in the engine's query format (the same keys
 //! as the CLI) plus the app keys the engine does not know: `view`, and for an embed `embed`,
 //! `controls`, `show`, `t`, `autoplay`, `caption` and `theme` ([`Frame`], in `frame.rs`).
-//! [`Link::parse`] reads an address leniently, naming every parameter it changed or ignored (the
-//! first modules' readers, which refuse instead, are in `plain_link.rs`);
+//! [`Link::read`] reads an address leniently, with a [`Problem`] for every parameter it changed
+//! or ignored; the first modules' [`Link::read_page`] and [`Link::read_frame`] are the same
+//! reader, refusing any address with a problem instead;
 //! [`share_query`] and [`embed_query`] write the state back with the same code, so a link round
 //! trips exactly. Plain Rust, tested natively.
 
-use crate::present::share::frame::{flag, notice};
+use crate::present::share::frame::flag;
 pub use crate::present::share::frame::{
     EmbedControl, Frame, Theme, EMBED_CONTROLS, MAX_CAPTION, MAX_MOMENT_SECS, THEMES,
 };
-use crate::sim::query::{percent_decode, KEYS};
-use crate::sim::{ParamError, Scenario, TrafficShape};
+use crate::sim::query::{read_query, Clean, Kind, OtherKeys, Problem, Problems, Used};
+use crate::sim::{Scenario, TrafficShape};
 
 /// The keys the app reads besides the scenario's.
 pub const APP_KEYS: [&str; 8] = ["view", "embed", "controls", "show", "t", "autoplay", "caption", "theme"];
@@ -62,11 +63,19 @@ pub struct Link {
     pub embed: bool,
     /// What an embed shows.
     pub frame: Frame,
-    /// Every parameter that was not used as given, each naming its key.
-    pub notices: Vec<ParamError>,
+    /// Every parameter that was not used as given, in the address's order.
+    pub problems: Vec<Problem>,
 }
 
-/// The app keys of one address, before the scenario is read.
+/// The app keys a reader of links knows, read in the same pass as the scenario's
+/// ([`read_query`]): all of them ([`AppKeys`]), or only `view` ([`PageKeys`], the page's first
+/// module, which hands any embed link to another).
+trait LinkKeys: OtherKeys + Default {
+    /// What they said: the view, whether it is an embed, and what the embed shows.
+    fn into_parts(self) -> (LinkView, bool, Frame);
+}
+
+/// Every app key.
 #[derive(Default)]
 struct AppKeys {
     view: LinkView,
@@ -74,21 +83,57 @@ struct AppKeys {
     frame: Frame,
 }
 
-impl AppKeys {
-    fn read(&mut self, key: &str, value: &str, notices: &mut Vec<ParamError>) {
+/// Reads `view`.
+fn read_view(view: &mut LinkView, value: &str, problems: &mut impl Problems) {
+    match LinkView::from_key(value) {
+        Some(v) => *view = v,
+        None => problems.add(|| {
+            let names = VIEWS.iter().map(|(name, _)| *name).collect();
+            Problem::new("view", Kind::NotOneOf { value: value.to_string(), names }, Used::Ignored)
+        }),
+    }
+}
+
+impl OtherKeys for AppKeys {
+    fn knows(&self, key: &str) -> bool {
+        APP_KEYS.contains(&key)
+    }
+
+    fn read(&mut self, key: &str, value: &str, problems: &mut impl Problems) {
         match key {
-            "view" => match LinkView::from_key(value) {
-                Some(v) => self.view = v,
-                None => {
-                    notices.push(notice(key, format!("'{value}' is not one of single | compare | cluster; ignored")))
-                }
-            },
+            "view" => read_view(&mut self.view, value, problems),
             "embed" => match flag(value) {
                 Some(on) => self.embed = on,
-                None => notices.push(notice(key, format!("'{value}' is not 0 or 1; ignored"))),
+                None => problems.add(|| Problem::new(key, Kind::NotAFlag { value: value.to_string() }, Used::Ignored)),
             },
-            _ => self.frame.read(key, value, notices),
+            _ => self.frame.read(key, value, problems),
         }
+    }
+}
+
+impl LinkKeys for AppKeys {
+    fn into_parts(self) -> (LinkView, bool, Frame) {
+        (self.view, self.embed, self.frame)
+    }
+}
+
+/// `view` alone: an embed's keys are unknown to it.
+#[derive(Default)]
+struct PageKeys(LinkView);
+
+impl OtherKeys for PageKeys {
+    fn knows(&self, key: &str) -> bool {
+        key == "view"
+    }
+
+    fn read(&mut self, _: &str, value: &str, problems: &mut impl Problems) {
+        read_view(&mut self.0, value, problems);
+    }
+}
+
+impl LinkKeys for PageKeys {
+    fn into_parts(self) -> (LinkView, bool, Frame) {
+        (self.0, false, Frame::default())
     }
 }
 
@@ -101,69 +146,98 @@ impl Link {
     /// ```
     /// use ratelimit_playground::present::share::link::{Link, LinkView};
     /// use ratelimit_playground::sim::Scenario;
-    /// let link = Link::parse("?algo=gcra&view=compare&nodes=99&bogus=1", &Scenario::default());
+    /// let link = Link::read("?algo=gcra&view=compare&nodes=99&bogus=1", &Scenario::default());
     /// assert_eq!(link.view, LinkView::Compare);
     /// assert_eq!(link.scenario.nodes, 16);
-    /// let named: Vec<&str> = link.notices.iter().map(|n| n.param.as_str()).collect();
-    /// assert_eq!(named, ["bogus", "nodes"]);
+    /// let named: Vec<&str> = link.problems.iter().map(|p| p.key.as_str()).collect();
+    /// assert_eq!(named, ["nodes", "bogus"]);
     /// ```
-    pub fn parse(query: &str, base: &Scenario) -> Link {
-        let query = query.strip_prefix('?').unwrap_or(query);
-        let mut notices = Vec::new();
-        let mut app = AppKeys::default();
-        let mut seen: Vec<String> = Vec::new();
-        let mut scenario_pairs = Vec::new();
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            let key = percent_decode(k);
-            if KEYS.contains(&key.as_str()) {
-                scenario_pairs.push(pair);
-            } else if APP_KEYS.contains(&key.as_str()) {
-                if seen.contains(&key) {
-                    notices.push(notice(&key, "is given more than once; the last value is used"));
+    pub fn read(query: &str, base: &Scenario) -> Link {
+        let mut problems = Vec::new();
+        let (scenario, view, embed, frame) = read_link::<AppKeys>(query, &mut problems);
+        let scenario = match scenario {
+            None => base.clone(),
+            Some(mut sc) => {
+                if let Some(p) = problems.iter_mut().find(|p| p.kind == Kind::TraceWithoutTimes) {
+                    sc.traffic = TrafficShape::Constant;
+                    p.used = Used::Constant;
                 }
-                seen.push(key.clone());
-                app.read(&key, &percent_decode(v), &mut notices);
-            } else {
-                notices.push(notice(&key, "is not a known parameter (see the query keys in the README); ignored"));
+                match sc.check() {
+                    None => sc,
+                    Some(p) => {
+                        problems.push(Problem { used: Used::Base, ..p });
+                        base.clone()
+                    }
+                }
             }
-        }
-        let scenario = if scenario_pairs.is_empty() {
-            base.clone()
-        } else {
-            let (sc, engine_notices) = Scenario::from_query_lenient(&scenario_pairs.join("&"));
-            // A trace link gets one notice of ours (in `usable`) instead of the engine's.
-            let trace_without_times = sc.traffic == TrafficShape::Trace && sc.trace.is_none();
-            notices.extend(
-                engine_notices
-                    .into_iter()
-                    .filter(|n| !(trace_without_times && n.message == crate::sim::query::TRACE_WITHOUT_TIMES)),
-            );
-            sc
         };
-        let scenario = usable(scenario, base, &mut notices);
-        Link { scenario, view: app.view, embed: app.embed, frame: app.frame, notices }
+        Link { scenario, view, embed, frame, problems }
+    }
+
+    /// The address read as [`Link::read`] reads it, only if it has no problem and is the page (not
+    /// an embed, not Compare all or the multi-node view) holding no embed key (not even at its
+    /// default: `embed=0`); `None` for anything else, without saying why. The page's first module
+    /// reads its address this way and hands any other to the whole page, whose [`Link::read`]
+    /// says what it changed: so the first module makes no problem and reads no embed key.
+    ///
+    /// ```
+    /// use ratelimit_playground::present::share::link::Link;
+    /// use ratelimit_playground::sim::Scenario;
+    /// let base = Scenario::default();
+    /// for q in ["", "?algo=gcra&rate=3&view=single", "?nodes=99", "?embed=1", "?view=compare", "?rate=3&rate=4"] {
+    ///     let full = Link::read(q, &base);
+    ///     let clean = full.problems.is_empty() && full.view == Default::default() && !full.embed
+    ///         && full.frame == Default::default();
+    ///     assert_eq!(Link::read_page(q, &base), clean.then_some(full));
+    /// }
+    /// ```
+    pub fn read_page(query: &str, base: &Scenario) -> Option<Link> {
+        Link::read_clean::<PageKeys>(query, base).filter(|link| link.view == LinkView::Single)
+    }
+
+    /// The address read as [`Link::read`] reads it, only if it has no problem and is one
+    /// server's embed (`embed=1`, no other view); `None` for anything else, without saying why.
+    /// A frame's first module reads its address this way and hands any other to the whole
+    /// page's module, whose [`Link::read`] says what it changed.
+    ///
+    /// ```
+    /// use ratelimit_playground::present::share::link::Link;
+    /// use ratelimit_playground::sim::Scenario;
+    /// let base = Scenario::default();
+    /// for q in ["?embed=1", "?embed=1&show=state,throughput&t=30&controls=rate&theme=dark&caption=Hi",
+    ///           "?embed=1&algo=gcra&rate=3", "?embed=1&t=9999", "?embed=1&show=bogus", "?embed=1&theme=blue",
+    ///           "?embed=1&controls=rate,nope", "?embed=1&autoplay=2", "?embed=1&t=1&t=2", "?embed=1&embed=1",
+    ///           "?embed=1&view=compare", "?embed=1&view=single", "?embed=0", "", "?embed=1&nodes=99"] {
+    ///     let full = Link::read(q, &base);
+    ///     let clean = full.problems.is_empty() && full.view == Default::default() && full.embed;
+    ///     assert_eq!(Link::read_frame(q, &base), clean.then_some(full), "{q}");
+    /// }
+    /// ```
+    pub fn read_frame(query: &str, base: &Scenario) -> Option<Link> {
+        Link::read_clean::<AppKeys>(query, base).filter(|link| link.embed && link.view == LinkView::Single)
+    }
+
+    /// The address read with `K`'s app keys, if it has no problem.
+    fn read_clean<K: LinkKeys>(query: &str, base: &Scenario) -> Option<Link> {
+        let mut clean = Clean::default();
+        let (scenario, view, embed, frame) = read_link::<K>(query, &mut clean);
+        let scenario = scenario.unwrap_or_else(|| base.clone());
+        (clean.is_clean() && scenario.check().is_none()).then_some(Link {
+            scenario,
+            view,
+            embed,
+            frame,
+            problems: Vec::new(),
+        })
     }
 }
 
-/// The scenario made runnable: a trace the link cannot carry becomes constant traffic, and
-/// anything the engine still refuses falls back to `base`.
-fn usable(mut sc: Scenario, base: &Scenario, notices: &mut Vec<ParamError>) -> Scenario {
-    if sc.traffic == TrafficShape::Trace && sc.trace.is_none() {
-        sc.traffic = TrafficShape::Constant;
-        notices.push(notice(
-            "traffic",
-            "a replayed trace is not part of a link (its arrival times are not in the address): showing constant \
-             traffic; paste the trace again under Traffic → Replay my traffic",
-        ));
-    }
-    match sc.validate() {
-        Ok(()) => sc,
-        Err(e) => {
-            notices.push(notice(&e.param, format!("{}; the page's starting scenario is used", e.message)));
-            base.clone()
-        }
-    }
+/// The one pass over an address: the scenario (if it holds any of its keys) and `K`'s app keys.
+fn read_link<K: LinkKeys>(query: &str, problems: &mut impl Problems) -> (Option<Scenario>, LinkView, bool, Frame) {
+    let mut keys = K::default();
+    let scenario = read_query(query, &mut keys, problems);
+    let (view, embed, frame) = keys.into_parts();
+    (scenario, view, embed, frame)
 }
 
 /// The scenario keys of a link: every key that differs from the engine's default, and always
@@ -225,9 +299,9 @@ mod tests {
     #[test]
     fn an_address_without_scenario_keys_opens_the_pages_own_scenario() {
         for q in ["", "?", "?view=compare", "embed=1&controls=rate"] {
-            let link = Link::parse(q, &page_start());
+            let link = Link::read(q, &page_start());
             assert_eq!(link.scenario, page_start(), "{q}");
-            assert!(link.notices.is_empty(), "{q}: {:?}", link.notices);
+            assert!(link.problems.is_empty(), "{q}: {:?}", link.problems);
         }
     }
 
@@ -243,13 +317,13 @@ mod tests {
         ];
         for q in queries {
             for view in [LinkView::Single, LinkView::Compare, LinkView::Cluster] {
-                let first = Link::parse(q, &page_start());
+                let first = Link::read(q, &page_start());
                 let written = share_query(&first.scenario, view);
-                let again = Link::parse(&written, &page_start());
+                let again = Link::read(&written, &page_start());
                 assert_eq!(again.scenario, first.scenario, "{q} → {written}");
                 assert_eq!(again.view, view, "{written}");
-                assert!(again.notices.is_empty(), "{written}: {:?}", again.notices);
-                let plain = Link::parse_plain(&written, &page_start());
+                assert!(again.problems.is_empty(), "{written}: {:?}", again.problems);
+                let plain = Link::read_page(&written, &page_start());
                 assert_eq!(plain, (view == LinkView::Single).then_some(again), "{written}");
             }
         }
@@ -259,42 +333,42 @@ mod tests {
     fn the_pages_starting_rate_survives_a_round_trip() {
         let written = share_query(&page_start(), LinkView::Single);
         assert_eq!(written, "rate=8");
-        assert_eq!(Link::parse(&written, &Scenario::default()).scenario, page_start());
+        assert_eq!(Link::read(&written, &Scenario::default()).scenario, page_start());
     }
 
     #[test]
     fn bad_parameters_are_clamped_or_ignored_and_each_is_named() {
-        let link = Link::parse("?nodes=99&rate=abc&bogus=1&view=sideways&controls=rate,knob&embed=2", &page_start());
-        let named: Vec<&str> = link.notices.iter().map(|n| n.param.as_str()).collect();
-        assert_eq!(named, ["bogus", "view", "controls", "embed", "nodes", "rate"]);
+        let link = Link::read("?nodes=99&rate=abc&bogus=1&view=sideways&controls=rate,knob&embed=2", &page_start());
+        let named: Vec<&str> = link.problems.iter().map(|n| n.key.as_str()).collect();
+        assert_eq!(named, ["nodes", "rate", "bogus", "view", "controls", "embed"]);
         assert_eq!(link.scenario.nodes, 16);
         assert_eq!(link.scenario.rate, Scenario::default().rate, "a bad rate takes the engine default");
         assert_eq!(link.frame.controls, [EmbedControl::Rate]);
         assert!(!link.embed);
-        let controls = &link.notices[2].to_string();
+        let controls = &link.problems[4].notice().to_string();
         assert!(controls.starts_with("controls: 'knob' is not a control; known: algo, capacity"), "{controls}");
-        assert!(link.notices[4].to_string().contains("using 16"), "{}", link.notices[4]);
+        assert!(link.problems[0].notice().message.ends_with("; using 16"), "{:?}", link.problems[0]);
     }
 
     #[test]
     fn a_trace_link_opens_on_constant_traffic_and_says_why() {
-        let link = Link::parse("traffic=trace&algo=fixed_window", &page_start());
+        let link = Link::read("traffic=trace&algo=fixed_window", &page_start());
         assert_eq!(link.scenario.traffic, TrafficShape::Constant);
         assert_eq!(link.scenario.algo, Algorithm::FixedWindow);
-        assert_eq!(link.notices.len(), 1, "{:?}", link.notices);
-        assert_eq!(link.notices[0].param, "traffic");
-        assert!(link.notices[0].message.contains("trace is not part of a link"));
+        assert_eq!(link.problems.len(), 1, "{:?}", link.problems);
+        assert_eq!(link.problems[0].key, "traffic");
+        assert!(link.problems[0].notice().message.contains("trace is not part of a link"));
     }
 
     #[test]
     fn embed_keys_are_read_decoded_and_in_a_fixed_order() {
-        let link = Link::parse("embed=1&controls=capacity%2Crate%2Ccapacity&rate=3", &page_start());
+        let link = Link::read("embed=1&controls=capacity%2Crate%2Ccapacity&rate=3", &page_start());
         assert!(link.embed);
         assert_eq!(link.frame.controls, [EmbedControl::Capacity, EmbedControl::Rate]);
         assert_eq!(link.scenario.rate, Rate::per_sec(3));
         let q = embed_query(&link.scenario, LinkView::Single, &link.frame);
         assert_eq!(q, "rate=3&embed=1&controls=capacity,rate");
-        assert_eq!(Link::parse(&q, &page_start()).frame, link.frame);
+        assert_eq!(Link::read(&q, &page_start()).frame, link.frame);
     }
 
     #[test]
@@ -310,16 +384,16 @@ mod tests {
         let q = embed_query(&page_start(), LinkView::Single, &frame);
         assert!(q.contains("&show=strip,throughput,compare&t=12.5&autoplay=0&caption=100%2Fmin%20let"), "{q}");
         assert!(q.ends_with("&theme=dark"), "{q}");
-        let link = Link::parse(&q, &page_start());
+        let link = Link::read(&q, &page_start());
         assert_eq!(link.frame, frame);
-        assert!(link.notices.is_empty(), "{:?}", link.notices);
+        assert!(link.problems.is_empty(), "{:?}", link.problems);
     }
 
     #[test]
     fn a_moment_is_read_as_a_plain_decimal_and_anything_else_gets_a_notice() {
         let at = |t: &str| {
-            let link = Link::parse(&format!("embed=1&t={t}"), &page_start());
-            (link.frame.at, link.notices.iter().map(|n| n.to_string()).collect::<Vec<_>>())
+            let link = Link::read(&format!("embed=1&t={t}"), &page_start());
+            (link.frame.at, link.problems.iter().map(|n| n.notice().to_string()).collect::<Vec<_>>())
         };
         assert_eq!(at("12.25"), (Nanos::from_millis(12_250), vec![]));
         for bad in ["1e3", "inf", "NaN", "12.5.1", "0x10", "1,5"] {
@@ -333,8 +407,8 @@ mod tests {
     fn bad_embed_keys_are_named_with_their_allowed_values() {
         let long = "x".repeat(MAX_CAPTION + 5);
         let q = format!("show=state,chart&t=-3&autoplay=maybe&theme=sepia&caption={long}");
-        let link = Link::parse(&q, &page_start());
-        let messages: Vec<String> = link.notices.iter().map(|n| n.to_string()).collect();
+        let link = Link::read(&q, &page_start());
+        let messages: Vec<String> = link.problems.iter().map(|n| n.notice().to_string()).collect();
         assert!(messages[0].starts_with("show: 'chart' is not a card; known: throughput, state"), "{messages:?}");
         assert!(messages[1].contains("not a time in seconds from 0 to 600"), "{messages:?}");
         assert!(messages[2].starts_with("autoplay: 'maybe' is not 0 or 1"), "{messages:?}");
@@ -342,15 +416,38 @@ mod tests {
         assert!(messages[4].starts_with("caption: is longer than 200"), "{messages:?}");
         assert_eq!(link.frame.cards, [Card::State]);
         assert_eq!(link.frame.caption.chars().count(), MAX_CAPTION);
-        assert_eq!(Link::parse("t=9999", &page_start()).frame.at, Nanos::from_secs(MAX_MOMENT_SECS));
-        assert_eq!(Link::parse("caption=a%0Ab", &page_start()).frame.caption, "a b");
+        assert_eq!(Link::read("t=9999", &page_start()).frame.at, Nanos::from_secs(MAX_MOMENT_SECS));
+        assert_eq!(Link::read("caption=a%0Ab", &page_start()).frame.caption, "a b");
     }
 
     #[test]
     fn repeated_app_keys_are_named() {
-        let link = Link::parse("view=compare&view=single", &page_start());
+        let link = Link::read("view=compare&view=single", &page_start());
         assert_eq!(link.view, LinkView::Single);
-        assert_eq!(link.notices.len(), 1);
-        assert_eq!(link.notices[0].param, "view");
+        assert_eq!(link.problems.len(), 1);
+        assert_eq!(link.problems[0].key, "view");
+    }
+
+    #[test]
+    fn the_first_modules_reader_refuses_what_the_whole_page_would_explain() {
+        for q in [
+            "rate=abc",
+            "nodes=99",
+            "bogus=1",
+            "view=sideways",
+            "embed=1",
+            "theme=dark",
+            "rate=3&rate=4",
+            "view=single&view=single",
+            "traffic=trace",
+            "backoff_base=5&backoff_cap=1",
+            "outage=20-10",
+            "view=single&?capacity=1",
+        ] {
+            assert_eq!(Link::read_page(q, &page_start()), None, "{q}");
+            let full = Link::read(q, &page_start());
+            let whole_pages = !full.problems.is_empty() || full.embed || full.frame != Frame::default();
+            assert!(whole_pages, "{q}: the whole page has nothing to explain or read here");
+        }
     }
 }

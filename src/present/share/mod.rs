@@ -1,5 +1,5 @@
-//! Sharing, embedding and exporting, in plain Rust: the link that holds the whole run ([`link`],
-//! and the first modules' message-free readers in `plain_link`), an embed's cards ([`cards`]) and
+//! Sharing, embedding and exporting, in plain Rust: the link that holds the whole run ([`link`]:
+//! one reader of an address, for every module), an embed's cards ([`cards`]) and
 //! frame options ([`frame`]), the embed builder's input ([`builder_input`]), the snippets it hands
 //! out ([`snippet`]), the CSV and JSON exports ([`export`]) and, natively, the still SVG of a
 //! run ([`still`], what `ratelimit-sim --still` writes).
@@ -9,7 +9,6 @@ pub mod cards;
 pub mod export;
 pub mod frame;
 pub mod link;
-mod plain_link;
 pub mod snippet;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod still;

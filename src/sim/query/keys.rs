@@ -1,12 +1,12 @@
 //! The query format's key table: every numeric key with its unit, precision and range, and the
 //! names of every enumerated value. Parsing, printing and validation all read this one table.
 
-use super::ParamError;
+use super::{NumberWhy, Range};
 use crate::sim::algorithm::Algorithm;
 use crate::sim::products::{KeyKind, ProductKey, PRODUCT_KEYS};
 use crate::sim::rate::Rate;
 use crate::sim::scenario::{Balancer, FailMode, RetryPolicy, Scenario, StoreMode, TrafficShape};
-use crate::sim::support::decimal::{format_fixed, parse_fixed, DecimalError};
+use crate::sim::support::decimal::{parse_fixed, DecimalError};
 use crate::sim::time::Nanos;
 
 /// A numeric key: its value is a decimal with `digits` fractional digits, held as an integer.
@@ -257,15 +257,6 @@ pub(super) fn name_of<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) ->
     table.iter().find(|(_, x)| *x == v).map_or("?", |(n, _)| n)
 }
 
-pub(super) fn err(key: &str, message: String) -> ParamError {
-    ParamError { param: key.to_string(), message }
-}
-
-/// A query value quoted in a message.
-pub(super) fn clip(s: &str) -> String {
-    crate::sim::support::quote::clip(s, 32)
-}
-
 impl Num {
     /// A product's numeric key as a [`Num`] (its value lives in the scenario's product options,
     /// which [`crate::sim::products::ProductOptions`] reads and writes by key, so this one's
@@ -279,34 +270,18 @@ impl Num {
         }
     }
 
-    pub(super) fn range(&self) -> String {
-        let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
-        format!("from {} to {}{unit}", format_fixed(self.min, self.digits), format_fixed(self.max, self.digits))
+    /// Its range, as a problem names it.
+    pub(super) fn range(&self) -> Range {
+        Range { min: self.min, max: self.max, digits: self.digits, unit: self.unit }
     }
 
-    /// A value in range, or `None` (no message; see [`Num::parse`]).
-    pub(super) fn parse_plain(&self, value: &str) -> Option<u64> {
-        parse_fixed(value, self.digits).ok().filter(|v| (self.min..=self.max).contains(v))
-    }
-
-    /// Parses a value; an out-of-range number is `Err((message, clamped))`.
-    pub(super) fn parse(&self, value: &str) -> Result<u64, (ParamError, Option<u64>)> {
-        let v = parse_fixed(value, self.digits).map_err(|e| {
-            let why = match e {
-                DecimalError::TooPrecise(0) => "must be a whole number".to_string(),
-                DecimalError::TooPrecise(d) => format!("has more than {d} decimal places"),
-                DecimalError::TooLarge => "is too large".to_string(),
-                DecimalError::NotANumber => "is not a number".to_string(),
-            };
-            let clamped = (e == DecimalError::TooLarge).then_some(self.max);
-            (err(self.key, format!("'{}' {why}; allowed: {}", clip(value), self.range())), clamped)
-        })?;
+    /// Parses a value; one that is not a number in range is `Err((why, clamped))`, with the
+    /// value in range nearest to it if there is one (a number too large or out of range).
+    pub(super) fn parse(&self, value: &str) -> Result<u64, (NumberWhy, Option<u64>)> {
+        let v = parse_fixed(value, self.digits)
+            .map_err(|e| (NumberWhy::Unreadable(e), (e == DecimalError::TooLarge).then_some(self.max)))?;
         if v < self.min || v > self.max {
-            let clamped = v.clamp(self.min, self.max);
-            return Err((
-                err(self.key, format!("{} is out of range; allowed: {}", clip(value), self.range())),
-                Some(clamped),
-            ));
+            return Err((NumberWhy::OutOfRange, Some(v.clamp(self.min, self.max))));
         }
         Ok(v)
     }

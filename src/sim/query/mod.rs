@@ -5,18 +5,19 @@
 //! the first problem; lenient parsing (the app) clamps or ignores and reports every problem.
 
 mod keys;
+mod problem;
+mod words;
 
 use super::scenario::{Outage, Scenario, TrafficShape};
 use super::time::SimTime;
 use crate::sim::products::{product_key, KeyKind, ProductKey, PRODUCT_KEYS};
 use crate::sim::support::decimal::{format_fixed, parse_fixed};
-use keys::{clip, err, name_of, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, SEC, STORES, TRAFFIC};
+use keys::{name_of, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, SEC, STORES, TRAFFIC};
 use std::fmt;
 
 pub use keys::KEYS;
-
-/// The message for `traffic=trace` without arrival times (the web page replaces it with its own).
-pub const TRACE_WITHOUT_TIMES: &str = "trace needs a trace file (--trace FILE, or paste one in the app)";
+pub use problem::{Clean, Kind, NumberWhy, Problem, Problems, Range, Used};
+pub use words::TRACE_WITHOUT_TIMES;
 
 /// A parameter that was not accepted as given, named, with what is allowed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,13 +87,6 @@ pub fn utf8_lossy(bytes: Vec<u8>) -> String {
     }
 }
 
-/// How [`parse`] treats a problem.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Strict,
-    Lenient,
-}
-
 /// A query's pairs, each key and value percent-decoded (`k` alone is `k=`).
 fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
     let query = query.strip_prefix('?').unwrap_or(query);
@@ -102,10 +96,101 @@ fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
     })
 }
 
+/// The keys an address may hold besides the scenario's (the page's `view`, an embed's keys),
+/// which [`read_query`] reads in the same pass as the scenario's.
+pub trait OtherKeys {
+    /// Whether `key` is one of them.
+    fn knows(&self, key: &str) -> bool;
+    /// Reads `key`'s value, adding a problem for what it cannot use as given.
+    fn read(&mut self, key: &str, value: &str, problems: &mut impl Problems);
+}
+
+/// No other keys: a query that holds only the scenario's (the CLI's `--query`).
+impl OtherKeys for () {
+    fn knows(&self, _: &str) -> bool {
+        false
+    }
+
+    fn read(&mut self, _: &str, _: &str, _: &mut impl Problems) {}
+}
+
+/// The one reader of a query (with or without the leading `?`): the scenario's keys into a
+/// scenario, `other`'s keys into `other`, and a [`Problem`] into `problems` for each parameter
+/// not used as given — unknown or repeated keys, values that are not allowed (ignored), numbers
+/// out of range (clamped) or unreadable (the default), fields that contradict each other. `None`
+/// if the query holds none of the scenario's keys.
+pub fn read_query(query: &str, other: &mut impl OtherKeys, problems: &mut impl Problems) -> Option<Scenario> {
+    let mut sc = Scenario::default();
+    let mut any = false;
+    let mut seen: Vec<String> = Vec::new();
+    for (key, value) in pairs(query) {
+        let scenario_key = KEYS.contains(&key.as_str());
+        let known = scenario_key || other.knows(&key);
+        if seen.contains(&key) {
+            problems.add(|| Problem::new(&key, Kind::Repeated, Used::Last));
+        } else if known {
+            seen.push(key.clone());
+        }
+        if scenario_key {
+            any = true;
+            read_pair(&mut sc, &key, &value, problems);
+        } else if known {
+            other.read(&key, &value, problems);
+        } else {
+            problems.add(|| Problem::new(&key, Kind::Unknown, Used::Ignored));
+        }
+    }
+    if sc.backoff_cap < sc.backoff_base {
+        problems.add(|| Problem::new("backoff_cap", Kind::BackoffCapBelowBase, Used::Nearest));
+        sc.backoff_cap = sc.backoff_base;
+    }
+    if sc.traffic == TrafficShape::Trace && sc.trace.is_none() {
+        problems.add(|| Problem::new("traffic", Kind::TraceWithoutTimes, Used::Nothing));
+    }
+    any.then_some(sc)
+}
+
+/// Reads one of the scenario's keys into `sc`.
+fn read_pair(sc: &mut Scenario, key: &str, value: &str, problems: &mut impl Problems) {
+    if let Some((num, product)) = num(key) {
+        match num.parse(value) {
+            Ok(v) => set_num(sc, &num, product, v),
+            Err((why, clamped)) => {
+                let used = match clamped {
+                    Some(c) => {
+                        set_num(sc, &num, product, c);
+                        Used::Value { value: c, digits: num.digits }
+                    }
+                    None => {
+                        let default = match product {
+                            Some(k) => Some(k.default),
+                            None => (num.get)(&Scenario::default()),
+                        };
+                        Used::Default(default.map(|v| (v, num.digits)))
+                    }
+                };
+                problems.add(|| {
+                    let kind = Kind::Number { value: value.to_string(), why, range: num.range() };
+                    Problem::new(key, kind, used)
+                });
+            }
+        }
+        return;
+    }
+    match set_named(sc, key, value) {
+        Some(Ok(())) => {}
+        Some(Err(names)) => problems.add(|| {
+            let value = value.to_string();
+            let kind = if names.is_empty() { Kind::Outage { value } } else { Kind::NotOneOf { value, names } };
+            Problem::new(key, kind, Used::Ignored)
+        }),
+        None => problems.add(|| Problem::new(key, Kind::Unknown, Used::Ignored)),
+    }
+}
+
 /// Sets an enumerated or structured key from `value`. `None`: `key` is not one of them;
 /// `Some(Err(names))`: `value` is not allowed, and `names` are the values that are (empty for
-/// `outage`, which is not a list of names). Builds no message, so [`Scenario::from_query_plain`]
-/// carries none.
+/// `outage`, which is not a list of names).
 fn set_named(sc: &mut Scenario, key: &str, value: &str) -> Option<Result<(), Vec<&'static str>>> {
     fn set<T: Copy>(field: &mut T, table: &[(&'static str, T)], value: &str) -> Result<(), Vec<&'static str>> {
         match table.iter().find(|(n, _)| *n == value) {
@@ -152,70 +237,6 @@ fn set_num(sc: &mut Scenario, num: &Num, product: Option<&ProductKey>, v: u64) {
     }
 }
 
-fn parse(query: &str, mode: Mode) -> Result<(Scenario, Vec<ParamError>), ParamError> {
-    let mut sc = Scenario::default();
-    let mut notices = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
-    for (key, value) in pairs(query) {
-        let mut problem = |e: ParamError| {
-            if mode == Mode::Strict {
-                Err(e)
-            } else {
-                notices.push(e);
-                Ok(())
-            }
-        };
-        if seen.contains(&key) {
-            problem(err(&key, "is given more than once; the last value is used".into()))?;
-        } else if KEYS.contains(&key.as_str()) {
-            seen.push(key.clone());
-        }
-        if let Some((num, product)) = num(&key) {
-            match num.parse(&value) {
-                Ok(v) => set_num(&mut sc, &num, product, v),
-                Err((mut e, clamped)) => {
-                    if let Some(c) = clamped.filter(|_| mode == Mode::Lenient) {
-                        set_num(&mut sc, &num, product, c);
-                        e.message = format!("{}; using {}", e.message, format_fixed(c, num.digits));
-                    } else if mode == Mode::Lenient {
-                        let default = match product {
-                            Some(k) => Some(k.default),
-                            None => (num.get)(&Scenario::default()),
-                        };
-                        let default = default.map(|v| format_fixed(v, num.digits));
-                        e.message = match default {
-                            Some(v) => format!("{}; using the default, {v}", e.message),
-                            None => format!("{}; using the default", e.message),
-                        };
-                    }
-                    problem(e)?;
-                }
-            }
-            continue;
-        }
-        let result = match set_named(&mut sc, &key, &value) {
-            Some(Ok(())) => Ok(()),
-            Some(Err(names)) if names.is_empty() => Err(outage_error(&value)),
-            Some(Err(names)) => Err(err(&key, format!("'{}' is not one of {}", clip(&value), names.join(" | ")))),
-            None => Err(err(&key, format!("is not a known parameter; known: {}", KEYS.join(", ")))),
-        };
-        if let Err(mut e) = result {
-            if mode == Mode::Lenient {
-                e.message.push_str("; ignored");
-            }
-            problem(e)?;
-        }
-    }
-    for e in sc.cross_check() {
-        if mode == Mode::Strict {
-            return Err(e);
-        }
-        notices.push(e);
-    }
-    sc.backoff_cap = sc.backoff_cap.max(sc.backoff_base);
-    Ok((sc, notices))
-}
-
 /// `outage=START-END` in seconds, `START < END ≤ 86400`, or `none` (or empty): `None` if it is
 /// neither.
 fn outage_of(value: &str) -> Option<Option<Outage>> {
@@ -225,14 +246,6 @@ fn outage_of(value: &str) -> Option<Option<Outage>> {
     let (a, b) = value.split_once('-')?;
     let (a, b) = (parse_fixed(a, S).ok()?, parse_fixed(b, S).ok()?);
     (a < b && b <= 86_400 * SEC).then_some(Some(Outage { start: SimTime(a), end: SimTime(b) }))
-}
-
-/// Why an `outage` value was refused.
-fn outage_error(value: &str) -> ParamError {
-    err(
-        "outage",
-        format!("'{}' is not START-END in seconds with START < END ≤ 86400 (e.g. 10-20), or none", clip(value)),
-    )
 }
 
 impl Scenario {
@@ -246,68 +259,43 @@ impl Scenario {
     /// assert_eq!(e.to_string(), "nodes: 40 is out of range; allowed: from 1 to 16 nodes");
     /// ```
     pub fn from_query(query: &str) -> Result<Scenario, ParamError> {
-        parse(query, Mode::Strict).map(|(sc, _)| sc)
-    }
-
-    /// Parses a query string leniently: out-of-range numbers are clamped, unknown keys and bad
-    /// values ignored, and each such problem is returned as a notice naming the parameter.
-    pub fn from_query_lenient(query: &str) -> (Scenario, Vec<ParamError>) {
-        parse(query, Mode::Lenient).expect("lenient parsing reports problems instead of failing")
-    }
-
-    /// The scenario of a query [`Scenario::from_query`] accepts, without saying why another is
-    /// refused: no message is built, so code that only runs clean queries (the page's first
-    /// module, which hands any other address to the whole page) carries no message text.
-    ///
-    /// ```
-    /// use ratelimit_playground::sim::Scenario;
-    /// for q in ["algo=gcra&capacity=20&refill=2.5", "nodes=40", "capacity=1.5", "rate=2&rate=3", "x=1"] {
-    ///     assert_eq!(Scenario::from_query_plain(q), Scenario::from_query(q).ok());
-    /// }
-    /// ```
-    pub fn from_query_plain(query: &str) -> Option<Scenario> {
-        let mut sc = Scenario::default();
-        let mut seen: Vec<String> = Vec::new();
-        for (key, value) in pairs(query) {
-            if seen.contains(&key) {
-                return None;
-            }
-            match num(&key) {
-                Some((num, product)) => set_num(&mut sc, &num, product, num.parse_plain(&value)?),
-                None => set_named(&mut sc, &key, &value)?.ok()?,
-            }
-            seen.push(key);
+        match Scenario::read(query) {
+            (sc, problems) if problems.is_empty() => Ok(sc),
+            (_, problems) => Err(problems[0].error()),
         }
-        sc.cross_check().is_empty().then_some(sc)
+    }
+
+    /// Reads a query string leniently: out-of-range numbers are clamped, unknown keys and bad
+    /// values ignored, and each such problem is returned, naming the parameter.
+    pub fn read(query: &str) -> (Scenario, Vec<Problem>) {
+        let mut problems = Vec::new();
+        let sc = read_query(query, &mut (), &mut problems).unwrap_or_default();
+        (sc, problems)
     }
 
     /// Checks every field against the ranges of the query format, and the fields against each other.
     pub fn validate(&self) -> Result<(), ParamError> {
-        let products = PRODUCT_KEYS.iter().filter_map(|k| Some((Num::of_product(k)?, Some(self.product.get(k)))));
-        for (num, v) in NUMS.iter().map(|n| (*n, (n.get)(self))).chain(products) {
-            if let Some(v) = v {
-                if v < num.min || v > num.max {
-                    let shown = format_fixed(v, num.digits);
-                    return Err(err(num.key, format!("{shown} is out of range; allowed: {}", num.range())));
-                }
-            }
-        }
-        match self.cross_check().into_iter().next() {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        self.check().map_or(Ok(()), |p| Err(p.error()))
     }
 
-    /// Problems between fields (lenient parsing raises `backoff_cap` to `backoff_base`).
-    fn cross_check(&self) -> Vec<ParamError> {
-        let mut out = Vec::new();
+    /// The first field out of the query format's range, or in contradiction with another.
+    pub fn check(&self) -> Option<Problem> {
+        let shared = NUMS.iter().filter_map(|n| Some((*n, (n.get)(self)?)));
+        let products = PRODUCT_KEYS.iter().filter_map(|k| Some((Num::of_product(k)?, self.product.get(k))));
+        for (num, v) in shared.chain(products) {
+            if v < num.min || v > num.max {
+                let value = format_fixed(v, num.digits);
+                let kind = Kind::Number { value, why: NumberWhy::OutOfRange, range: num.range() };
+                return Some(Problem::new(num.key, kind, Used::Nothing));
+            }
+        }
         if self.backoff_cap < self.backoff_base {
-            out.push(err("backoff_cap", "must be at least backoff_base".into()));
+            return Some(Problem::new("backoff_cap", Kind::BackoffCapBelowBase, Used::Nothing));
         }
         if self.traffic == TrafficShape::Trace && self.trace.is_none() {
-            out.push(err("traffic", TRACE_WITHOUT_TIMES.into()));
+            return Some(Problem::new("traffic", Kind::TraceWithoutTimes, Used::Nothing));
         }
-        out
+        None
     }
 
     /// The query string of every field that differs from the default, in a fixed order: the short,

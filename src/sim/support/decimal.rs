@@ -4,7 +4,7 @@
 //! float, so `2.5` tokens/s is exactly 2 500 milli-tokens/s and a scenario round-trips unchanged.
 
 /// Why a decimal string was not accepted.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DecimalError {
     /// Not a plain non-negative decimal number (`12`, `0.5`, `.25`, `3.`).
     NotANumber,
