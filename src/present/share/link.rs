@@ -11,7 +11,7 @@ use crate::present::share::frame::flag;
 pub use crate::present::share::frame::{
     EmbedControl, Frame, Theme, EMBED_CONTROLS, MAX_CAPTION, MAX_MOMENT_SECS, THEMES,
 };
-use crate::sim::query::{read_query, Clean, Kind, OtherKeys, Problem, Problems, Used};
+use crate::sim::query::{read_query, Clean, Kind, OtherKeys, Problem, Problems, Used, KEYS};
 use crate::sim::{Scenario, TrafficShape};
 
 /// The keys the app reads besides the scenario's.
@@ -63,7 +63,8 @@ pub struct Link {
     pub embed: bool,
     /// What an embed shows.
     pub frame: Frame,
-    /// Every parameter that was not used as given, in the address's order.
+    /// Every parameter that was not used as given: the app keys' and unknown keys', then the
+    /// scenario's, each in the address's order.
     pub problems: Vec<Problem>,
 }
 
@@ -150,11 +151,16 @@ impl Link {
     /// assert_eq!(link.view, LinkView::Compare);
     /// assert_eq!(link.scenario.nodes, 16);
     /// let named: Vec<&str> = link.problems.iter().map(|p| p.key.as_str()).collect();
-    /// assert_eq!(named, ["nodes", "bogus"]);
+    /// assert_eq!(named, ["bogus", "nodes"]);
     /// ```
     pub fn read(query: &str, base: &Scenario) -> Link {
         let mut problems = Vec::new();
         let (scenario, view, embed, frame) = read_link::<AppKeys>(query, &mut problems);
+        // The app's keys' and unknown keys' problems first, then the scenario's, as the notice
+        // has always listed them (a partition: a stable sort would bring a sort routine).
+        let (scenario_keys, mut problems): (Vec<Problem>, Vec<Problem>) =
+            problems.into_iter().partition(|p| KEYS.contains(&p.key.as_str()));
+        problems.extend(scenario_keys);
         let scenario = match scenario {
             None => base.clone(),
             Some(mut sc) => {
@@ -340,14 +346,14 @@ mod tests {
     fn bad_parameters_are_clamped_or_ignored_and_each_is_named() {
         let link = Link::read("?nodes=99&rate=abc&bogus=1&view=sideways&controls=rate,knob&embed=2", &page_start());
         let named: Vec<&str> = link.problems.iter().map(|n| n.key.as_str()).collect();
-        assert_eq!(named, ["nodes", "rate", "bogus", "view", "controls", "embed"]);
+        assert_eq!(named, ["bogus", "view", "controls", "embed", "nodes", "rate"]);
         assert_eq!(link.scenario.nodes, 16);
         assert_eq!(link.scenario.rate, Scenario::default().rate, "a bad rate takes the engine default");
         assert_eq!(link.frame.controls, [EmbedControl::Rate]);
         assert!(!link.embed);
-        let controls = &link.problems[4].notice().to_string();
+        let controls = &link.problems[2].notice().to_string();
         assert!(controls.starts_with("controls: 'knob' is not a control; known: algo, capacity"), "{controls}");
-        assert!(link.problems[0].notice().message.ends_with("; using 16"), "{:?}", link.problems[0]);
+        assert!(link.problems[4].notice().message.ends_with("; using 16"), "{:?}", link.problems[4]);
     }
 
     #[test]
