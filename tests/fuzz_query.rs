@@ -55,12 +55,12 @@ fn the_query_parser_never_panics_and_lenient_results_always_validate() {
             let strict = Scenario::from_query(&q);
             let (lenient, notices) = Scenario::read(&q);
             prop_assert_eq!(strict.is_ok(), notices.is_empty(), "{}: strict and lenient disagree", q);
-            let link = Link::read(&q, &base);
-            for p in &link.problems {
+            let (link, problems) = Link::read(&q, &base);
+            for p in &problems {
                 prop_assert!(!p.notice().message.is_empty(), "{}: {:?} has no words", q, p);
                 prop_assert!(!p.error().message.is_empty(), "{}: {:?} has no words", q, p);
             }
-            let clean = link.problems.is_empty()
+            let clean = problems.is_empty()
                 && link.view == LinkView::Single
                 && !link.embed
                 && link.frame == Frame::default();
@@ -73,7 +73,7 @@ fn the_query_parser_never_panics_and_lenient_results_always_validate() {
                 None => prop_assert!(!clean || embed_keys, "{}: read_page refused a clean link", q),
             }
             // A frame's first module: exactly the embed links read without a notice.
-            let clean_embed = link.problems.is_empty() && link.view == LinkView::Single && link.embed;
+            let clean_embed = problems.is_empty() && link.view == LinkView::Single && link.embed;
             match Link::read_frame(&q, &base) {
                 Some(plain) => prop_assert!(clean_embed && plain == link, "{}: read_frame read what read did not", q),
                 None => prop_assert!(!clean_embed, "{}: read_frame refused a clean embed link", q),

@@ -62,21 +62,23 @@ pub fn EmbedPage() -> impl IntoView {
     if !unfit.is_empty() || cards.iter().any(|&c| needs_whole_page(c, cluster)) {
         return frame_loading_view();
     }
-    view! { <EmbedApp link=link card=one_server_card notice=|_, _| ().into_any() /> }.into_any()
+    view! { <EmbedApp link=link cards=cards card=one_server_card notice=().into_any() /> }.into_any()
 }
 
 /// A frame as the whole page's module draws it: any card, multi-node and Compare all included.
 #[component]
 pub fn WholeEmbedPage() -> impl IntoView {
     crate::sim::products::models::install();
-    view! { <EmbedApp link=read_link(&first_scenario()) card=any_card notice=embed_notice /> }
+    let (link, problems) = read_link(&first_scenario());
+    let (cards, unfit) = fitted_cards(&link);
+    view! { <EmbedApp link=link cards=cards card=any_card notice=embed_notice(problems, unfit) /> }
 }
 
 /// What the whole page's module (`ratelimit-full`) shows: a frame for an embed link, else the
 /// whole page.
 #[component]
 pub fn WholeApp() -> impl IntoView {
-    if read_link(&first_scenario()).embed {
+    if read_link(&first_scenario()).0.embed {
         view! { <WholeEmbedPage /> }.into_any()
     } else {
         view! { <App /> }.into_any()
@@ -105,9 +107,6 @@ pub struct Parts {
     pub explain: fn(View) -> ExplanationText,
     /// "Replay my traffic"'s trace box; the callback is told once a trace is in use.
     pub trace: fn(Playground, Callback<()>) -> AnyView,
-    /// The notice naming the link's parameters that were not used as given (the light page reads
-    /// only links without any: [`Link::read_page`]), in words made only here.
-    pub notice: fn(Vec<Problem>) -> AnyView,
     /// The [`Handover`] a light page left, if one started this page, with what it asks done once
     /// the page has mounted (only the whole page is ever started by a hand-over).
     pub handover: fn() -> Option<Handover>,
@@ -127,10 +126,11 @@ pub fn App() -> impl IntoView {
         production: |pg| view! { <ProductionPanel playground=pg /> }.into_any(),
         explain: crate::present::explain::explain,
         trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
-        notice: |problems| view! { <LinkNotice notices=problems.iter().map(Problem::notice).collect() /> }.into_any(),
         handover: || take_handover().inspect(resume_when_mounted),
     };
-    view! { <Page parts=parts link=read_link(&first_scenario()) /> }
+    let (link, problems) = read_link(&first_scenario());
+    let notice = view! { <LinkNotice notices=problems.iter().map(Problem::notice).collect() /> }.into_any();
+    view! { <Page parts=parts link=link notice=notice /> }
 }
 
 /// The log panel as the light page shows it until the whole page is loaded.
@@ -173,10 +173,9 @@ pub fn LightApp() -> impl IntoView {
         production: |pg| panel_stand_in(pg, PRODUCTION),
         explain: crate::present::explain::explain_textbook,
         trace: trace_stand_in,
-        notice: |_| ().into_any(),
         handover: || None,
     };
-    view! { <Page parts=parts link=link /> }.into_any()
+    view! { <Page parts=parts link=link notice=().into_any() /> }.into_any()
 }
 
 /// The page. Starts paused (on a computed preview) when the user prefers reduced motion; started
@@ -189,6 +188,9 @@ fn Page(
     parts: Parts,
     /// The address, as read.
     link: Link,
+    /// The notice naming the link's parameters that were not used as given (the light page
+    /// reads only links without any, [`Link::read_page`], and shows none).
+    notice: AnyView,
 ) -> impl IntoView {
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     let dark = use_media_query("(prefers-color-scheme: dark)");
@@ -229,7 +231,7 @@ fn Page(
             {(parts.products)(pg)}
             <ModeSwitch playground=pg />
             {(parts.share)(pg)}
-            {(parts.notice)(link.problems)}
+            {notice}
         </header>
         <main class="layout" node_ref=playground_area>
             <Controls playground=pg cluster=parts.cluster_controls trace=parts.trace />

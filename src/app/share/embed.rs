@@ -63,18 +63,19 @@ pub fn fitted_cards(link: &Link) -> (Vec<Card>, Vec<String>) {
 pub fn EmbedApp(
     /// The address the frame was opened with.
     link: Link,
+    /// The cards it shows, fitted to its scenario ([`fitted_cards`]).
+    cards: Vec<Card>,
     /// Draws each card (the frame's module draws one server's cards only).
     card: CardView,
-    /// Draws the notice naming what the link did not use as given (the frame's module reads only
-    /// links without any, [`crate::present::share::link::Link::read_frame`], and draws none).
-    notice: fn(Vec<Problem>, Vec<String>) -> AnyView,
+    /// The notice naming what the link did not use as given ([`embed_notice`]; the frame's
+    /// module reads only links without any, [`crate::present::share::link::Link::read_frame`],
+    /// and shows none).
+    notice: AnyView,
 ) -> impl IntoView {
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     provide_chart_env(use_theme(link.frame.theme));
     let calm = reduced_motion.get_untracked();
-    let (cards, unfit) = fitted_cards(&link);
     let frame = link.frame;
-    let problems = link.problems;
     let pg = Playground::new(link.scenario, frame.autoplay && !calm);
     if cards.contains(&Card::Compare) {
         pg.set_view(View::Compare);
@@ -95,7 +96,7 @@ pub fn EmbedApp(
     view! {
         <div class="embed" node_ref=root>
             <EmbedBar playground=pg held=Signal::derive(move || !seen.get()) />
-            {notice(problems, unfit)}
+            {notice}
             <EmbedCards playground=pg cards=cards card=card />
             <EmbedControls playground=pg controls=frame.controls />
             {caption}

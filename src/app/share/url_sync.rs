@@ -10,14 +10,16 @@ use wasm_bindgen::JsValue;
 use crate::app::playground::Playground;
 use crate::present::cluster::presets::is_cluster;
 use crate::present::options::View;
+use crate::sim::query::Problem;
 use crate::present::share::link::{share_query, Link, LinkView};
 use crate::sim::Scenario;
 
 /// How long the address waits for edits to settle before it is rewritten.
 const SETTLE_MS: u32 = 150;
 
-/// The current address's link; `base` is the scenario of an address without scenario keys.
-pub fn read_link(base: &Scenario) -> Link {
+/// The current address's link, and what it did not use as given; `base` is the scenario of an
+/// address without scenario keys.
+pub fn read_link(base: &Scenario) -> (Link, Vec<Problem>) {
     Link::read(&window().location().search().unwrap_or_default(), base)
 }
 

@@ -149,7 +149,6 @@ impl Frame {
     /// Reads one of its keys (`controls`, `show`, `t`, `autoplay`, `caption`, `theme`), adding a
     /// problem for what it could not use as given.
     pub(super) fn read(&mut self, key: &str, value: &str, problems: &mut impl Problems) {
-        let problem = |kind, used| move || Problem::new(key, kind, used);
         match key {
             "show" => {
                 let (cards, unknown) = read_cards(value);
@@ -173,13 +172,13 @@ impl Frame {
             }
             "autoplay" => match flag(value) {
                 Some(on) => self.autoplay = on,
-                None => problems.add(problem(Kind::NotAFlag { value: value.to_string() }, Used::Ignored)),
+                None => problems.add(|| Problem::new(key, Kind::NotAFlag { value: value.to_string() }, Used::Ignored)),
             },
             "caption" => {
                 let clean: String = value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
                 let clean = clean.trim();
                 if clean.chars().count() > MAX_CAPTION {
-                    problems.add(problem(Kind::TooLong { max: MAX_CAPTION }, Used::Nearest));
+                    problems.add(|| Problem::new(key, Kind::TooLong { max: MAX_CAPTION }, Used::Nearest));
                 }
                 self.caption = clean.chars().take(MAX_CAPTION).collect();
             }

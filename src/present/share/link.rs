@@ -63,9 +63,6 @@ pub struct Link {
     pub embed: bool,
     /// What an embed shows.
     pub frame: Frame,
-    /// Every parameter that was not used as given: the app keys' and unknown keys', then the
-    /// scenario's, each in the address's order.
-    pub problems: Vec<Problem>,
 }
 
 /// The app keys a reader of links knows, read in the same pass as the scenario's
@@ -142,18 +139,20 @@ impl Link {
     /// Reads an address's query (with or without the leading `?`). Without any scenario key the
     /// page opens on `base`; with some, the scenario is read exactly as the CLI reads it
     /// (missing keys take the engine's defaults), except that problems are clamped or ignored and
-    /// reported. A `traffic=trace` link cannot carry its trace: it opens on constant traffic.
+    /// reported: every parameter that was not used as given, the app keys' and unknown keys'
+    /// first, then the scenario's, each in the address's order. A `traffic=trace` link cannot
+    /// carry its trace: it opens on constant traffic.
     ///
     /// ```
     /// use ratelimit_playground::present::share::link::{Link, LinkView};
     /// use ratelimit_playground::sim::Scenario;
-    /// let link = Link::read("?algo=gcra&view=compare&nodes=99&bogus=1", &Scenario::default());
+    /// let (link, problems) = Link::read("?algo=gcra&view=compare&nodes=99&bogus=1", &Scenario::default());
     /// assert_eq!(link.view, LinkView::Compare);
     /// assert_eq!(link.scenario.nodes, 16);
-    /// let named: Vec<&str> = link.problems.iter().map(|p| p.key.as_str()).collect();
+    /// let named: Vec<&str> = problems.iter().map(|p| p.key.as_str()).collect();
     /// assert_eq!(named, ["bogus", "nodes"]);
     /// ```
-    pub fn read(query: &str, base: &Scenario) -> Link {
+    pub fn read(query: &str, base: &Scenario) -> (Link, Vec<Problem>) {
         let mut problems = Vec::new();
         let (scenario, view, embed, frame) = read_link::<AppKeys>(query, &mut problems);
         // The app's keys' and unknown keys' problems first, then the scenario's, as the notice
@@ -170,29 +169,29 @@ impl Link {
                 }
                 match sc.check() {
                     None => sc,
-                    Some(p) => {
-                        problems.push(Problem { used: Used::Base, ..p });
+                    Some(invalid) => {
+                        problems.push(invalid.problem(Used::Base));
                         base.clone()
                     }
                 }
             }
         };
-        Link { scenario, view, embed, frame, problems }
+        (Link { scenario, view, embed, frame }, problems)
     }
 
     /// The address read as [`Link::read`] reads it, only if it has no problem and is the page (not
     /// an embed, not Compare all or the multi-node view) holding no embed key (not even at its
     /// default: `embed=0`); `None` for anything else, without saying why. The page's first module
     /// reads its address this way and hands any other to the whole page, whose [`Link::read`]
-    /// says what it changed: so the first module makes no problem and reads no embed key.
+    /// says what it changed: so the first module makes no [`Problem`] and reads no embed key.
     ///
     /// ```
     /// use ratelimit_playground::present::share::link::Link;
     /// use ratelimit_playground::sim::Scenario;
     /// let base = Scenario::default();
     /// for q in ["", "?algo=gcra&rate=3&view=single", "?nodes=99", "?embed=1", "?view=compare", "?rate=3&rate=4"] {
-    ///     let full = Link::read(q, &base);
-    ///     let clean = full.problems.is_empty() && full.view == Default::default() && !full.embed
+    ///     let (full, problems) = Link::read(q, &base);
+    ///     let clean = problems.is_empty() && full.view == Default::default() && !full.embed
     ///         && full.frame == Default::default();
     ///     assert_eq!(Link::read_page(q, &base), clean.then_some(full));
     /// }
@@ -214,8 +213,8 @@ impl Link {
     ///           "?embed=1&algo=gcra&rate=3", "?embed=1&t=9999", "?embed=1&show=bogus", "?embed=1&theme=blue",
     ///           "?embed=1&controls=rate,nope", "?embed=1&autoplay=2", "?embed=1&t=1&t=2", "?embed=1&embed=1",
     ///           "?embed=1&view=compare", "?embed=1&view=single", "?embed=0", "", "?embed=1&nodes=99"] {
-    ///     let full = Link::read(q, &base);
-    ///     let clean = full.problems.is_empty() && full.view == Default::default() && full.embed;
+    ///     let (full, problems) = Link::read(q, &base);
+    ///     let clean = problems.is_empty() && full.view == Default::default() && full.embed;
     ///     assert_eq!(Link::read_frame(q, &base), clean.then_some(full), "{q}");
     /// }
     /// ```
@@ -228,13 +227,8 @@ impl Link {
         let mut clean = Clean::default();
         let (scenario, view, embed, frame) = read_link::<K>(query, &mut clean);
         let scenario = scenario.unwrap_or_else(|| base.clone());
-        (clean.is_clean() && scenario.check().is_none()).then_some(Link {
-            scenario,
-            view,
-            embed,
-            frame,
-            problems: Vec::new(),
-        })
+        // A clean read is a valid scenario: every number in range, no field against another.
+        clean.is_clean().then_some(Link { scenario, view, embed, frame })
     }
 }
 
@@ -305,9 +299,9 @@ mod tests {
     #[test]
     fn an_address_without_scenario_keys_opens_the_pages_own_scenario() {
         for q in ["", "?", "?view=compare", "embed=1&controls=rate"] {
-            let link = Link::read(q, &page_start());
+            let (link, problems) = Link::read(q, &page_start());
             assert_eq!(link.scenario, page_start(), "{q}");
-            assert!(link.problems.is_empty(), "{q}: {:?}", link.problems);
+            assert!(problems.is_empty(), "{q}: {:?}", problems);
         }
     }
 
@@ -323,12 +317,12 @@ mod tests {
         ];
         for q in queries {
             for view in [LinkView::Single, LinkView::Compare, LinkView::Cluster] {
-                let first = Link::read(q, &page_start());
+                let (first, _) = Link::read(q, &page_start());
                 let written = share_query(&first.scenario, view);
-                let again = Link::read(&written, &page_start());
+                let (again, again_problems) = Link::read(&written, &page_start());
                 assert_eq!(again.scenario, first.scenario, "{q} → {written}");
                 assert_eq!(again.view, view, "{written}");
-                assert!(again.problems.is_empty(), "{written}: {:?}", again.problems);
+                assert!(again_problems.is_empty(), "{written}: {:?}", again_problems);
                 let plain = Link::read_page(&written, &page_start());
                 assert_eq!(plain, (view == LinkView::Single).then_some(again), "{written}");
             }
@@ -339,42 +333,42 @@ mod tests {
     fn the_pages_starting_rate_survives_a_round_trip() {
         let written = share_query(&page_start(), LinkView::Single);
         assert_eq!(written, "rate=8");
-        assert_eq!(Link::read(&written, &Scenario::default()).scenario, page_start());
+        assert_eq!(Link::read(&written, &Scenario::default()).0.scenario, page_start());
     }
 
     #[test]
     fn bad_parameters_are_clamped_or_ignored_and_each_is_named() {
-        let link = Link::read("?nodes=99&rate=abc&bogus=1&view=sideways&controls=rate,knob&embed=2", &page_start());
-        let named: Vec<&str> = link.problems.iter().map(|n| n.key.as_str()).collect();
+        let (link, problems) = Link::read("?nodes=99&rate=abc&bogus=1&view=sideways&controls=rate,knob&embed=2", &page_start());
+        let named: Vec<&str> = problems.iter().map(|n| n.key.as_str()).collect();
         assert_eq!(named, ["bogus", "view", "controls", "embed", "nodes", "rate"]);
         assert_eq!(link.scenario.nodes, 16);
         assert_eq!(link.scenario.rate, Scenario::default().rate, "a bad rate takes the engine default");
         assert_eq!(link.frame.controls, [EmbedControl::Rate]);
         assert!(!link.embed);
-        let controls = &link.problems[2].notice().to_string();
+        let controls = &problems[2].notice().to_string();
         assert!(controls.starts_with("controls: 'knob' is not a control; known: algo, capacity"), "{controls}");
-        assert!(link.problems[4].notice().message.ends_with("; using 16"), "{:?}", link.problems[4]);
+        assert!(problems[4].notice().message.ends_with("; using 16"), "{:?}", problems[4]);
     }
 
     #[test]
     fn a_trace_link_opens_on_constant_traffic_and_says_why() {
-        let link = Link::read("traffic=trace&algo=fixed_window", &page_start());
+        let (link, problems) = Link::read("traffic=trace&algo=fixed_window", &page_start());
         assert_eq!(link.scenario.traffic, TrafficShape::Constant);
         assert_eq!(link.scenario.algo, Algorithm::FixedWindow);
-        assert_eq!(link.problems.len(), 1, "{:?}", link.problems);
-        assert_eq!(link.problems[0].key, "traffic");
-        assert!(link.problems[0].notice().message.contains("trace is not part of a link"));
+        assert_eq!(problems.len(), 1, "{:?}", problems);
+        assert_eq!(problems[0].key, "traffic");
+        assert!(problems[0].notice().message.contains("trace is not part of a link"));
     }
 
     #[test]
     fn embed_keys_are_read_decoded_and_in_a_fixed_order() {
-        let link = Link::read("embed=1&controls=capacity%2Crate%2Ccapacity&rate=3", &page_start());
+        let (link, problems) = Link::read("embed=1&controls=capacity%2Crate%2Ccapacity&rate=3", &page_start());
         assert!(link.embed);
         assert_eq!(link.frame.controls, [EmbedControl::Capacity, EmbedControl::Rate]);
         assert_eq!(link.scenario.rate, Rate::per_sec(3));
         let q = embed_query(&link.scenario, LinkView::Single, &link.frame);
         assert_eq!(q, "rate=3&embed=1&controls=capacity,rate");
-        assert_eq!(Link::read(&q, &page_start()).frame, link.frame);
+        assert_eq!(Link::read(&q, &page_start()).0.frame, link.frame);
     }
 
     #[test]
@@ -390,16 +384,16 @@ mod tests {
         let q = embed_query(&page_start(), LinkView::Single, &frame);
         assert!(q.contains("&show=strip,throughput,compare&t=12.5&autoplay=0&caption=100%2Fmin%20let"), "{q}");
         assert!(q.ends_with("&theme=dark"), "{q}");
-        let link = Link::read(&q, &page_start());
+        let (link, problems) = Link::read(&q, &page_start());
         assert_eq!(link.frame, frame);
-        assert!(link.problems.is_empty(), "{:?}", link.problems);
+        assert!(problems.is_empty(), "{:?}", problems);
     }
 
     #[test]
     fn a_moment_is_read_as_a_plain_decimal_and_anything_else_gets_a_notice() {
         let at = |t: &str| {
-            let link = Link::read(&format!("embed=1&t={t}"), &page_start());
-            (link.frame.at, link.problems.iter().map(|n| n.notice().to_string()).collect::<Vec<_>>())
+            let (link, problems) = Link::read(&format!("embed=1&t={t}"), &page_start());
+            (link.frame.at, problems.iter().map(|n| n.notice().to_string()).collect::<Vec<_>>())
         };
         assert_eq!(at("12.25"), (Nanos::from_millis(12_250), vec![]));
         for bad in ["1e3", "inf", "NaN", "12.5.1", "0x10", "1,5"] {
@@ -413,8 +407,8 @@ mod tests {
     fn bad_embed_keys_are_named_with_their_allowed_values() {
         let long = "x".repeat(MAX_CAPTION + 5);
         let q = format!("show=state,chart&t=-3&autoplay=maybe&theme=sepia&caption={long}");
-        let link = Link::read(&q, &page_start());
-        let messages: Vec<String> = link.problems.iter().map(|n| n.notice().to_string()).collect();
+        let (link, problems) = Link::read(&q, &page_start());
+        let messages: Vec<String> = problems.iter().map(|n| n.notice().to_string()).collect();
         assert!(messages[0].starts_with("show: 'chart' is not a card; known: throughput, state"), "{messages:?}");
         assert!(messages[1].contains("not a time in seconds from 0 to 600"), "{messages:?}");
         assert!(messages[2].starts_with("autoplay: 'maybe' is not 0 or 1"), "{messages:?}");
@@ -422,16 +416,16 @@ mod tests {
         assert!(messages[4].starts_with("caption: is longer than 200"), "{messages:?}");
         assert_eq!(link.frame.cards, [Card::State]);
         assert_eq!(link.frame.caption.chars().count(), MAX_CAPTION);
-        assert_eq!(Link::read("t=9999", &page_start()).frame.at, Nanos::from_secs(MAX_MOMENT_SECS));
-        assert_eq!(Link::read("caption=a%0Ab", &page_start()).frame.caption, "a b");
+        assert_eq!(Link::read("t=9999", &page_start()).0.frame.at, Nanos::from_secs(MAX_MOMENT_SECS));
+        assert_eq!(Link::read("caption=a%0Ab", &page_start()).0.frame.caption, "a b");
     }
 
     #[test]
     fn repeated_app_keys_are_named() {
-        let link = Link::read("view=compare&view=single", &page_start());
+        let (link, problems) = Link::read("view=compare&view=single", &page_start());
         assert_eq!(link.view, LinkView::Single);
-        assert_eq!(link.problems.len(), 1);
-        assert_eq!(link.problems[0].key, "view");
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].key, "view");
     }
 
     #[test]
@@ -451,8 +445,8 @@ mod tests {
             "view=single&?capacity=1",
         ] {
             assert_eq!(Link::read_page(q, &page_start()), None, "{q}");
-            let full = Link::read(q, &page_start());
-            let whole_pages = !full.problems.is_empty() || full.embed || full.frame != Frame::default();
+            let (full, problems) = Link::read(q, &page_start());
+            let whole_pages = !problems.is_empty() || full.embed || full.frame != Frame::default();
             assert!(whole_pages, "{q}: the whole page has nothing to explain or read here");
         }
     }

@@ -16,7 +16,7 @@ use keys::{name_of, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, SEC, 
 use std::fmt;
 
 pub use keys::KEYS;
-pub use problem::{Clean, Kind, NumberWhy, Problem, Problems, Range, Used};
+pub use problem::{Clean, Invalid, Kind, NumberWhy, Problem, Problems, Range, Used};
 pub use words::TRACE_WITHOUT_TIMES;
 
 /// A parameter that was not accepted as given, named, with what is allowed.
@@ -275,25 +275,24 @@ impl Scenario {
 
     /// Checks every field against the ranges of the query format, and the fields against each other.
     pub fn validate(&self) -> Result<(), ParamError> {
-        self.check().map_or(Ok(()), |p| Err(p.error()))
+        self.check().map_or(Ok(()), |e| Err(e.error()))
     }
 
     /// The first field out of the query format's range, or in contradiction with another.
-    pub fn check(&self) -> Option<Problem> {
+    #[inline(never)]
+    pub fn check(&self) -> Option<Invalid> {
         let shared = NUMS.iter().filter_map(|n| Some((*n, (n.get)(self)?)));
         let products = PRODUCT_KEYS.iter().filter_map(|k| Some((Num::of_product(k)?, self.product.get(k))));
-        for (num, v) in shared.chain(products) {
-            if v < num.min || v > num.max {
-                let value = format_fixed(v, num.digits);
-                let kind = Kind::Number { value, why: NumberWhy::OutOfRange, range: num.range() };
-                return Some(Problem::new(num.key, kind, Used::Nothing));
+        for (num, value) in shared.chain(products) {
+            if value < num.min || value > num.max {
+                return Some(Invalid::OutOfRange { key: num.key, value, range: num.range() });
             }
         }
         if self.backoff_cap < self.backoff_base {
-            return Some(Problem::new("backoff_cap", Kind::BackoffCapBelowBase, Used::Nothing));
+            return Some(Invalid::BackoffCapBelowBase);
         }
         if self.traffic == TrafficShape::Trace && self.trace.is_none() {
-            return Some(Problem::new("traffic", Kind::TraceWithoutTimes, Used::Nothing));
+            return Some(Invalid::TraceWithoutTimes);
         }
         None
     }

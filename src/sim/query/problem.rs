@@ -163,6 +163,41 @@ impl Problems for Clean {
     }
 }
 
+/// Why the engine will not run a scenario ([`crate::sim::Scenario::check`]): a field out of
+/// the query format's range, or contradicting another. Its own type, with its own words
+/// (`Invalid::error`), so that a module that only checks scenarios carries the words of these
+/// three and not of every [`Problem`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Invalid {
+    /// The field `key` holds `value` (an integer with `range.digits` fractional digits).
+    OutOfRange {
+        /// The query key of the field.
+        key: &'static str,
+        /// Its value.
+        value: u64,
+        /// What the key allows.
+        range: Range,
+    },
+    /// `backoff_cap` below `backoff_base`.
+    BackoffCapBelowBase,
+    /// `traffic=trace` without the trace's arrival times.
+    TraceWithoutTimes,
+}
+
+impl Invalid {
+    /// The problem a reader reports for it, having used `used` instead.
+    pub fn problem(self, used: Used) -> Problem {
+        match self {
+            Invalid::OutOfRange { key, value, range } => {
+                let value = crate::sim::support::decimal::format_fixed(value, range.digits);
+                Problem::new(key, Kind::Number { value, why: NumberWhy::OutOfRange, range }, used)
+            }
+            Invalid::BackoffCapBelowBase => Problem::new("backoff_cap", Kind::BackoffCapBelowBase, used),
+            Invalid::TraceWithoutTimes => Problem::new("traffic", Kind::TraceWithoutTimes, used),
+        }
+    }
+}
+
 impl Problem {
     /// A problem with `key`.
     pub fn new(key: &str, kind: Kind, used: Used) -> Problem {

@@ -1,7 +1,7 @@
 //! [`Problem`]s in words, made only where they are shown: [`Problem::error`] for the CLI, which
 //! refuses the query, and [`Problem::notice`] for the page, which says what it used instead.
 
-use super::problem::{Kind, NumberWhy, Problem, Range, Used};
+use super::problem::{Invalid, Kind, NumberWhy, Problem, Range, Used};
 use super::{ParamError, KEYS};
 use crate::sim::support::decimal::{format_fixed, DecimalError};
 use crate::sim::support::quote::clip;
@@ -69,9 +69,7 @@ impl Problem {
         match &self.kind {
             Kind::Unknown => "is not a known parameter".into(),
             Kind::Repeated => "is given more than once; the last value is used".into(),
-            Kind::Number { value, why: NumberWhy::OutOfRange, range } => {
-                format!("{} is out of range; allowed: {}", clip(value, 32), range_words(range))
-            }
+            Kind::Number { value, why: NumberWhy::OutOfRange, range } => out_of_range(&clip(value, 32), range),
             Kind::Number { value, why: NumberWhy::Unreadable(e), range } => {
                 let why = match e {
                     DecimalError::TooPrecise(0) => "must be a whole number".to_string(),
@@ -92,7 +90,7 @@ impl Problem {
                 "'{}' is not START-END in seconds with START < END ≤ 86400 (e.g. 10-20), or none",
                 clip(value, 32)
             ),
-            Kind::BackoffCapBelowBase => "must be at least backoff_base".into(),
+            Kind::BackoffCapBelowBase => BACKOFF_CAP_BELOW_BASE.into(),
             Kind::TraceWithoutTimes => TRACE_WITHOUT_TIMES.into(),
             Kind::Moment { value, max, late: true } => {
                 format!("{} s is past the latest moment, {max} s", clip(value, 32))
@@ -103,6 +101,31 @@ impl Problem {
             Kind::TooLong { max } => format!("is longer than {max} characters"),
         }
     }
+}
+
+impl Invalid {
+    /// Why the engine will not run the scenario, in the CLI's words (a [`Problem::error`]'s).
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::Scenario;
+    /// let sc = Scenario { nodes: 40, ..Scenario::default() };
+    /// assert_eq!(sc.check().unwrap().error().to_string(), "nodes: 40 is out of range; allowed: from 1 to 16 nodes");
+    /// ```
+    pub fn error(&self) -> ParamError {
+        let (key, message) = match *self {
+            Invalid::OutOfRange { key, value, range } => (key, out_of_range(&format_fixed(value, range.digits), &range)),
+            Invalid::BackoffCapBelowBase => ("backoff_cap", BACKOFF_CAP_BELOW_BASE.into()),
+            Invalid::TraceWithoutTimes => ("traffic", TRACE_WITHOUT_TIMES.into()),
+        };
+        ParamError { param: key.to_string(), message }
+    }
+}
+
+const BACKOFF_CAP_BELOW_BASE: &str = "must be at least backoff_base";
+
+/// `40 is out of range; allowed: from 1 to 16 nodes`.
+fn out_of_range(value: &str, range: &Range) -> String {
+    format!("{value} is out of range; allowed: {}", range_words(range))
 }
 
 /// `from 1 to 16 nodes`.
