@@ -1,8 +1,9 @@
 //! Sharing, embedding and exporting, in plain Rust: the link that holds the whole run ([`link`],
-//! and the first modules' message-free readers in `plain_link`), an embed's cards ([`cards`]) and
-//! frame options ([`frame`]), the embed builder's input ([`builder_input`]), the snippets it hands
-//! out ([`snippet`]), the CSV and JSON exports ([`export`]) and, natively, the still SVG of a
-//! run ([`still`], what `ratelimit-sim --still` writes).
+//! and the first modules' message-free readers in `plain_link`), which wasm module serves a link
+//! ([`route`]), an embed's cards ([`cards`]) and frame options ([`frame`]), the embed builder's
+//! input ([`builder_input`]), the snippets it hands out ([`snippet`]), the CSV and JSON exports
+//! ([`export`]) and, natively, the still SVG of a run ([`still`], what `ratelimit-sim --still`
+//! writes).
 
 pub mod builder_input;
 pub mod cards;
@@ -10,6 +11,7 @@ pub mod export;
 pub mod frame;
 pub mod link;
 mod plain_link;
+pub mod route;
 pub mod snippet;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod still;
