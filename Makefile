@@ -11,13 +11,14 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8080
 WASM := wasm32-unknown-unknown
 
-.PHONY: help serve test bootstrap bootstrap-test lint test-build-steps build-fixtures unit wasm-test dist size bench fuzz ff-wasm redis-table cycles clean
+.PHONY: help serve test bootstrap bootstrap-test lint test-build-steps build-fixtures loader-route unit wasm-test dist size bench fuzz ff-wasm redis-table cycles clean
 
 help:
 	@echo "make serve   install missing tools, then run the app at http://127.0.0.1:$(PORT)/"
 	@echo "make test    install missing tools, then every check (fmt, clippy, unit, browser, e2e)"
 	@echo "make test-build-steps  the build's rewriting steps (scripts/post_build.py) on a captured build, in seconds"
 	@echo "make build-fixtures    capture that build anew, after upgrading Trunk, wasm-bindgen or wasm-opt"
+	@echo "make loader-route      print the loader's routing from src/present/share/route.rs into scripts/loader/"
 	@echo "make size    release wasm/JS/CSS sizes (raw, gzip, brotli), bytes by crate; fails above scripts/size-budget"
 	@echo "make bench   engine and browser benchmarks"
 	@echo "make fuzz    a million random queries through the parser and validation"
@@ -57,6 +58,13 @@ test-build-steps:
 # `make test-build-steps` to see which step no longer fits, fix it, and commit both.
 build-fixtures: bootstrap
 	python3 scripts/tests/refresh_fixtures.py
+
+# The loader's routing is one Rust function (src/present/share/route.rs): this prints it as
+# scripts/loader/route.js, with scripts/loader/route-cases.json (its answers for the links
+# test-build-steps runs through the built loader in Node); commit both. `cargo test` fails while
+# either is stale (tests/loader_route.rs).
+loader-route:
+	BLESS=1 cargo test --locked --test loader_route
 
 # The release build with relative asset URLs, so it works from any sub-path (the e2e tests serve
 # it from one).

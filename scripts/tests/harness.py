@@ -76,8 +76,8 @@ def staging_copy(test):
 
 
 def scripts_copy(test):
-    """A copy of scripts/ with an empty src/ beside it, for a test that changes what a step reads
-    from the source (externalize_loader.py reads ../src/sim/products/mod.rs)."""
+    """A copy of scripts/ (its steps and scripts/loader/), for a test that changes what a step
+    reads beside it: returns the copy's scripts/ folder."""
     root = tempfile.mkdtemp(prefix="build-steps-src-")
     test.addCleanup(shutil.rmtree, root, ignore_errors=True)
     scripts = os.path.join(root, "scripts")
@@ -85,7 +85,8 @@ def scripts_copy(test):
     for name in os.listdir(SCRIPTS):
         if name.endswith(".py"):
             shutil.copy(os.path.join(SCRIPTS, name), scripts)
-    return root
+    shutil.copytree(os.path.join(SCRIPTS, "loader"), os.path.join(scripts, "loader"))
+    return scripts
 
 
 def run_step(step, staging, profile="release", scripts=SCRIPTS, env=None):
@@ -251,29 +252,43 @@ def rename_in_wasm(path, section, rename):
     write(path, bytes(out))
 
 
-# Runs a loader (externalize_loader.py's output) in Node for one address: `location.search` is
-# the link, every `import()` is recorded and answered by a stand-in module, and what the loader
-# imported is printed. The DOM it touches (the whole page's <template>, <head>) is a stub.
+# Runs a loader (externalize_loader.py's output) in Node for each of a list of addresses, one
+# after another: `location.search` is the link, every `import()` is recorded and answered by a
+# stand-in module, and what the loader imported for each is printed. The DOM it touches (the whole
+# page's <template>, <head>) is a stub.
 NODE_ROUTE = r"""
 const fs = require("fs");
-const [loader, search] = process.argv.slice(1);
-const imported = [];
-const __import = async (url) => { imported.push(url); return { default: async () => ({}) }; };
-globalThis.location = { search, href: "https://example.org/" + search };
+const [loader] = process.argv.slice(1);
+const searches = fs.readFileSync(0, "utf8");  // a JSON list, on stdin
+const body = fs.readFileSync(loader, "utf8").replace(/\bimport\(/g, "__import(");
 globalThis.window = globalThis;
 globalThis.document = { getElementById: () => null, head: { append() {} } };
 globalThis.dispatchEvent = () => true;
 globalThis.CustomEvent = class CustomEvent { constructor(type, init) { this.type = type; this.detail = init && init.detail; } };
-const body = fs.readFileSync(loader, "utf8").replace(/\bimport\(/g, "__import(");
-new Function("__import", `return (async () => {\n${body}\n})();`)(__import)
-  .then(() => console.log(JSON.stringify(imported)))
-  .catch((e) => { console.error(String(e && e.stack || e)); process.exit(1); });
+(async () => {
+  const out = [];
+  for (const search of JSON.parse(searches)) {
+    const imported = [];
+    const __import = async (url) => { imported.push(url); return { default: async () => ({}) }; };
+    globalThis.location = { search, href: "https://example.org/" + search };
+    await new Function("__import", `return (async () => {\n${body}\n})();`)(__import);
+    out.push(imported);
+  }
+  console.log(JSON.stringify(out));
+})().catch((e) => { console.error(String(e && e.stack || e)); process.exit(1); });
 """
+
+
+def loader_routes(test, loader, searches):
+    """The modules `loader` imports for each link whose query is in `searches` (e.g. "?embed=1"),
+    in one Node process."""
+    node = require("node")
+    done = subprocess.run([node, "-e", NODE_ROUTE, loader], input=json.dumps(searches), capture_output=True, text=True,
+                          check=False)
+    test.assertEqual(done.returncode, 0, f"{os.path.basename(loader)} in Node:\n{done.stderr}")
+    return json.loads(done.stdout)
 
 
 def loader_imports(test, loader, search):
     """The modules `loader` imports for a link whose query is `search` (e.g. "?embed=1")."""
-    node = require("node")
-    done = subprocess.run([node, "-e", NODE_ROUTE, loader, search], capture_output=True, text=True, check=False)
-    test.assertEqual(done.returncode, 0, f"{os.path.basename(loader)} for {search!r} in Node:\n{done.stderr}")
-    return json.loads(done.stdout)
+    return loader_routes(test, loader, [search])[0]

@@ -1,13 +1,18 @@
 """externalize_loader.py on the captured staging folder: Trunk's inline loader becomes a file of
-its own that index.html references, and picks the module a link needs; the whole page's
+its own that index.html references, made of the committed scripts/loader/ (the routing printed
+from Rust, then the hand-written loader) with Trunk's names filled in, which picks the module a
+link needs as Rust's `Module::of` does (scripts/loader/route-cases.json); the whole page's
 stylesheets wait in a <template>; Trunk's preloads of the page's module go."""
 import hashlib
+import json
 import os
 import re
 import unittest
 
-from harness import (FIXTURE, PAGE, StepTest, check_module_syntax, glue_of, loader_imports, read, run_step, scripts_copy,
-                     staging_copy, wasm_of, write)
+from harness import (FIXTURE, PAGE, SCRIPTS, StepTest, check_module_syntax, glue_of, loader_imports, loader_routes, read,
+                     run_step, scripts_copy, staging_copy, wasm_of, write)
+
+ROUTE_CASES = os.path.join(SCRIPTS, "loader", "route-cases.json")
 
 LOADER_TAG = re.compile(r'<script type="module" src="\./(loader-[0-9a-f]{16}\.js)"></script>')
 
@@ -41,8 +46,16 @@ class ExternalizeLoader(StepTest):
         _, name, loader = self.moved(staging)
         check_module_syntax(self, os.path.join(staging, name))
         glue, wasm = (os.path.basename(f(staging, PAGE)) for f in (glue_of, wasm_of))
-        self.assertIn(f"const bindings = await import('./{glue}');", loader)
-        self.assertIn(f"module_or_path: './{wasm}'", loader)
+        self.assertIn(f'const bindings = await import("./{glue}");', loader)
+        self.assertIn(f'module_or_path: "./{wasm}"', loader)
+
+    def test_the_loader_is_the_committed_routing_and_loader_with_trunk_s_names(self):
+        staging = staging_copy(self)
+        _, _, loader = self.moved(staging)
+        glue, wasm = (os.path.basename(f(staging, PAGE)) for f in (glue_of, wasm_of))
+        committed = "\n".join(read(os.path.join(SCRIPTS, "loader", n)) for n in ("route.js", "loader.js"))
+        filled = committed.replace("{{base}}", "./").replace("{{page_glue}}", glue).replace("{{page_wasm}}", wasm)
+        self.assertEqual(loader, filled)
 
     def test_the_loader_imports_a_frame_s_and_the_whole_page_s_module(self):
         _, _, loader = self.moved()
@@ -79,7 +92,7 @@ class ExternalizeLoader(StepTest):
         write(index, html.replace(inline, inline.replace("'./", "'/")))
         _, _, loader = self.moved(staging)
         self.assertIn('await import("/ratelimit-frame.js")', loader)
-        self.assertIn(f"await import('/{os.path.basename(glue_of(staging, PAGE))}')", loader)
+        self.assertIn(f'await import("/{os.path.basename(glue_of(staging, PAGE))}")', loader)
 
     def test_the_whole_page_s_stylesheets_wait_in_a_template(self):
         before = read(os.path.join(FIXTURE, "index.html"))
@@ -118,13 +131,39 @@ class ExternalizeLoader(StepTest):
         write(index, html.replace(stylesheet(html, "cluster"), ""))
         self.assert_fails(self.run_step(staging), "cluster-*.css and whole-*.css")
 
-    def test_stops_when_the_textbook_algorithms_are_not_found_in_the_engine_s_table(self):
-        root = scripts_copy(self)
-        registry = os.path.join(root, "src", "sim", "products", "mod.rs")
-        os.makedirs(os.path.dirname(registry))
-        write(registry, 'pub const ALGO_NAMES: [(&str, Algorithm); 1] = [("token_bucket", Algorithm::TokenBucket)];\n')
-        done = run_step(self.step, staging_copy(self), scripts=os.path.join(root, "scripts"))
-        self.assert_fails(done, "src/sim/products/mod.rs", "ALGO_NAMES")
+    def test_the_loader_routes_each_link_as_rust_s_module_of_does(self):
+        # route-cases.json is Module::of's answer for each link (tests/loader_route.rs writes it
+        # and fails when it is stale): the printed route() and the Rust one must agree.
+        cases = json.loads(read(ROUTE_CASES))
+        self.assertGreater(len(cases), 30)
+        staging = staging_copy(self)
+        _, name, _ = self.moved(staging)
+        url = {"page": f"./{os.path.basename(glue_of(staging, PAGE))}", "whole": "./ratelimit-full.js",
+               "frame": "./ratelimit-frame.js"}
+        imported = loader_routes(self, os.path.join(staging, name), [search for search, _ in cases])
+        wrong = [(search, module, got) for (search, module), got in zip(cases, imported) if got != [url[module]]]
+        self.assertEqual(wrong, [], "links Node routes otherwise than Module::of (link, Rust's module, Node's imports)")
+
+    def test_stops_when_trunk_s_loader_does_more_than_the_committed_loader(self):
+        staging = staging_copy(self)
+        index = os.path.join(staging, "index.html")
+        html = read(index)
+        write(index, html.replace("window.wasmBindings = bindings;", "window.wasmBindings = bindings;\nawait ready();"))
+        self.assert_fails(self.run_step(staging), "no longer does what scripts/loader/loader.js does", "await ready();")
+
+    def test_stops_when_the_routing_is_missing(self):
+        scripts = scripts_copy(self)
+        os.remove(os.path.join(scripts, "loader", "route.js"))
+        done = run_step(self.step, staging_copy(self), scripts=scripts)
+        self.assert_fails(done, "scripts/loader/route.js")
+
+    def test_stops_when_the_loader_has_a_placeholder_it_does_not_fill(self):
+        scripts = scripts_copy(self)
+        loader = os.path.join(scripts, "loader", "loader.js")
+        write(loader, read(loader) + 'const nonce = "{{nonce}}";\n')
+        done = run_step(self.step, staging_copy(self), scripts=scripts)
+        self.assert_fails(done, "{{nonce}}")
+
 
 if __name__ == "__main__":
     unittest.main()

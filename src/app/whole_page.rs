@@ -26,8 +26,8 @@ use crate::present::share::link::share_query;
 use crate::sim::{Algorithm, Scenario};
 
 /// The loader's function that starts the whole page's module, its stylesheets first, and resolves
-/// once it has mounted (scripts/externalize_loader.py: the same one starts it for a link that
-/// needs it).
+/// once it has mounted (scripts/loader/loader.js: the same one starts it for a link that needs
+/// it).
 const START_WHOLE: &str = "rlpStartWhole";
 
 /// The first module's callback that leaves the whole page the hand-over and unmounts itself.

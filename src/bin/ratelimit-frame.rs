@@ -1,6 +1,6 @@
 //! What a frame (`?embed=1`) runs: the compact embed layout with one server's cards
 //! (`ratelimit_playground::app::EmbedPage`). Trunk builds it as a wasm module of its own beside
-//! the page, and the page's loader (scripts/externalize_loader.py) starts it instead of the page's
+//! the page, and the page's loader (scripts/loader/) starts it instead of the page's
 //! module for embed links, so each frame in a blog post loads only what a frame shows. A frame of
 //! a multi-node run or of Compare all runs the whole page's module instead (the loader picks; this
 //! one hands over to it should the loader miss one), and so does a link this one would have to

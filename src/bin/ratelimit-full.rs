@@ -2,7 +2,7 @@
 //! view, Compare all, the production and log panels, the exports, and frames of any card. Trunk
 //! builds it as a wasm module of its own beside the page's and the frame's first modules, which
 //! draw one server's limiter and hand over to this one the first time a visitor asks for more
-//! (`ratelimit_playground::app::whole_page`); the loader (scripts/externalize_loader.py) starts it
+//! (`ratelimit_playground::app::whole_page`); the loader (scripts/loader/) starts it
 //! directly for a multi-node or compare link, and for a frame of one.
 
 #[cfg(target_arch = "wasm32")]

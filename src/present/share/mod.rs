@@ -1,14 +1,16 @@
 //! Sharing, embedding and exporting, in plain Rust: the link that holds the whole run ([`link`]:
-//! one reader of an address, for every module), an embed's cards ([`cards`]) and
-//! frame options ([`frame`]), the embed builder's input ([`builder_input`]), the snippets it hands
-//! out ([`snippet`]), the CSV and JSON exports ([`export`]) and, natively, the still SVG of a
-//! run ([`still`], what `ratelimit-sim --still` writes).
+//! one reader of an address, for every module), which wasm module serves a link ([`route`]), an
+//! embed's cards ([`cards`]) and frame options ([`frame`]), the embed builder's input
+//! ([`builder_input`]), the snippets it hands out ([`snippet`]), the CSV and JSON exports
+//! ([`export`]) and, natively, the still SVG of a run ([`still`], what `ratelimit-sim --still`
+//! writes).
 
 pub mod builder_input;
 pub mod cards;
 pub mod export;
 pub mod frame;
 pub mod link;
+pub mod route;
 pub mod snippet;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod still;

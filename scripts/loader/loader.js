@@ -1,0 +1,57 @@
+// The page's loader: starts the wasm module a link needs, and the whole page's module when a
+// first module hands over to it. scripts/externalize_loader.py writes it into the build as
+// loader-<hash>.js, in place of Trunk's inline loader: route.js (the routing, `route(search)`,
+// printed from src/present/share/route.rs) first, then this file, with the names in double
+// braces filled in from Trunk's own loader: base, the folder the modules are served from ("./"
+// in a release build, "/" under trunk serve), and page_glue and page_wasm, the file names of the
+// page's first module (they carry Trunk's content hash).
+//
+// The whole page's and a frame's modules are built by Trunk without being loaded (index.html:
+// their worker type) with wasm-bindgen's `web` target (data-bindgen-target): ES modules whose
+// default export starts them.
+
+// Starts the whole page's module (ratelimit-full), its own stylesheets first; resolves once it
+// has mounted. A first module hands over to it with this (app::whole_page), so there is one copy
+// of how.
+const startWhole = async () => {
+  // The whole page's own stylesheets (the multi-node view's, and Compare all's and the panels')
+  // wait in a <template> of index.html, so a page or frame that never shows those parts does not
+  // download them.
+  const css = document.getElementById("whole-page-css");
+  const styled = Promise.all([...(css ? css.content.children : [])].map((sheet) => new Promise((settled) => {
+    const link = sheet.cloneNode();
+    link.onload = link.onerror = settled;
+    document.head.append(link);
+  })));
+  css?.remove();
+  const { default: init } = await import("{{base}}ratelimit-full.js");
+  await styled;
+  const wasm = await init({ module_or_path: "{{base}}ratelimit-full_bg.wasm" });
+  return wasm;
+};
+globalThis.rlpStartWhole = startWhole;
+
+// Tells whoever listens that the module runs, as Trunk's own loader does.
+const started = (wasm) => dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));
+
+switch (route(location.search)) {
+  case "whole": {
+    // Every view and panel; a frame of any card for an embed link (app::WholeApp).
+    started(await startWhole());
+    break;
+  }
+  case "frame": {
+    // One server's cards (ratelimit-frame).
+    const { default: init } = await import("{{base}}ratelimit-frame.js");
+    started(await init({ module_or_path: "{{base}}ratelimit-frame_bg.wasm" }));
+    break;
+  }
+  default: {
+    // The page's first module, one server's limiter, started as Trunk's own loader starts it.
+    const bindings = await import("{{base}}{{page_glue}}");
+    const init = bindings.default;
+    const wasm = await init({ module_or_path: "{{base}}{{page_wasm}}" });
+    window.wasmBindings = bindings;
+    started(wasm);
+  }
+}

@@ -1,0 +1,21 @@
+// Which module serves a link: "whole" (ratelimit-full, the whole page), "frame" (ratelimit-frame)
+// or "page" (the page's first module), from the link's query (`location.search`).
+// Printed from src/present/share/route.rs, where `Module::of` is the same decision in Rust:
+// change that file and run `make loader-route`, do not edit this one.
+const route = (search) => {
+  const query = new URLSearchParams(search);
+  const embed = query.get("embed") === "1";
+  // A multi-node link, as `cluster::presets::is_cluster` and `LinkView` read it: the first modules
+  // draw one server.
+  if (query.get("view") === "cluster" || Number(query.get("nodes")) > 1 || (query.has("store") && query.get("store") !== "local")) return "whole";
+  // A frame's Compare all card (`show=compare`): a frame's module draws one server's cards.
+  if (embed && (query.get("show") || "").split(",").includes("compare")) return "whole";
+  // The page's Compare all (`view=compare`).
+  if (!embed && query.get("view") === "compare") return "whole";
+  // A page link to a product model (`algo=nginx` and the like): the page's first module has no
+  // product models (`sim::products::models`); a frame's has. Any `algo` that is not a textbook
+  // algorithm's name is a product's (or unknown, which the whole page explains), so a product added
+  // to the registry needs nothing here.
+  if (!embed && (query.has("algo") && !["token_bucket", "gcra", "fixed_window", "sliding_window", "sliding_log"].includes(query.get("algo")))) return "whole";
+  return embed ? "frame" : "page";
+};
