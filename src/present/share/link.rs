@@ -68,7 +68,7 @@ pub struct Link {
 /// The app keys a reader of links knows, read in the same pass as the scenario's
 /// ([`read_query`]): all of them ([`AppKeys`]), or only `view` ([`PageKeys`], the page's first
 /// module, which hands any embed link to another).
-trait LinkKeys: OtherKeys + Default {
+trait LinkKeys<P: Problems>: OtherKeys<P> + Default {
     /// What they said: the view, whether it is an embed, and what the embed shows.
     fn into_parts(self) -> (LinkView, bool, Frame);
 }
@@ -92,12 +92,12 @@ fn read_view(view: &mut LinkView, value: &str, problems: &mut impl Problems) {
     }
 }
 
-impl OtherKeys for AppKeys {
+impl<P: Problems> OtherKeys<P> for AppKeys {
     fn knows(&self, key: &str) -> bool {
         APP_KEYS.contains(&key)
     }
 
-    fn read(&mut self, key: &str, value: &str, problems: &mut impl Problems) {
+    fn read(&mut self, key: &str, value: &str, problems: &mut P) {
         match key {
             "view" => read_view(&mut self.view, value, problems),
             "embed" => match flag(value) {
@@ -109,7 +109,7 @@ impl OtherKeys for AppKeys {
     }
 }
 
-impl LinkKeys for AppKeys {
+impl<P: Problems> LinkKeys<P> for AppKeys {
     fn into_parts(self) -> (LinkView, bool, Frame) {
         (self.view, self.embed, self.frame)
     }
@@ -119,17 +119,17 @@ impl LinkKeys for AppKeys {
 #[derive(Default)]
 struct PageKeys(LinkView);
 
-impl OtherKeys for PageKeys {
+impl<P: Problems> OtherKeys<P> for PageKeys {
     fn knows(&self, key: &str) -> bool {
         key == "view"
     }
 
-    fn read(&mut self, _: &str, value: &str, problems: &mut impl Problems) {
+    fn read(&mut self, _: &str, value: &str, problems: &mut P) {
         read_view(&mut self.0, value, problems);
     }
 }
 
-impl LinkKeys for PageKeys {
+impl<P: Problems> LinkKeys<P> for PageKeys {
     fn into_parts(self) -> (LinkView, bool, Frame) {
         (self.0, false, Frame::default())
     }
@@ -154,7 +154,7 @@ impl Link {
     /// ```
     pub fn read(query: &str, base: &Scenario) -> (Link, Vec<Problem>) {
         let mut problems = Vec::new();
-        let (scenario, view, embed, frame) = read_link::<AppKeys>(query, &mut problems);
+        let (scenario, view, embed, frame) = read_link::<_, AppKeys>(query, &mut problems);
         // The app's keys' and unknown keys' problems first, then the scenario's, as the notice
         // has always listed them (a partition: a stable sort would bring a sort routine).
         let (scenario_keys, mut problems): (Vec<Problem>, Vec<Problem>) =
@@ -223,9 +223,9 @@ impl Link {
     }
 
     /// The address read with `K`'s app keys, if it has no problem.
-    fn read_clean<K: LinkKeys>(query: &str, base: &Scenario) -> Option<Link> {
+    fn read_clean<K: LinkKeys<Clean>>(query: &str, base: &Scenario) -> Option<Link> {
         let mut clean = Clean::default();
-        let (scenario, view, embed, frame) = read_link::<K>(query, &mut clean);
+        let (scenario, view, embed, frame) = read_link::<_, K>(query, &mut clean);
         let scenario = scenario.unwrap_or_else(|| base.clone());
         // A clean read is a valid scenario: every number in range, no field against another.
         clean.is_clean().then_some(Link { scenario, view, embed, frame })
@@ -233,7 +233,7 @@ impl Link {
 }
 
 /// The one pass over an address: the scenario (if it holds any of its keys) and `K`'s app keys.
-fn read_link<K: LinkKeys>(query: &str, problems: &mut impl Problems) -> (Option<Scenario>, LinkView, bool, Frame) {
+fn read_link<P: Problems, K: LinkKeys<P>>(query: &str, problems: &mut P) -> (Option<Scenario>, LinkView, bool, Frame) {
     let mut keys = K::default();
     let scenario = read_query(query, &mut keys, problems);
     let (view, embed, frame) = keys.into_parts();
@@ -251,12 +251,7 @@ fn read_link<K: LinkKeys>(query: &str, problems: &mut impl Problems) -> (Option<
 /// assert_eq!(scenario_query(&sc), "algo=gcra&rate=4&seed=7");
 /// ```
 pub fn scenario_query(sc: &Scenario) -> String {
-    let short = sc.to_query();
-    let differs: Vec<&str> = short.split('&').filter_map(|p| p.split('=').next()).collect();
-    let full = sc.to_query_full();
-    let pairs: Vec<&str> =
-        full.split('&').filter(|p| p.split('=').next().is_some_and(|k| k == "rate" || differs.contains(&k))).collect();
-    pairs.join("&")
+    sc.to_query_with("rate")
 }
 
 /// The query of the full page showing `sc` in `view`.

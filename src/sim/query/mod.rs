@@ -97,21 +97,23 @@ fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
 }
 
 /// The keys an address may hold besides the scenario's (the page's `view`, an embed's keys),
-/// which [`read_query`] reads in the same pass as the scenario's.
-pub trait OtherKeys {
+/// which [`read_query`] reads in the same pass as the scenario's, putting problems into `P`.
+/// Taken as a trait object, so a module has one reader per kind of problems it keeps, whatever
+/// keys its addresses hold (the whole page reads `--query`-like queries and its own links).
+pub trait OtherKeys<P: Problems> {
     /// Whether `key` is one of them.
     fn knows(&self, key: &str) -> bool;
     /// Reads `key`'s value, adding a problem for what it cannot use as given.
-    fn read(&mut self, key: &str, value: &str, problems: &mut impl Problems);
+    fn read(&mut self, key: &str, value: &str, problems: &mut P);
 }
 
 /// No other keys: a query that holds only the scenario's (the CLI's `--query`).
-impl OtherKeys for () {
+impl<P: Problems> OtherKeys<P> for () {
     fn knows(&self, _: &str) -> bool {
         false
     }
 
-    fn read(&mut self, _: &str, _: &str, _: &mut impl Problems) {}
+    fn read(&mut self, _: &str, _: &str, _: &mut P) {}
 }
 
 /// The one reader of a query (with or without the leading `?`): the scenario's keys into a
@@ -119,7 +121,8 @@ impl OtherKeys for () {
 /// not used as given — unknown or repeated keys, values that are not allowed (ignored), numbers
 /// out of range (clamped) or unreadable (the default), fields that contradict each other. `None`
 /// if the query holds none of the scenario's keys.
-pub fn read_query(query: &str, other: &mut impl OtherKeys, problems: &mut impl Problems) -> Option<Scenario> {
+#[inline(never)]
+pub fn read_query<P: Problems>(query: &str, other: &mut dyn OtherKeys<P>, problems: &mut P) -> Option<Scenario> {
     let mut sc = Scenario::default();
     let mut any = false;
     let mut seen: Vec<String> = Vec::new();
@@ -300,19 +303,30 @@ impl Scenario {
     /// The query string of every field that differs from the default, in a fixed order: the short,
     /// human-readable form for share links. Parsing it gives this scenario back.
     pub fn to_query(&self) -> String {
-        self.query_pairs(false).join("&")
+        self.query_pairs(false, "").join("&")
+    }
+
+    /// [`Scenario::to_query`] with `key` too, whatever its value: the form of the page's links,
+    /// which always state `rate`.
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::Scenario;
+    /// assert_eq!(Scenario::default().to_query_with("rate"), "rate=4");
+    /// ```
+    pub fn to_query_with(&self, key: &str) -> String {
+        self.query_pairs(false, key).join("&")
     }
 
     /// The query string of every field, in a fixed order: the normalized form.
     pub fn to_query_full(&self) -> String {
-        self.query_pairs(true).join("&")
+        self.query_pairs(true, "").join("&")
     }
 
-    fn query_pairs(&self, all: bool) -> Vec<String> {
+    fn query_pairs(&self, all: bool, also: &str) -> Vec<String> {
         let d = Scenario::default();
         let mut out = Vec::new();
         let mut put = |k: &str, v: String, default: String| {
-            if all || v != default {
+            if all || v != default || k == also {
                 out.push(format!("{k}={v}"));
             }
         };
