@@ -153,26 +153,22 @@ pub fn read_query<P: Problems>(query: &str, other: &mut dyn OtherKeys<P>, proble
     any.then_some(sc)
 }
 
-/// Reads one of the scenario's keys into `sc`.
+/// Reads one of the scenario's keys into `sc`. What a problem says is worked out inside its
+/// closure, which a [`Clean`] never calls, so the first modules carry none of it.
 fn read_pair(sc: &mut Scenario, key: &str, value: &str, problems: &mut impl Problems) {
     if let Some((num, product)) = num(key) {
         match num.parse(value) {
             Ok(v) => set_num(sc, &num, product, v),
             Err((why, clamped)) => {
-                let used = match clamped {
-                    Some(c) => {
-                        set_num(sc, &num, product, c);
-                        Used::Value { value: c, digits: num.digits }
-                    }
-                    None => {
-                        let default = match product {
-                            Some(k) => Some(k.default),
-                            None => (num.get)(&Scenario::default()),
-                        };
-                        Used::Default(default.map(|v| (v, num.digits)))
-                    }
-                };
+                if let Some(c) = clamped {
+                    set_num(sc, &num, product, c);
+                }
                 problems.add(|| {
+                    let used = match (clamped, product) {
+                        (Some(c), _) => Used::Value { value: c, digits: num.digits },
+                        (None, Some(k)) => Used::Default(Some((k.default, num.digits))),
+                        (None, None) => Used::Default((num.get)(&Scenario::default()).map(|v| (v, num.digits))),
+                    };
                     let kind = Kind::Number { value: value.to_string(), why, range: num.range() };
                     Problem::new(key, kind, used)
                 });
@@ -181,10 +177,13 @@ fn read_pair(sc: &mut Scenario, key: &str, value: &str, problems: &mut impl Prob
         return;
     }
     match set_named(sc, key, value) {
-        Some(Ok(())) => {}
-        Some(Err(names)) => problems.add(|| {
+        Some(true) => {}
+        Some(false) => problems.add(|| {
             let value = value.to_string();
-            let kind = if names.is_empty() { Kind::Outage { value } } else { Kind::NotOneOf { value, names } };
+            let kind = match names_of(key) {
+                Some(names) => Kind::NotOneOf { value, names },
+                None => Kind::Outage { value },
+            };
             Problem::new(key, kind, Used::Ignored)
         }),
         None => problems.add(|| Problem::new(key, Kind::Unknown, Used::Ignored)),
@@ -192,17 +191,10 @@ fn read_pair(sc: &mut Scenario, key: &str, value: &str, problems: &mut impl Prob
 }
 
 /// Sets an enumerated or structured key from `value`. `None`: `key` is not one of them;
-/// `Some(Err(names))`: `value` is not allowed, and `names` are the values that are (empty for
-/// `outage`, which is not a list of names).
-fn set_named(sc: &mut Scenario, key: &str, value: &str) -> Option<Result<(), Vec<&'static str>>> {
-    fn set<T: Copy>(field: &mut T, table: &[(&'static str, T)], value: &str) -> Result<(), Vec<&'static str>> {
-        match table.iter().find(|(n, _)| *n == value) {
-            Some(&(_, v)) => {
-                *field = v;
-                Ok(())
-            }
-            None => Err(table.iter().map(|(n, _)| *n).collect()),
-        }
+/// `Some(false)`: `value` is not allowed (see [`names_of`]).
+fn set_named(sc: &mut Scenario, key: &str, value: &str) -> Option<bool> {
+    fn set<T: Copy>(field: &mut T, table: &[(&'static str, T)], value: &str) -> bool {
+        table.iter().find(|(n, _)| *n == value).map(|&(_, v)| *field = v).is_some()
     }
     Some(match key {
         "algo" => set(&mut sc.algo, ALGOS, value),
@@ -212,13 +204,30 @@ fn set_named(sc: &mut Scenario, key: &str, value: &str) -> Option<Result<(), Vec
         "retry" => set(&mut sc.retry, RETRIES, value),
         "fail" => set(&mut sc.fail, FAILS, value),
         "count_rejected" => set(&mut sc.count_rejected, BOOLS, value),
-        "outage" => outage_of(value).map(|o| sc.outage = o).ok_or_else(Vec::new),
+        "outage" => outage_of(value).map(|o| sc.outage = o).is_some(),
         _ => match product_key(key)? {
-            k @ ProductKey { kind: KeyKind::Names(names), .. } => {
-                let mut v = 0;
-                set(&mut v, names, value).map(|()| sc.product.set(k, v))
-            }
+            k @ ProductKey { kind: KeyKind::Names(_), .. } => k.value_of(value).map(|v| sc.product.set(k, v)).is_some(),
             _ => return None,
+        },
+    })
+}
+
+/// The values an enumerated key allows, in the order listed; `None` for another key (`outage`).
+fn names_of(key: &str) -> Option<Vec<&'static str>> {
+    fn names<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
+        table.iter().map(|(n, _)| *n).collect()
+    }
+    Some(match key {
+        "algo" => names(ALGOS),
+        "traffic" => names(TRAFFIC),
+        "store" => names(STORES),
+        "lb" => names(BALANCERS),
+        "retry" => names(RETRIES),
+        "fail" => names(FAILS),
+        "count_rejected" => names(BOOLS),
+        _ => match product_key(key)?.kind {
+            KeyKind::Names(table) => names(table),
+            KeyKind::Num { .. } => return None,
         },
     })
 }
