@@ -6,7 +6,10 @@ Reads each `<name>_bg.wasm` in Trunk's staging folder (after wasm-opt) and its g
 Writes both back, for each module that exports the classes:
 
 - the wasm without its exports named `intounderlying…` and `__wbg_intounderlying…_free`, passed
-  again through `wasm-opt --remove-unused-module-elements`, which drops the code only they reached;
+  again through `wasm-opt -Oz --low-memory-unused` (Trunk's optimisation, index.html), which drops
+  the code only they reached and optimises what is left anew: a second round finds more once that
+  code is gone (1.4 KB brotli off the whole page, 0.3 to 0.8 KB off each other module, measured
+  when it came in);
 - the glue without the three classes (each with its `Symbol.dispose` line and, in a no-modules
   glue, `exports.X = X;`), their `FinalizationRegistry` constants and the `ReadableStreamType`
   enum only they used.
@@ -122,7 +125,7 @@ def main():
         with open(wasm_path, "wb") as f:
             f.write(wasm)
         done = subprocess.run(
-            [wasm_opt, "--remove-unused-module-elements", wasm_path, "-o", wasm_path],
+            [wasm_opt, "-Oz", "--low-memory-unused", wasm_path, "-o", wasm_path],
             check=False,
         )
         if done.returncode != 0:

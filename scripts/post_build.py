@@ -8,7 +8,8 @@ other had just rewritten, without the other's change. So this is the only post-b
 run in order, each on what the one before wrote:
 
 1. externalize_loader.py: Trunk's inline wasm loader moves to a file (no 'unsafe-inline' CSP);
-2. drop_stream_exports.py: wasm-streams' unused exported classes leave each module and glue;
+2. drop_stream_exports.py: wasm-streams' unused exported classes leave each module and glue, and
+   each module is optimised once more without them;
 3. shorten_imports.py: short names for each module's imports, in the wasm and its glue;
 4. minify.py: every JS and CSS file minified, the stylesheets' SRI hashes redone.
 
