@@ -16,8 +16,8 @@ use super::media::use_media_query;
 use super::playback::Playback;
 use super::playground::Playground;
 use super::share::{
-    any_card, apply_view, embed_notice, fitted_cards, needs_whole_page, one_server_card, read_link,
-    read_frame_link, read_page_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar,
+    any_card, apply_view, embed_notice, fitted_cards, needs_whole_page, one_server_card, read_frame_link, read_link,
+    read_page_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar,
 };
 use super::single_view::SingleView;
 use super::stand_in::{

@@ -10,8 +10,8 @@ use wasm_bindgen::JsValue;
 use crate::app::playground::Playground;
 use crate::present::cluster::presets::is_cluster;
 use crate::present::options::View;
-use crate::sim::query::Problem;
 use crate::present::share::link::{share_query, Link, LinkView};
+use crate::sim::query::Problem;
 use crate::sim::Scenario;
 
 /// How long the address waits for edits to settle before it is rewritten.

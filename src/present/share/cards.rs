@@ -176,7 +176,10 @@ pub fn fit(cards: &[Card], multi_node: bool) -> (Vec<Card>, Vec<String>) {
 /// ```
 pub fn parse_cards(value: &str) -> (Vec<Card>, Option<String>) {
     let (cards, unknown) = read_cards(value);
-    (cards, (!unknown.is_empty()).then(|| Problem::new("show", unknown_cards(&unknown), Used::Ignored).notice().message))
+    (
+        cards,
+        (!unknown.is_empty()).then(|| Problem::new("show", unknown_cards(&unknown), Used::Ignored).notice().message),
+    )
 }
 
 /// `show=`'s cards in the order given, repeats dropped, and the names that are not cards: what

@@ -333,7 +333,8 @@ mod tests {
 
     #[test]
     fn bad_parameters_are_clamped_or_ignored_and_each_is_named() {
-        let (link, problems) = Link::read("?nodes=99&rate=abc&bogus=1&view=sideways&controls=rate,knob&embed=2", &page_start());
+        let (link, problems) =
+            Link::read("?nodes=99&rate=abc&bogus=1&view=sideways&controls=rate,knob&embed=2", &page_start());
         let named: Vec<&str> = problems.iter().map(|n| n.key.as_str()).collect();
         assert_eq!(named, ["bogus", "view", "controls", "embed", "nodes", "rate"]);
         assert_eq!(link.scenario.nodes, 16);
@@ -357,7 +358,7 @@ mod tests {
 
     #[test]
     fn embed_keys_are_read_decoded_and_in_a_fixed_order() {
-        let (link, problems) = Link::read("embed=1&controls=capacity%2Crate%2Ccapacity&rate=3", &page_start());
+        let (link, _) = Link::read("embed=1&controls=capacity%2Crate%2Ccapacity&rate=3", &page_start());
         assert!(link.embed);
         assert_eq!(link.frame.controls, [EmbedControl::Capacity, EmbedControl::Rate]);
         assert_eq!(link.scenario.rate, Rate::per_sec(3));

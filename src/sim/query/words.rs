@@ -52,7 +52,9 @@ impl Problem {
             (_, Used::Nothing | Used::Last | Used::Constant) => String::new(),
             (_, Used::Ignored) => "; ignored".into(),
             (_, Used::Value { value, digits }) => format!("; using {}", format_fixed(value, digits)),
-            (_, Used::Default(Some((value, digits)))) => format!("; using the default, {}", format_fixed(value, digits)),
+            (_, Used::Default(Some((value, digits)))) => {
+                format!("; using the default, {}", format_fixed(value, digits))
+            }
             (_, Used::Default(None)) => "; using the default".into(),
             (_, Used::Base) => "; the page's starting scenario is used".into(),
             (Kind::Moment { max, late: true, .. }, Used::Nearest) => format!("; using {max}"),
@@ -113,7 +115,9 @@ impl Invalid {
     /// ```
     pub fn error(&self) -> ParamError {
         let (key, message) = match *self {
-            Invalid::OutOfRange { key, value, range } => (key, out_of_range(&format_fixed(value, range.digits), &range)),
+            Invalid::OutOfRange { key, value, range } => {
+                (key, out_of_range(&format_fixed(value, range.digits), &range))
+            }
             Invalid::BackoffCapBelowBase => ("backoff_cap", BACKOFF_CAP_BELOW_BASE.into()),
             Invalid::TraceWithoutTimes => ("traffic", TRACE_WITHOUT_TIMES.into()),
         };
