@@ -25,9 +25,9 @@ use web_sys::{js_sys, Element, File, HtmlInputElement, HtmlSelectElement};
 
 use super::playground::Playground;
 use crate::present::log_report::panel::{status, Settings, Status, CONTROLS};
+use crate::present::log_report::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
 use crate::present::units::format_number;
 use crate::sim::logs::samples::SAMPLES;
-use crate::sim::logs::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
 use crate::sim::Scenario;
 use worker::LogWorker;
 
@@ -135,14 +135,14 @@ fn show_results(s: &State, markup: &str, append: bool) {
 
 /// Starts analysing the current source under the playground's policy.
 fn start(shared: &Shared, pg: Playground) {
-    let query = pg.scenario.with_untracked(|s| s.to_query_full());
+    let scenario = pg.scenario.get_untracked();
     let mut s = shared.borrow_mut();
     s.worker = None;
     let (Some(src), Some(root)) = (s.source.clone(), s.root.clone()) else { return };
     let [key, field, format, time, target] = settings_of(&root);
     let (settings, notices) = Settings::read(&key, &field, &format, &time, &target);
     let ask = Ask {
-        query,
+        scenario,
         format: settings.format,
         key: settings.key,
         target: settings.target,

@@ -10,7 +10,6 @@ use crate::present::units::{format_number, format_percent, group_thousands};
 use crate::sim::logs::job::MAX_SWEPT;
 use crate::sim::logs::keys::Keys;
 use crate::sim::logs::sizing::{Sizing, SizingRow};
-use crate::sim::logs::wire::Ask;
 
 /// The most keys named as still throttled.
 pub const STILL_NAMED: usize = 20;
@@ -48,8 +47,9 @@ fn cells(row: &SizingRow, s: &Sizing, keys: &Keys) -> Vec<String> {
     ]
 }
 
-/// The sizing table of `s` (over the first `swept` requests), keys named by `keys`.
-pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, ask: &Ask) -> String {
+/// The sizing table of `s` (over the first `swept` requests), keys named by `keys`, the
+/// charts within `width` CSS pixels.
+pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32) -> String {
     let rec = s.recommended.map(|i| &s.rows[i]);
     let mut out = format!(
         "<div class=\"log-sizing\" id=\"log-sizing\" data-policies=\"{}\" data-recommended=\"{}\"><h3>Sizing: which policy would leave your clients alone?</h3>",
@@ -100,7 +100,7 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, ask: &Ask) -> String
         })
         .collect();
     let at = format!("{} policies at {line}, by sustained rate", on_line.len());
-    let width = if ask.width >= 760 { ask.width / 2 - 8 } else { ask.width };
+    let width = if width >= 760 { width / 2 - 8 } else { width };
     out.push_str("<div class=\"log-charts\">");
     out.push_str(&figure(
         "Keys that see a 429",
@@ -137,8 +137,7 @@ mod tests {
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
         let sc = Scenario::from_query("capacity=10&refill=1").unwrap();
         let s = sweep(&arrivals, &read.keys, &sc, 0.02);
-        let ask = Ask { query: sc.to_query_full(), format: None, key: KeyBy::Ip, target: 0.02, width: 600 };
-        let html = sizing_markup(&s, &read.keys, arrivals.len(), &ask);
+        let html = sizing_markup(&s, &read.keys, arrivals.len(), 600);
         let rec = &s.rows[s.recommended.unwrap()];
         assert!(html.contains(&format!("data-policy=\"{}\"", escape(&rec.policy))), "the button carries the policy");
         assert!(html.contains("203.0.113."), "names the scrapers it still throttles");
