@@ -6,22 +6,12 @@ use super::charts::rejections_chart;
 use super::html::{escape, figure, table};
 use super::share;
 use crate::present::units::{format_percent, format_secs, group_thousands};
+use crate::sim::logs::policy::label;
 use crate::sim::logs::shadow::ShadowReport;
 use crate::sim::{Limiter, Scenario};
 
 /// The most keys the report lists.
 pub const TOP_KEYS: usize = 20;
-
-/// The policy keys of a scenario's full query: the algorithm and its numbers.
-///
-/// ```
-/// use ratelimit_playground::present::log_report::report::policy_of;
-/// assert_eq!(policy_of("algo=gcra&capacity=5&refill=1&rate=8&seed=1"), "algo=gcra&capacity=5&refill=1");
-/// ```
-pub fn policy_of(query: &str) -> String {
-    const KEYS: [&str; 5] = ["algo", "capacity", "refill", "limit", "window"];
-    query.split('&').filter(|p| p.split('=').next().is_some_and(|k| KEYS.contains(&k))).collect::<Vec<_>>().join("&")
-}
 
 /// The report of `r`, replayed under `sc`, its charts `width` CSS pixels wide.
 pub fn report_markup(r: &ShadowReport, sc: &Scenario, width: u32) -> String {
@@ -38,7 +28,7 @@ pub fn report_markup(r: &ShadowReport, sc: &Scenario, width: u32) -> String {
         group_thousands(keys),
         escape(&read.format.name()),
         group_thousands(read.lines as u64),
-        escape(&policy_of(&sc.to_query_full())),
+        escape(&label(sc)),
         group_thousands(r.admitted),
         group_thousands(r.rejected),
         format_percent(share(r.rejected, r.requests)),

@@ -3,7 +3,8 @@
 //! the worker answers with [`Message`]s: progress, the shadow report and the sizing table as the
 //! markup the page shows (drawn in the worker, so the page's own wasm carries none of it), or the
 //! error. Fields are separated by tabs; both ends (and the tests) share this one module, which
-//! writes and reads every message.
+//! writes and reads every message. The sizing table's Apply button carries its policy in
+//! `data-policy`, as [`crate::sim::logs::policy::PolicyKeys`] writes and reads it.
 
 use crate::sim::logs::format::LogFormat;
 use crate::sim::logs::keys::KeyBy;
