@@ -1,10 +1,10 @@
 //! The page's log worker: a dedicated Web Worker of its own (`ratelimit-logs`, built by Trunk
 //! as a second wasm module and loaded only when a log is analysed), so reading a 2 GB log never
 //! blocks the page and the page's own wasm stays small. A file is read as a stream
-//! ([`stream`]) and fed to a [`crate::sim::logs::job::Analysis`] a buffer at a time. It says [`Message::Ready`], takes one
-//! request (an [`Ask`] and a `File` or a sample's name), and answers with what [`job::analyse`]
-//! finds, drawn as the page shows it ([`crate::present::log_report`]). Cancel is the page
-//! terminating it.
+//! ([`stream`]) and fed to an [`Analysis`] a buffer at a time. It says [`Message::Ready`], takes
+//! one request (an [`Ask`] and a `File` or a sample's name), and answers with what the analysis
+//! finds, drawn as the page shows it ([`crate::present::log_report`]), in the words of
+//! [`crate::present::log_report::wire`]. Cancel is the page terminating it.
 
 mod stream;
 
@@ -14,39 +14,39 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{js_sys, Blob, DedicatedWorkerGlobalScope, MessageEvent};
 
+use crate::present::log_report::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
 use crate::present::log_report::{report::report_markup, sizing::sizing_markup};
 use crate::sim::logs::error::LogError;
-use crate::sim::logs::job::{policy, Analysis, Step};
+use crate::sim::logs::job::{Analysis, Step};
 use crate::sim::logs::samples::sample_log;
-use crate::sim::logs::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
 
 /// Each step of the analysis's end as the page shows it.
 fn step_message(step: Step<'_>, ask: &Ask) -> Message {
     match step {
-        Step::Report(report) => Message::Report(report_markup(report, ask)),
+        Step::Report(report) => Message::Report(report_markup(report, &ask.scenario, ask.width)),
         Step::Swept(done, of) => Message::Progress { phase: Phase::Sweep, done: done as u64, total: of as u64 },
         Step::Sized { sizing, report, swept } => {
             // How much memory the worker's wasm took at its most (for `make bench`).
             let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer();
             let bytes = memory.unchecked_into::<js_sys::ArrayBuffer>().byte_length();
             let memory = format!("<span hidden id=\"log-worker-memory\" data-bytes=\"{bytes}\"></span>");
-            Message::Sizing(sizing_markup(sizing, &report.read.keys, swept, ask) + &memory)
+            Message::Sizing(sizing_markup(sizing, &report.read.keys, swept, ask.width) + &memory)
         }
     }
 }
 
 /// Analyses a file or a sample as `ask` says.
 async fn analyse(ask: Ask, source: JsValue, post: Rc<dyn Fn(Message)>) -> Result<(), LogError> {
-    let sc = policy(&ask)?;
     let file = source.dyn_ref::<Blob>();
-    let mut analysis = Analysis::new(&sc, &ask, file.map(|f| f.size() as u64));
+    let bytes = file.map(|f| f.size() as u64);
+    let mut analysis = Analysis::new(&ask.scenario, ask.format.clone(), &ask.key, ask.target, bytes);
     match (file, source.as_string()) {
         (Some(file), _) => {
             let told = |done, total| post(Message::Progress { phase: Phase::Read, done, total });
             stream::read_file(file, &mut analysis, &told).await?;
         }
         (None, Some(name)) => {
-            let text = sample_log(&name, sc.seed, SAMPLE_MINUTES)
+            let text = sample_log(&name, ask.scenario.seed, SAMPLE_MINUTES)
                 .ok_or_else(|| LogError { line: 0, message: format!("there is no sample called '{name}'") })?;
             analysis.feed(text.as_bytes())?;
         }

@@ -1,9 +1,10 @@
 //! "Your traffic", driven as a user would: a sample in one click and the same log uploaded give
 //! the CLI's numbers on the same file (report and recommendation); Apply moves the playground and
-//! the production panel; a large upload shows progress while the page keeps animating, and
-//! Cancel stops it; bad files are refused by line with the rest of the page untouched; and
-//! analysing asks the server for nothing but the worker's code (a new worker per log, ended
-//! when it is done so its memory goes back).
+//! the production panel (a bucket's capacity and refill, or a window algorithm's limit and window
+//! only); a large upload shows progress while the page keeps animating, and Cancel stops it; bad
+//! files are refused by line with the rest of the page untouched; and analysing asks the server
+//! for nothing but the worker's code (a new worker per log, ended when it is done so its memory
+//! goes back).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -321,5 +322,26 @@ async fn drive_logs() {
     click(&client, "#log-sample-api").await;
     analysed(&client, "the sample in dark mode").await;
     super::save_element(&client, "#logs", "logs-dark.png").await;
+
+    // Under a window algorithm the recommendation is a limit and a window, and Apply sets those
+    // two and leaves the bucket's numbers alone.
+    let windowed = "algo=sliding_log&limit=3&window=7&rate=8&seed=7";
+    open(&client, &format!("{}?{windowed}", server.url)).await;
+    load_panel(&client, "#logs-load", "#log-file", "log-sample-api").await;
+    click(&client, "#log-sample-api").await;
+    let rec = analysed(&client, "the sample under a window algorithm").await;
+    assert_eq!(rec, cli_report(&sample, windowed).1, "the page recommends what the CLI does");
+    let [(limit_key, limit), (window_key, window)] =
+        rec.split('&').map(|kv| kv.split_once('=').unwrap()).collect::<Vec<_>>()[..]
+    else {
+        panic!("a limit and a window: {rec}")
+    };
+    assert_eq!((limit_key, window_key), ("limit", "window"), "{rec}");
+    click(&client, "#log-apply").await;
+    let applied = format!(
+        "(q => q.get('limit') === '{limit}' && q.get('window') === '{window}' && q.get('algo') === 'sliding_log' && !q.has('capacity') && !q.has('refill'))(new URLSearchParams(location.search))"
+    );
+    wait_until(&client, &applied, Duration::from_secs(5), "the URL carries the applied limit and window only").await;
+    eprintln!("logs: a window algorithm's policy applied");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -25,10 +25,10 @@ use web_sys::{js_sys, Element, File, HtmlInputElement, HtmlSelectElement};
 
 use super::playground::Playground;
 use crate::present::log_report::panel::{status, Settings, Status, CONTROLS};
+use crate::present::log_report::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
 use crate::present::units::format_number;
+use crate::sim::logs::policy::PolicyKeys;
 use crate::sim::logs::samples::SAMPLES;
-use crate::sim::logs::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
-use crate::sim::Scenario;
 use worker::LogWorker;
 
 /// What is analysed: a file the user chose, or one of the generated samples.
@@ -65,16 +65,6 @@ type Shared = Rc<RefCell<State>>;
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
-/// `sc` with the policy keys of `policy` (`capacity=…&refill=…` or `limit=…&window=…`).
-fn apply_policy(sc: &mut Scenario, policy: &str) {
-    let Ok(p) = Scenario::from_query(policy) else { return };
-    if policy.contains("window=") {
-        (sc.limit, sc.window) = (p.limit, p.window);
-    } else {
-        (sc.capacity, sc.refill) = (p.capacity, p.refill);
-    }
 }
 
 /// The element `#id` inside `root`.
@@ -135,14 +125,14 @@ fn show_results(s: &State, markup: &str, append: bool) {
 
 /// Starts analysing the current source under the playground's policy.
 fn start(shared: &Shared, pg: Playground) {
-    let query = pg.scenario.with_untracked(|s| s.to_query_full());
+    let scenario = pg.scenario.get_untracked();
     let mut s = shared.borrow_mut();
     s.worker = None;
     let (Some(src), Some(root)) = (s.source.clone(), s.root.clone()) else { return };
     let [key, field, format, time, target] = settings_of(&root);
     let (settings, notices) = Settings::read(&key, &field, &format, &time, &target);
     let ask = Ask {
-        query,
+        scenario,
         format: settings.format,
         key: settings.key,
         target: settings.target,
@@ -243,12 +233,15 @@ pub fn LogsPanel(
                 show_status(&s, pg);
             } else if target_matching(&ev, "#log-again").is_some() {
                 start(&shared, pg);
-            } else if let Some(policy) = target_matching(&ev, "#log-apply").and_then(|b| b.get_attribute("data-policy"))
-            {
+            } else if let Some(button) = target_matching(&ev, "#log-apply") {
+                // The button carries the recommended policy as the worker wrote it.
+                let Some(policy) = button.get_attribute("data-policy").and_then(|p| PolicyKeys::parse(&p)) else {
+                    return;
+                };
                 shared.borrow_mut().status.applied =
                     Some(format!("Applied: the playground and the production panel now run {policy}."));
                 // The effect above shows it (and that the report is now stale).
-                pg.edit(|s| apply_policy(s, &policy));
+                pg.edit(|s| policy.apply(s));
             }
         }
     };

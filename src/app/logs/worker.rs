@@ -8,7 +8,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{js_sys, ErrorEvent, MessageEvent, Worker};
 
-use crate::sim::logs::wire::Message;
+use crate::present::log_report::wire::Message;
 
 /// Trunk's loader for the worker's module, next to the page.
 const WORKER_URL: &str = "./ratelimit-logs_loader.js";

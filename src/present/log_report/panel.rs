@@ -5,8 +5,8 @@
 //! analysed, a stale policy) as a function of what the worker has said ([`status`]).
 
 use super::html::escape;
+use super::wire::Phase;
 use crate::present::units::format_number;
-use crate::sim::logs::wire::Phase;
 use crate::sim::logs::{KeyBy, LogFormat};
 
 /// The controls: file picker and drop zone, the samples, the privacy note, the options and how

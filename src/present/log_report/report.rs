@@ -6,26 +6,15 @@ use super::charts::rejections_chart;
 use super::html::{escape, figure, table};
 use super::share;
 use crate::present::units::{format_percent, format_secs, group_thousands};
+use crate::sim::logs::policy::label;
 use crate::sim::logs::shadow::ShadowReport;
-use crate::sim::logs::wire::Ask;
-use crate::sim::Limiter;
+use crate::sim::{Limiter, Scenario};
 
 /// The most keys the report lists.
 pub const TOP_KEYS: usize = 20;
 
-/// The policy keys of a scenario's full query: the algorithm and its numbers.
-///
-/// ```
-/// use ratelimit_playground::present::log_report::report::policy_of;
-/// assert_eq!(policy_of("algo=gcra&capacity=5&refill=1&rate=8&seed=1"), "algo=gcra&capacity=5&refill=1");
-/// ```
-pub fn policy_of(query: &str) -> String {
-    const KEYS: [&str; 5] = ["algo", "capacity", "refill", "limit", "window"];
-    query.split('&').filter(|p| p.split('=').next().is_some_and(|k| KEYS.contains(&k))).collect::<Vec<_>>().join("&")
-}
-
-/// The report of `r`, analysed as `ask` says.
-pub fn report_markup(r: &ShadowReport, ask: &Ask) -> String {
+/// The report of `r`, replayed under `sc`, its charts `width` CSS pixels wide.
+pub fn report_markup(r: &ShadowReport, sc: &Scenario, width: u32) -> String {
     let read = &r.read;
     let keys = read.keys.len() as u64;
     let throttled = r.keys_throttled() as u64;
@@ -39,7 +28,7 @@ pub fn report_markup(r: &ShadowReport, ask: &Ask) -> String {
         group_thousands(keys),
         escape(&read.format.name()),
         group_thousands(read.lines as u64),
-        escape(&policy_of(&ask.query)),
+        escape(&label(sc)),
         group_thousands(r.admitted),
         group_thousands(r.rejected),
         format_percent(share(r.rejected, r.requests)),
@@ -65,7 +54,7 @@ pub fn report_markup(r: &ShadowReport, ask: &Ask) -> String {
         out.push_str(&figure(
             "429s over time",
             &format!("per {bucket} s, over {span} from the first request"),
-            &rejections_chart(&r.rejections, bucket).markup(ask.width),
+            &rejections_chart(&r.rejections, bucket).markup(width),
         ));
         let rows: Vec<(bool, Vec<String>)> = r
             .ranked()
@@ -85,8 +74,7 @@ pub fn report_markup(r: &ShadowReport, ask: &Ask) -> String {
                 (false, cells)
             })
             .collect();
-        let window =
-            crate::sim::Scenario::from_query(&ask.query).map_or(0.0, |sc| sc.limiter().quota().window.as_secs_f64());
+        let window = sc.limiter().quota().window.as_secs_f64();
         let peak = format!("Peak in {} (its window)", format_secs(window));
         let heads = ["Key", "Requests", "Admitted", "Refused", "Peak in 1 s", peak.as_str()];
         out.push_str(&table("log-top-keys", &format!("The keys refused most (at most {TOP_KEYS})"), &heads, &rows));
@@ -99,7 +87,6 @@ pub fn report_markup(r: &ShadowReport, ask: &Ask) -> String {
 mod tests {
     use super::*;
     use crate::sim::logs::{shadow, KeyBy};
-    use crate::sim::Scenario;
 
     #[test]
     fn the_report_states_the_engines_numbers_and_escapes_the_log() {
@@ -107,8 +94,7 @@ mod tests {
             "{\"ts\": 1700000000.000, \"ip\": \"<b>x</b>\"}\n".repeat(5) + "{\"ts\": 1700000001.5, \"ip\": \"b\"}\n";
         let sc = Scenario::from_query("capacity=2&refill=1").unwrap();
         let r = shadow(log.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
-        let ask = Ask { query: sc.to_query_full(), format: None, key: KeyBy::Ip, target: 0.01, width: 600 };
-        let html = report_markup(&r, &ask);
+        let html = report_markup(&r, &sc, 600);
         assert!(
             html.contains(
                 "data-requests=\"6\" data-admitted=\"3\" data-rejected=\"3\" data-keys=\"2\" data-throttled=\"1\""

@@ -9,24 +9,11 @@ use super::share;
 use crate::present::units::{format_number, format_percent, group_thousands};
 use crate::sim::logs::job::MAX_SWEPT;
 use crate::sim::logs::keys::Keys;
+use crate::sim::logs::policy::Line;
 use crate::sim::logs::sizing::{Sizing, SizingRow};
-use crate::sim::logs::wire::Ask;
 
 /// The most keys named as still throttled.
 pub const STILL_NAMED: usize = 20;
-
-/// What a row shares with the others on its line of the chart: its window (window algorithms)
-/// or its capacity (buckets).
-///
-/// ```
-/// use ratelimit_playground::present::log_report::sizing::line_of;
-/// assert_eq!(line_of("capacity=50&refill=2"), "capacity=50");
-/// assert_eq!(line_of("limit=100&window=60"), "window=60");
-/// ```
-pub fn line_of(policy: &str) -> &str {
-    let pairs = || policy.split('&');
-    pairs().find(|p| p.starts_with("window=")).or_else(|| pairs().find(|p| p.starts_with("capacity="))).unwrap_or("")
-}
 
 /// A row's cells.
 fn cells(row: &SizingRow, s: &Sizing, keys: &Keys) -> Vec<String> {
@@ -36,7 +23,7 @@ fn cells(row: &SizingRow, s: &Sizing, keys: &Keys) -> Vec<String> {
         .map(|&(k, n, a)| format!("{} {}", escape(keys.name(k)), format_percent(share(a, n))))
         .collect();
     vec![
-        format!("<code>{}</code>", escape(&row.policy)),
+        format!("<code>{}</code>", escape(&row.policy.to_string())),
         format!("{}/s", format_number(row.rate)),
         format!(
             "{} ({})",
@@ -48,13 +35,15 @@ fn cells(row: &SizingRow, s: &Sizing, keys: &Keys) -> Vec<String> {
     ]
 }
 
-/// The sizing table of `s` (over the first `swept` requests), keys named by `keys`.
-pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, ask: &Ask) -> String {
+/// The sizing table of `s` (over the first `swept` requests), keys named by `keys`, the
+/// charts within `width` CSS pixels.
+pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32) -> String {
     let rec = s.recommended.map(|i| &s.rows[i]);
+    let rec_policy = rec.map_or(String::new(), |r| escape(&r.policy.to_string()));
     let mut out = format!(
         "<div class=\"log-sizing\" id=\"log-sizing\" data-policies=\"{}\" data-recommended=\"{}\"><h3>Sizing: which policy would leave your clients alone?</h3>",
         s.rows.len(),
-        rec.map_or(String::new(), |r| escape(&r.policy))
+        rec_policy
     );
     let target = format_number(s.target * 100.0);
     match rec {
@@ -70,11 +59,11 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, ask: &Ask) -> String
             out.push_str(&format!(
                 "<p id=\"log-recommendation\">The smallest policy under which at most {target} % of the {} keys see a 429: <code>{}</code> ({}/s sustained, burst {}: at most {} from one key in a minute). {still_text}</p><button type=\"button\" id=\"log-apply\" data-policy=\"{}\">Apply this policy to the playground</button>",
                 group_thousands(s.keys as u64),
-                escape(&r.policy),
+                rec_policy,
                 format_number(r.rate),
                 group_thousands(r.burst),
                 format_number(r.per_minute),
-                escape(&r.policy),
+                rec_policy,
             ));
         }
         None => out.push_str(&format!(
@@ -88,8 +77,10 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, ask: &Ask) -> String
             group_thousands(swept as u64)
         ));
     }
-    let line = rec.or(s.rows.last()).map_or("", |r| line_of(&r.policy));
-    let on_line: Vec<&SizingRow> = s.rows.iter().filter(|r| line_of(&r.policy) == line).collect();
+    // The recommendation's line, or the largest policy's (none without rows).
+    let line: Option<Line> = rec.or(s.rows.last()).map(|r| r.policy.line());
+    let on_line: Vec<&SizingRow> = s.rows.iter().filter(|r| Some(r.policy.line()) == line).collect();
+    let line = line.map_or(String::new(), |l| l.to_string());
     let points: Vec<TradeOff> = on_line
         .iter()
         .map(|r| TradeOff {
@@ -100,7 +91,7 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, ask: &Ask) -> String
         })
         .collect();
     let at = format!("{} policies at {line}, by sustained rate", on_line.len());
-    let width = if ask.width >= 760 { ask.width / 2 - 8 } else { ask.width };
+    let width = if width >= 760 { width / 2 - 8 } else { width };
     out.push_str("<div class=\"log-charts\">");
     out.push_str(&figure(
         "Keys that see a 429",
@@ -137,10 +128,12 @@ mod tests {
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
         let sc = Scenario::from_query("capacity=10&refill=1").unwrap();
         let s = sweep(&arrivals, &read.keys, &sc, 0.02);
-        let ask = Ask { query: sc.to_query_full(), format: None, key: KeyBy::Ip, target: 0.02, width: 600 };
-        let html = sizing_markup(&s, &read.keys, arrivals.len(), &ask);
+        let html = sizing_markup(&s, &read.keys, arrivals.len(), 600);
         let rec = &s.rows[s.recommended.unwrap()];
-        assert!(html.contains(&format!("data-policy=\"{}\"", escape(&rec.policy))), "the button carries the policy");
+        assert!(
+            html.contains(&format!("data-policy=\"{}\"", escape(&rec.policy.to_string()))),
+            "the button carries the policy"
+        );
         assert!(html.contains("203.0.113."), "names the scrapers it still throttles");
         assert_eq!(html.matches("<tr class=\"recommended\">").count(), 2, "marked on its line and among all");
         let all = &html[html.find("id=\"log-sizing-all\"").unwrap()..];

@@ -2,17 +2,18 @@
 //! time ([`Analysis::feed`]), replaying it in shadow mode while keeping its arrivals; then
 //! ([`Analysis::finish`]) hand over the report, sweep the policy over those arrivals with
 //! progress and hand over the sizing table. The CLI prints the same numbers from
-//! the same functions ([`super::shadow`], [`super::sizing`]).
+//! the same functions ([`super::shadow`], [`super::sizing`]). What the page asks for and how the
+//! answers are drawn are the worker's side (`crate::present::log_report`).
 
 use std::io::BufRead;
 
 use super::chunks::each_chunk;
 use super::error::LogError;
+use super::format::LogFormat;
 use super::order::Arrival;
-use super::reader::LogReader;
+use super::reader::{KeyBy, LogReader};
 use super::shadow::{Shadow, ShadowReport};
 use super::sizing::{sweep_with, Sizing};
-use super::wire::Ask;
 use crate::sim::Scenario;
 
 /// The most arrivals kept for the sweep (16 bytes each: 64 MiB). A longer log is reported whole
@@ -36,11 +37,6 @@ pub enum Step<'a> {
     },
 }
 
-/// The policy `ask` names, or why it is not one (line 0).
-pub fn policy(ask: &Ask) -> Result<Scenario, LogError> {
-    Scenario::from_query(&ask.query).map_err(|e| LogError { line: 0, message: format!("the policy: {e}") })
-}
-
 /// One arrival through the shadow run, kept for the sweep while there is room.
 fn replay(run: &mut Shadow<'_>, arrivals: &mut Vec<Arrival>, a: Arrival) {
     run.push(a);
@@ -59,15 +55,16 @@ pub struct Analysis<'s> {
 }
 
 impl<'s> Analysis<'s> {
-    /// An analysis under `sc` (from [`policy`]) as `ask` says; `bytes` (if known) sizes the
-    /// arrivals kept for the sweep at once rather than by doubling (a log line is 80 bytes or
-    /// more, so this rarely over-reserves and never past [`MAX_SWEPT`]).
-    pub fn new(sc: &'s Scenario, ask: &Ask, bytes: Option<u64>) -> Self {
+    /// An analysis under `sc` of a log in `format` (`None`: detect it), limited by `key`,
+    /// recommending a policy that throttles at most `target` (0–1) of the keys; `bytes` (if
+    /// known) sizes the arrivals kept for the sweep at once rather than by doubling (a log line
+    /// is 80 bytes or more, so this rarely over-reserves and never past [`MAX_SWEPT`]).
+    pub fn new(sc: &'s Scenario, format: Option<LogFormat>, key: &KeyBy, target: f64, bytes: Option<u64>) -> Self {
         let expected = bytes.map_or(0, |b| (b / 80) as usize).min(MAX_SWEPT);
         Analysis {
             sc,
-            target: ask.target,
-            reader: LogReader::new(ask.format.clone(), &ask.key),
+            target,
+            reader: LogReader::new(format, key),
             run: Shadow::new(sc),
             arrivals: Vec::with_capacity(expected),
         }
@@ -91,11 +88,17 @@ impl<'s> Analysis<'s> {
     }
 }
 
-/// Analyses the log in `input` as `ask` says, telling `on` each step; stops at the first error
-/// (a bad policy is line 0).
-pub fn analyse(mut input: impl BufRead, ask: &Ask, on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
-    let sc = policy(ask)?;
-    let mut analysis = Analysis::new(&sc, ask, None);
+/// Analyses the log in `input` as [`Analysis::new`] says, telling `on` each step; stops at the
+/// first error.
+pub fn analyse(
+    mut input: impl BufRead,
+    sc: &Scenario,
+    format: Option<LogFormat>,
+    key: &KeyBy,
+    target: f64,
+    on: impl FnMut(Step<'_>),
+) -> Result<(), LogError> {
+    let mut analysis = Analysis::new(sc, format, key, target, None);
     each_chunk(&mut input, |chunk| analysis.feed(chunk))?;
     analysis.finish(on)
 }
@@ -103,12 +106,13 @@ pub fn analyse(mut input: impl BufRead, ask: &Ask, on: impl FnMut(Step<'_>)) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::logs::reader::{read_log, KeyBy};
+    use crate::sim::logs::reader::read_log;
     use crate::sim::logs::samples::sample_log;
     use crate::sim::logs::{shadow, sizing};
 
-    fn ask(query: &str) -> Ask {
-        Ask { query: query.into(), format: None, key: KeyBy::Ip, target: 0.01, width: 600 }
+    /// The log in `input` analysed under `query`, keyed by IP, its format detected, at 1 %.
+    fn analyse_ip(input: &[u8], query: &str, on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
+        analyse(input, &Scenario::from_query(query).unwrap(), None, &KeyBy::Ip, 0.01, on)
     }
 
     #[test]
@@ -121,7 +125,7 @@ mod tests {
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
         let expected = sizing::sweep(&arrivals, &read.keys, &sc, 0.01);
         let (mut steps, mut swept) = (Vec::new(), 0);
-        analyse(log.as_bytes(), &ask(query), |step| match step {
+        analyse_ip(log.as_bytes(), query, |step| match step {
             Step::Report(r) => {
                 steps.push("report");
                 assert_eq!((r.requests, r.admitted, r.rejected), (direct.requests, direct.admitted, direct.rejected));
@@ -148,10 +152,9 @@ mod tests {
     #[test]
     fn chunks_of_any_size_read_as_the_whole_log() {
         let log = sample_log("login", 5, 2).unwrap();
-        let ask = ask("capacity=5&refill=0.5");
-        let sc = policy(&ask).unwrap();
+        let sc = Scenario::from_query("capacity=5&refill=0.5").unwrap();
         let totals = |chunk: usize| {
-            let mut analysis = Analysis::new(&sc, &ask, Some(log.len() as u64));
+            let mut analysis = Analysis::new(&sc, None, &KeyBy::Ip, 0.01, Some(log.len() as u64));
             log.as_bytes().chunks(chunk).for_each(|c| analysis.feed(c).unwrap());
             let mut out = None;
             analysis
@@ -168,16 +171,14 @@ mod tests {
         for chunk in [1, 7, 4096, 65_537] {
             assert_eq!(totals(chunk), whole, "{chunk}-byte chunks");
         }
-        let mut long = Analysis::new(&sc, &ask, None);
+        let mut long = Analysis::new(&sc, None, &KeyBy::Ip, 0.01, None);
         let e = (0..20).find_map(|_| long.feed(&[b'x'; 4000]).err()).expect("refused");
         assert_eq!((e.line, e.message.as_str()), (1, "is longer than 65536 bytes: not an access log line"));
     }
 
     #[test]
-    fn a_bad_log_or_policy_is_one_named_error() {
-        let e = analyse(&b"\x00\x01binary"[..], &ask("capacity=5"), |_| panic!("no step")).unwrap_err();
+    fn a_bad_log_is_one_named_error() {
+        let e = analyse_ip(&b"\x00\x01binary"[..], "capacity=5", |_| panic!("no step")).unwrap_err();
         assert_eq!((e.line, e.message.as_str()), (1, "holds a NUL byte: this is a binary file, not a text log"));
-        let e = analyse(&b"10\n20\n"[..], &ask("capacity=0"), |_| panic!("no step")).unwrap_err();
-        assert!(e.line == 0 && e.message.starts_with("the policy: capacity"), "{e}");
     }
 }

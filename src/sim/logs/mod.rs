@@ -1,8 +1,9 @@
 //! The user's own traffic: access logs read as arrivals per client ([`reader`], fed by [`chunks`], in the formats
 //! of [`format`], with the timestamps of [`stamp`]) and replayed through one limiter per key in
-//! shadow mode ([`shadow`]): who would have got a 429 under a policy. [`job`] is one analysis as
-//! the page's worker runs it, speaking [`wire`]'s text. Pure and streaming: a log
-//! of any size is read line by line, holding a few seconds of it and the per-key counts.
+//! shadow mode ([`shadow`]): who would have got a 429 under a policy; the sizing assistant
+//! ([`sizing`]) sweeps the policy's two numbers ([`policy`]) over the same arrivals. [`job`] is
+//! one analysis as the page's worker runs it. Pure and streaming: a log of any size is read line
+//! by line, holding a few seconds of it and the per-key counts.
 
 pub mod chunks;
 pub mod csv;
@@ -14,12 +15,12 @@ pub mod job;
 pub mod keys;
 pub mod order;
 pub mod output;
+pub mod policy;
 pub mod reader;
 pub mod samples;
 pub mod shadow;
 pub mod sizing;
 pub mod stamp;
-pub mod wire;
 
 pub use error::LogError;
 pub use format::LogFormat;

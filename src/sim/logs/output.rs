@@ -76,7 +76,7 @@ pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String 
     }
     let row = |r: &SizingRow| {
         serde_json::json!({
-            "policy": r.policy, "rate_per_s": r.rate, "burst": r.burst, "per_minute": r.per_minute,
+            "policy": r.policy.to_string(), "rate_per_s": r.rate, "burst": r.burst, "per_minute": r.per_minute,
             "keys_throttled": r.keys_throttled, "keys_throttled_percent": percent(r.keys_throttled as f64, sizing.keys as f64),
             "rejected": r.rejected, "rejected_percent": percent(r.rejected as f64, sizing.requests as f64),
             "heaviest": r.heaviest.iter().map(|&(k, n, a)| serde_json::json!({ "key": keys.name(k), "requests": n, "admitted": a })).collect::<Vec<_>>(),

@@ -6,6 +6,7 @@
 //! a huge burst with a tiny rate is not small.
 
 use super::order::Arrival;
+use super::policy::PolicyKeys;
 use super::reader::Keys;
 use super::shadow::{KeyCounts, Shadow};
 use crate::sim::{Nanos, Rate, Scenario};
@@ -20,8 +21,8 @@ const WINDOWS: [u64; 10] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600];
 /// One policy's outcome on the log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SizingRow {
-    /// The policy as query keys (`capacity=20&refill=2`, `limit=100&window=60`).
-    pub policy: String,
+    /// The policy: the capacity and refill, or the limit and window, it was run with.
+    pub policy: PolicyKeys,
     /// What it lets through on average, requests/s (refill, or limit ÷ window).
     pub rate: f64,
     /// Its burst: capacity or limit.
@@ -124,13 +125,6 @@ pub fn grid(sc: &Scenario, counts: &[KeyCounts]) -> Vec<Scenario> {
     out
 }
 
-/// The policy keys of `sc` (`capacity=…&refill=…` or `limit=…&window=…`).
-fn policy(sc: &Scenario) -> String {
-    let full = sc.to_query_full();
-    let keys: &[&str] = if sc.algo.is_window(&sc.product) { &["limit", "window"] } else { &["capacity", "refill"] };
-    full.split('&').filter(|p| keys.iter().any(|k| p.split('=').next() == Some(k))).collect::<Vec<_>>().join("&")
-}
-
 /// Sweeps `grid(sc, …)` over `arrivals` (`keys` distinct) and recommends the smallest policy
 /// under which at most `target` (0–1) of the keys see a 429.
 pub fn sweep(arrivals: &[Arrival], keys: &Keys, sc: &Scenario, target: f64) -> Sizing {
@@ -160,16 +154,14 @@ pub fn sweep_with(
             let mut run = Shadow::without_peaks(p);
             arrivals.iter().for_each(|&a| run.push(a));
             let counts = run.per_key().to_vec();
-            let windowed = p.algo.is_window(&p.product);
-            let (rate, burst) = if windowed {
-                let (l, w) = (p.limit.unwrap_or(1), p.window.unwrap_or(Nanos::from_secs(1)));
-                (l as f64 / w.as_secs_f64(), l)
-            } else {
-                (p.refill.as_per_sec(), p.capacity)
+            let policy = PolicyKeys::of(p);
+            let (rate, burst) = match policy {
+                PolicyKeys::Window { limit, window } => (limit as f64 / window.as_secs_f64(), limit),
+                PolicyKeys::Bucket { capacity, refill } => (refill.as_per_sec(), capacity),
             };
             on_policy(i + 1, policies.len());
             SizingRow {
-                policy: policy(p),
+                policy,
                 rate,
                 burst,
                 per_minute: burst as f64 + 60.0 * rate,
@@ -202,6 +194,21 @@ mod tests {
         assert_eq!(nice(1.0, 100.0), [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]);
         let many = nice(0.1, 1e5);
         assert_eq!((many.len(), many[0], many[9]), (10, 0.1, 1e5));
+    }
+
+    #[test]
+    fn every_swept_policy_reads_back_as_written_and_is_what_ran() {
+        let counts = [KeyCounts { peak_1s: 40, ..KeyCounts::default() }];
+        for query in ["capacity=10&refill=1", "algo=gcra", "algo=sliding_log&limit=5&window=2", "algo=nginx"] {
+            let sc = Scenario::from_query(query).unwrap();
+            for p in grid(&sc, &counts) {
+                let policy = PolicyKeys::of(&p);
+                assert_eq!(PolicyKeys::parse(&policy.to_string()), Some(policy), "{policy}");
+                let mut applied = sc.clone();
+                policy.apply(&mut applied);
+                assert_eq!(applied, p, "applying {policy} runs the policy swept");
+            }
+        }
     }
 
     #[test]

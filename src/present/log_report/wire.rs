@@ -1,17 +1,21 @@
 //! What the page's log worker and the page say to each other, as plain text: the page asks with
-//! an [`Ask`] (the policy, the log's format, the key, the sizing target, the charts' width), and the
-//! worker answers with [`Message`]s: progress, the shadow report and the sizing table as the
+//! an [`Ask`] (the scenario, the log's format, the key, the sizing target, the charts' width), and
+//! the worker answers with [`Message`]s: progress, the shadow report and the sizing table as the
 //! markup the page shows (drawn in the worker, so the page's own wasm carries none of it), or the
-//! error. Fields are separated by tabs; both ends (and the tests) share this one module.
+//! error. Fields are separated by tabs; both ends (and the tests) share this one module, which
+//! writes and reads every message. The sizing table's Apply button carries its policy in
+//! `data-policy`, as [`crate::sim::logs::policy::PolicyKeys`] writes and reads it.
 
-use super::format::LogFormat;
-use super::keys::KeyBy;
+use crate::sim::logs::format::LogFormat;
+use crate::sim::logs::keys::KeyBy;
+use crate::sim::Scenario;
 
 /// What the page asks the worker to analyse the log with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ask {
-    /// The policy: the playground's scenario as a query.
-    pub query: String,
+    /// The playground's scenario: the log is replayed through its limiter, and a sample
+    /// generated from its seed. It travels as its full query.
+    pub scenario: Scenario,
     /// The log's format, or `None` to detect it.
     pub format: Option<LogFormat>,
     /// What requests are limited by.
@@ -23,7 +27,7 @@ pub struct Ask {
 }
 
 impl Ask {
-    /// One line: `query`, format (empty: detect), key, target, width.
+    /// One line: the scenario's full query, format (empty: detect), key, target, width.
     pub fn encode(&self) -> String {
         let format = self.format.as_ref().map(LogFormat::name).unwrap_or_default();
         let key = match &self.key {
@@ -32,11 +36,12 @@ impl Ask {
             KeyBy::Global => "global".into(),
             KeyBy::Field(f) => format!("field:{f}"),
         };
-        [self.query.as_str(), &clean(&format), &clean(&key), &self.target.to_string(), &self.width.to_string()]
-            .join("\t")
+        let query = self.scenario.to_query_full();
+        [query.as_str(), &clean(&format), &clean(&key), &self.target.to_string(), &self.width.to_string()].join("\t")
     }
 
-    /// Reads [`Ask::encode`]'s line; the message names what is wrong.
+    /// Reads [`Ask::encode`]'s line; the message names what is wrong (a scenario the query format
+    /// refuses: `the policy: …`).
     pub fn decode(line: &str) -> Result<Ask, String> {
         let f: Vec<&str> = line.split('\t').collect();
         let [query, format, key, target, width] = f[..] else {
@@ -45,7 +50,9 @@ impl Ask {
         let format = if format.is_empty() { None } else { Some(LogFormat::named(format)?) };
         let target = target.parse::<f64>().ok().filter(|t| (0.0..=1.0).contains(t)).ok_or("the target is not 0–1")?;
         let width = width.parse::<u32>().map_err(|_| "the chart width is not a number")?.clamp(280, 2000);
-        Ok(Ask { query: query.to_string(), format, key: KeyBy::named(key)?, target, width })
+        let key = KeyBy::named(key)?;
+        let scenario = Scenario::from_query(query).map_err(|e| format!("the policy: {e}"))?;
+        Ok(Ask { scenario, format, key, target, width })
     }
 }
 
@@ -145,19 +152,24 @@ mod tests {
 
     #[test]
     fn asks_read_back_and_bad_ones_are_named() {
+        let scenario = |q: &str| Scenario::from_query(q).unwrap();
         let ask = Ask {
-            query: "capacity=5&refill=2".into(),
+            scenario: scenario("capacity=5&refill=2"),
             format: Some(LogFormat::Combined),
             key: KeyBy::Field("api_key".into()),
             target: 0.02,
             width: 640,
         };
         assert_eq!(Ask::decode(&ask.encode()), Ok(ask));
-        let detect = Ask { query: String::new(), format: None, key: KeyBy::Ip, target: 0.01, width: 375 };
-        assert_eq!(Ask::decode(&detect.encode()), Ok(detect));
-        assert!(Ask::decode("a\t\tip\t2\t600").unwrap_err().contains("target"));
-        assert!(Ask::decode("a\t\thost\t0.1\t600").unwrap_err().contains("not a key"));
-        assert_eq!(Ask::decode("a\t\tip\t0.1\t9").map(|a| a.width), Ok(280), "the width is clamped");
+        for query in ["", "algo=sliding_log&limit=30&window=0.5&seed=9", "algo=nginx&capacity=4&refill=0.25&nodelay=1"]
+        {
+            let detect = Ask { scenario: scenario(query), format: None, key: KeyBy::Ip, target: 0.01, width: 375 };
+            assert_eq!(Ask::decode(&detect.encode()), Ok(detect), "{query}");
+        }
+        assert!(Ask::decode("capacity=5\t\tip\t2\t600").unwrap_err().contains("target"));
+        assert!(Ask::decode("capacity=5\t\thost\t0.1\t600").unwrap_err().contains("not a key"));
+        assert_eq!(Ask::decode("capacity=5\t\tip\t0.1\t9").map(|a| a.width), Ok(280), "the width is clamped");
+        assert!(Ask::decode("capacity=0\t\tip\t0.1\t600").unwrap_err().starts_with("the policy: capacity"));
         assert!(Ask::decode("just one field").is_err());
     }
 }
