@@ -40,8 +40,9 @@ impl Ask {
         [query.as_str(), &clean(&format), &clean(&key), &self.target.to_string(), &self.width.to_string()].join("\t")
     }
 
-    /// Reads [`Ask::encode`]'s line; the message names what is wrong (a scenario the query format
-    /// refuses: `the policy: …`).
+    /// Reads [`Ask::encode`]'s line; the message names what is wrong. The page writes the scenario
+    /// with the query format of the same build, so the worker reads it without the problems' words
+    /// ([`Scenario::read_clean`]).
     pub fn decode(line: &str) -> Result<Ask, String> {
         let f: Vec<&str> = line.split('\t').collect();
         let [query, format, key, target, width] = f[..] else {
@@ -51,7 +52,8 @@ impl Ask {
         let target = target.parse::<f64>().ok().filter(|t| (0.0..=1.0).contains(t)).ok_or("the target is not 0–1")?;
         let width = width.parse::<u32>().map_err(|_| "the chart width is not a number")?.clamp(280, 2000);
         let key = KeyBy::named(key)?;
-        let scenario = Scenario::from_query(query).map_err(|e| format!("the policy: {e}"))?;
+        let scenario =
+            Scenario::read_clean(query).ok_or("the policy is not a scenario of this build's query format")?;
         Ok(Ask { scenario, format, key, target, width })
     }
 }
@@ -169,7 +171,10 @@ mod tests {
         assert!(Ask::decode("capacity=5\t\tip\t2\t600").unwrap_err().contains("target"));
         assert!(Ask::decode("capacity=5\t\thost\t0.1\t600").unwrap_err().contains("not a key"));
         assert_eq!(Ask::decode("capacity=5\t\tip\t0.1\t9").map(|a| a.width), Ok(280), "the width is clamped");
-        assert!(Ask::decode("capacity=0\t\tip\t0.1\t600").unwrap_err().starts_with("the policy: capacity"));
+        assert_eq!(
+            Ask::decode("capacity=0\t\tip\t0.1\t600").unwrap_err(),
+            "the policy is not a scenario of this build's query format"
+        );
         assert!(Ask::decode("just one field").is_err());
     }
 }

@@ -285,6 +285,22 @@ impl Scenario {
         (sc, problems)
     }
 
+    /// The scenario of a query [`Scenario::from_query`] accepts; `None` for any other, without
+    /// saying why: the same reader, through [`Clean`], so a module that reads only queries it
+    /// wrote (the log worker) carries no problem's words.
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::Scenario;
+    /// for q in ["", "algo=gcra&capacity=20&refill=2.5", "nodes=40", "capacity=1.5", "rate=2&rate=3", "x=1"] {
+    ///     assert_eq!(Scenario::read_clean(q), Scenario::from_query(q).ok(), "{q}");
+    /// }
+    /// ```
+    pub fn read_clean(query: &str) -> Option<Scenario> {
+        let mut clean = Clean::default();
+        let sc = read_query(query, &mut (), &mut clean).unwrap_or_default();
+        clean.is_clean().then_some(sc)
+    }
+
     /// Checks every field against the ranges of the query format, and the fields against each other.
     pub fn validate(&self) -> Result<(), ParamError> {
         self.check().map_or(Ok(()), |e| Err(e.error()))
