@@ -68,7 +68,8 @@ if ! have_version esbuild "$ESBUILD_VERSION"; then
 fi
 
 # 5. For the tests: Debian's Chromium and its driver, brotli for `make size`, and redis-server for
-#    tests/real (each test starts its own server on a free loopback port).
+#    tests/real (each test starts its own server on a free loopback port); Go and its x/time/rate
+#    source, which tests/real/go.rs builds offline.
 if [[ "${1:-}" == "--test" ]]; then
   missing=()
   command -v chromium >/dev/null 2>&1 || missing+=(chromium)
@@ -76,6 +77,8 @@ if [[ "${1:-}" == "--test" ]]; then
   command -v brotli >/dev/null 2>&1 || missing+=(brotli)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
   [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
+  command -v go >/dev/null 2>&1 || missing+=(golang-go)
+  [[ -f /usr/share/gocode/src/golang.org/x/time/rate/rate.go ]] || missing+=(golang-golang-x-time-dev)
   if ((${#missing[@]})); then
     say "installing ${missing[*]} from Debian"
     SUDO=""; [[ $(id -u) == 0 ]] || SUDO="sudo"

@@ -32,7 +32,8 @@ fn every_target_is_covered_in_a_fixed_order() {
             "governor (Rust)",
             "express-rate-limit",
             "Upstash Ratelimit",
-            "Redis Lua script"
+            "Redis Lua script",
+            "Go (x/time/rate)"
         ]
     );
 }
@@ -118,6 +119,21 @@ fn the_redis_script_matches_the_algorithm_and_is_called_with_the_policy() {
     assert!(log.contains("-- EVALSHA <sha> 1 rl:{client} 100 60000 <now-ms> <request-id>"));
     assert!(script("algo=sliding_window&limit=7&window=3").contains("(current + 1) * window > limit * window"));
     assert!(script("algo=fixed_window&limit=7&window=3").contains("local start = now - (now % window)"));
+}
+
+#[test]
+fn go_takes_the_rate_as_a_float_the_capacity_as_burst_and_builds_a_limiter_per_client() {
+    let all = for_query("capacity=25&refill=7.777");
+    let c = target(&all, "Go (x/time/rate)");
+    has_line(c, "l = rate.NewLimiter(rate.Limit(7.777), 25)");
+    has_line(c, "if !l.AllowN(now, 1) {");
+    has_line(c, "w.Header().Set(\"Retry-After\", strconv.Itoa(int(math.Ceil(wait))))");
+    noted(c, "a token bucket of capacity 25 refilled at 7.777/s, starting full");
+    noted(c, "A refused Allow changes nothing");
+    let window = for_query("algo=fixed_window&limit=100&window=60");
+    let c = target(&window, "Go (x/time/rate)");
+    has_line(c, "l = rate.NewLimiter(rate.Limit(1.667), 100)");
+    noted(c, "x/time/rate has no window limiter");
 }
 
 #[test]

@@ -1,8 +1,11 @@
 //! Checks against real software the tests start themselves: one file per product under `real/`.
-//! Each needs what it runs installed by `scripts/bootstrap.sh --test` (Debian's redis-server and
-//! nginx-light, the npm libraries at pinned versions); a missing one is a failure, never a skip.
+//! Each needs what it runs installed by `scripts/bootstrap.sh --test` (Debian's redis-server,
+//! nginx-light, golang-go and golang-golang-x-time-dev, the npm libraries at pinned versions); a
+//! missing one is a failure, never a skip.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "real/go.rs"]
+mod go;
 #[path = "real/governor.rs"]
 mod governor;
 #[path = "real/lua.rs"]

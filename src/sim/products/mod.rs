@@ -16,6 +16,7 @@
 
 pub mod envoy;
 pub mod express;
+pub mod go_rate;
 pub mod governor;
 pub mod key;
 pub mod models;
@@ -37,7 +38,7 @@ use options::MAX_PRODUCT_KEYS;
 
 /// Every product, in the product picker's and the production panel's order: a product's
 /// [`ProductId`] is its index here.
-pub const REGISTRY: [Product; 8] = [
+pub const REGISTRY: [Product; 9] = [
     nginx::PRODUCT,
     envoy::PRODUCT,
     governor::PRODUCT,
@@ -46,6 +47,7 @@ pub const REGISTRY: [Product; 8] = [
     upstash::SLIDING,
     upstash::TOKEN,
     redis_lua::PRODUCT,
+    go_rate::PRODUCT,
 ];
 
 const N: usize = REGISTRY.len();
@@ -92,24 +94,21 @@ pub(crate) const MODELS: [product::Build; N] = column!(model: product::Build);
 
 /// Every `algo=` value: the textbook algorithms', then every product's.
 pub const ALGO_NAMES: [(&str, Algorithm); 5 + N] = {
-    let mut out = [
+    let mut out = [("", Algorithm::TokenBucket); 5 + N];
+    let textbook = [
         ("token_bucket", Algorithm::TokenBucket),
         ("fixed_window", Algorithm::FixedWindow),
         ("sliding_window", Algorithm::SlidingWindow),
         ("sliding_log", Algorithm::SlidingLog),
         ("gcra", Algorithm::Gcra),
-        ("", Algorithm::TokenBucket),
-        ("", Algorithm::TokenBucket),
-        ("", Algorithm::TokenBucket),
-        ("", Algorithm::TokenBucket),
-        ("", Algorithm::TokenBucket),
-        ("", Algorithm::TokenBucket),
-        ("", Algorithm::TokenBucket),
-        ("", Algorithm::TokenBucket),
     ];
     let mut i = 0;
-    while i < N {
-        out[5 + i] = (KEYS[i], PRODUCTS[i]);
+    while i < 5 {
+        out[i] = textbook[i];
+        i += 1;
+    }
+    while i < 5 + N {
+        out[i] = (KEYS[i - 5], PRODUCTS[i - 5]);
         i += 1;
     }
     out
@@ -291,9 +290,25 @@ pub fn export_name(algo: Algorithm) -> Option<&'static str> {
     algo.product().map(|id| EXPORTS[id.index()])
 }
 
+/// How many production tabs there are: the registry's distinct exports.
+const TABS: usize = {
+    let (mut i, mut n) = (0, 0);
+    while i < N {
+        let mut j = 0;
+        while j < i && !same(REGISTRY[j].export, REGISTRY[i].export) {
+            j += 1;
+        }
+        if j == i {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
 /// The production tabs, as the CLI's `--export` names them, in the panel's order.
-pub const EXPORT_NAMES: [&str; 6] = {
-    let mut out = [""; 6];
+pub const EXPORT_NAMES: [&str; TABS] = {
+    let mut out = [""; TABS];
     let (mut i, mut n) = (0, 0);
     while i < N {
         let name = REGISTRY[i].export;
@@ -304,12 +319,11 @@ pub const EXPORT_NAMES: [&str; 6] = {
             j += 1;
         }
         if !seen {
-            out[n] = name; // a seventh tab fails to compile here: grow the array
+            out[n] = name;
             n += 1;
         }
         i += 1;
     }
-    assert!(n == out.len(), "EXPORT_NAMES's length is the number of tabs");
     out
 };
 
