@@ -47,15 +47,11 @@ Promise.all(window.__saved.map(async s => {
 })).then(done, e => done(String(e)));
 "#;
 
-/// The six targets, in the panel's order.
-const TARGETS: [&str; 6] = [
-    "nginx limit_req",
-    "Envoy local rate limit",
-    "governor (Rust)",
-    "express-rate-limit",
-    "Upstash Ratelimit",
-    "Redis Lua script",
-];
+/// Every target, in the panel's order: the registry's tabs, as the engine lists them.
+fn targets() -> Vec<&'static str> {
+    let sc = ratelimit_playground::sim::Scenario::from_query("rate=8").expect("the page's query");
+    ratelimit_playground::production::configs(&sc).into_iter().map(|c| c.target).collect()
+}
 
 pub async fn csp_exports_and_production() {
     let (server, browser, client) = start().await;
@@ -116,13 +112,15 @@ pub async fn csp_exports_and_production() {
     assert_eq!((&scenario["scenario"]["rate"], &scenario["scenario"]["capacity"]), (&json!(8), &json!(10)));
     assert_eq!(text(&client, "#export-status").await, "Saved ratelimit-scenario.json.");
 
-    // The production panel: six targets, each with its snippet and its notes; arrow keys move
+    // The production panel: a tab per product's target, each with its snippet and its notes; arrow keys move
     // between the tabs; Copy copies the snippet shown.
     let names =
         js(&client, "return [...document.querySelectorAll('#production [role=tab]')].map(t => t.dataset.target);")
             .await;
-    assert_eq!(names, json!(TARGETS));
-    for (i, target) in TARGETS.iter().enumerate() {
+    let targets = targets();
+    assert!(targets.len() >= 7, "every product's tab: {targets:?}");
+    assert_eq!(names, json!(targets));
+    for (i, target) in targets.iter().enumerate() {
         click(&client, &format!("#production-tab-{i}")).await;
         let shown = format!("document.querySelector('#production-tab-{i}').getAttribute('aria-selected') === 'true'");
         wait_until(&client, &shown, Duration::from_secs(2), target).await;
