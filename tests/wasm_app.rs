@@ -273,7 +273,10 @@ async fn the_production_panel_follows_the_policy() {
     let host = host();
     let handle = mount_to(host.clone(), App);
     TimeoutFuture::new(200).await;
-    assert_eq!(host.query_selector_all("#production [role=tab]").unwrap().length(), 6);
+    assert_eq!(
+        host.query_selector_all("#production [role=tab]").unwrap().length() as usize,
+        ratelimit_playground::sim::products::EXPORT_NAMES.len()
+    );
     let snippet = || text_of(&host, "#production-snippet");
     assert!(snippet().contains("rate=5r/s"), "{}", snippet());
     assert!(snippet().contains("burst=9 nodelay"), "{}", snippet());
