@@ -11,6 +11,7 @@ fn every_problem_names_its_parameter_and_the_allowed_range() {
         ("refill=0", "refill: 0 is out of range; allowed: from 0.001 to 1000000 tokens/s"),
         ("capacity=2.5", "capacity: '2.5' must be a whole number; allowed: from 1 to 1000000 tokens"),
         ("rtt=abc", "rtt: 'abc' is not a number; allowed: from 0 to 1000 ms"),
+        ("capacity=-5", "capacity: -5 is out of range; allowed: from 1 to 1000000 tokens"),
         ("store=redis", "store: 'redis' is not one of local | race | atomic | async"),
         ("outage=9-3", "outage: '9-3' is not START-END in seconds with START < END ≤ 86400 (e.g. 10-20), or none"),
         ("rate=1&rate=2", "rate: is given more than once; the last value is used"),
@@ -31,6 +32,9 @@ fn lenient_parsing_clamps_ignores_and_says_so() {
     let named: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
     assert_eq!(named, ["nodes", "rate", "bogus"]);
     assert!(notices[0].notice().message.ends_with("; using 16"), "{:?}", notices[0]);
+    let (sc, notices) = Scenario::read("capacity=-5&refill=-0.5");
+    assert_eq!((sc.capacity, sc.refill.milli()), (1, 1), "a negative number is clamped to the minimum");
+    assert!(notices[0].notice().message.ends_with("out of range; allowed: from 1 to 1000000 tokens; using 1"));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::present::units::{format_number, SliderScale};
+use crate::present::units::{format_number, unit_for, SliderScale};
 
 /// One parameter slider: `<label>`, the current value with its unit, and the range input, whose
 /// `aria-valuetext` carries the unit too ("7.5 tokens per second", not "412").
@@ -26,14 +26,23 @@ pub fn Slider(
     disabled: Signal<bool>,
 ) -> impl IntoView {
     let (min_pos, max_pos) = scale.positions();
-    let readout = move || format!("{} {unit}", format_number(value.get()));
-    let spoken_unit = match unit {
-        "s" => "seconds".to_string(),
-        "ms" => "milliseconds".to_string(),
-        // (Not `replace`: its substring search would be in the first module for this alone.)
-        other => other.strip_suffix("/s").map_or_else(|| other.to_string(), |per| format!("{per} per second")),
+    let readout = move || {
+        let shown = format_number(value.get());
+        let unit = unit_for(&shown, unit);
+        format!("{shown} {unit}")
     };
-    let spoken = move || format!("{} {spoken_unit}", format_number(value.get()));
+    let spoken = move || {
+        let shown = format_number(value.get());
+        let spoken_unit = match unit_for(&shown, unit).as_str() {
+            "s" if shown == "1" => "second".to_string(),
+            "s" => "seconds".to_string(),
+            "ms" if shown == "1" => "millisecond".to_string(),
+            "ms" => "milliseconds".to_string(),
+            // (Not `replace`: its substring search would be in the first module for this alone.)
+            other => other.strip_suffix("/s").map_or_else(|| other.to_string(), |per| format!("{per} per second")),
+        };
+        format!("{shown} {spoken_unit}")
+    };
     let on_input = move |ev: leptos::ev::Event| {
         if let Ok(pos) = event_target_value(&ev).parse::<u32>() {
             on_change.run(scale.value_at(pos));

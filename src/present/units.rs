@@ -107,6 +107,30 @@ pub fn format_number(v: f64) -> String {
     group_thousands(v.round() as u64)
 }
 
+/// `unit` as it reads after a value shown as `shown`: singular for "1" ("1 token/s", "1 request",
+/// "1 node"; "1 s" and "1 ms" stay as they are).
+///
+/// ```
+/// use ratelimit_playground::present::units::unit_for;
+/// assert_eq!(unit_for("1", "tokens/s"), "token/s");
+/// assert_eq!(unit_for("1", "requests"), "request");
+/// assert_eq!(unit_for("1", "s"), "s");
+/// assert_eq!(unit_for("1.5", "tokens/s"), "tokens/s");
+/// assert_eq!(unit_for("10", "nodes"), "nodes");
+/// ```
+pub fn unit_for(shown: &str, unit: &str) -> String {
+    if shown != "1" {
+        return unit.to_string();
+    }
+    let (word, per) = unit.split_once('/').unwrap_or((unit, ""));
+    let word = if word.len() > 2 { word.strip_suffix('s').unwrap_or(word) } else { word };
+    if per.is_empty() {
+        word.to_string()
+    } else {
+        format!("{word}/{per}")
+    }
+}
+
 /// An integer with `,` between groups of three digits.
 ///
 /// ```

@@ -58,3 +58,35 @@ fn governor_decides_as_the_model_with_its_fake_clock() {
     }
     println!("governor 0.10: {total} decisions, 100 % alike");
 }
+
+#[test]
+fn the_exported_governor_snippet_compiles_as_printed() {
+    // A build takes both cores: not beside nginx's real-time replay.
+    let _alone = super::exclusive();
+    // A crate of its own, offline against the governor this project tests with, whose main() is
+    // the snippet as the panel prints it (`use` lines are allowed inside a function).
+    let sc = Scenario::from_query("algo=governor&capacity=10&refill=3").unwrap();
+    let snippet = ratelimit_playground::sim::products::config("governor", &Policy::of(&sc), &sc.product)
+        .expect("the governor tab")
+        .snippet;
+    let dir = std::env::temp_dir().join(format!("rlp-governor-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"snippet\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\ngovernor = \"=0.10.4\"\n",
+    )
+    .unwrap();
+    let body: String = snippet.lines().map(|l| format!("    {l}\n")).collect();
+    std::fs::write(dir.join("src/main.rs"), format!("#![allow(unused)]\nfn main() {{\n{body}}}\n")).unwrap();
+    // Built in this project's target folder, so the dependencies are built once.
+    let target = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/snippet-check");
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["build", "--offline", "--quiet"])
+        .env("CARGO_TARGET_DIR", target)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "the snippet does not compile:\n{snippet}\n{}", String::from_utf8_lossy(&out.stderr));
+}

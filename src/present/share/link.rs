@@ -167,6 +167,12 @@ impl Link {
                     sc.traffic = TrafficShape::Constant;
                     p.used = Used::Constant;
                 }
+                // A rate the link could not give takes the page's (which is why every link
+                // states `rate`: the page's differs from the engine's default).
+                if let Some(p) = problems.iter_mut().find(|p| p.key == "rate" && matches!(p.used, Used::Default(_))) {
+                    sc.rate = base.rate;
+                    p.used = Used::Default(Some((base.rate.milli(), 3)));
+                }
                 match sc.check() {
                     None => sc,
                     Some(invalid) => {
@@ -338,7 +344,8 @@ mod tests {
         let named: Vec<&str> = problems.iter().map(|n| n.key.as_str()).collect();
         assert_eq!(named, ["bogus", "view", "controls", "embed", "nodes", "rate"]);
         assert_eq!(link.scenario.nodes, 16);
-        assert_eq!(link.scenario.rate, Scenario::default().rate, "a bad rate takes the engine default");
+        assert_eq!(link.scenario.rate, page_start().rate, "a bad rate takes the page's");
+        assert!(problems[5].notice().message.ends_with("; using the default, 8"), "{:?}", problems[5]);
         assert_eq!(link.frame.controls, [EmbedControl::Rate]);
         assert!(!link.embed);
         let controls = &problems[2].notice().to_string();

@@ -277,7 +277,11 @@ impl Num {
 
     /// Parses a value; one that is not a number in range is `Err((why, clamped))`, with the
     /// value in range nearest to it if there is one (a number too large or out of range).
+    /// A negative number is out of range (below every key's minimum), not "not a number".
     pub(super) fn parse(&self, value: &str) -> Result<u64, (NumberWhy, Option<u64>)> {
+        if let Some(Ok(_)) = value.strip_prefix('-').map(|n| parse_fixed(n, self.digits)) {
+            return Err((NumberWhy::OutOfRange, Some(self.min)));
+        }
         let v = parse_fixed(value, self.digits)
             .map_err(|e| (NumberWhy::Unreadable(e), (e == DecimalError::TooLarge).then_some(self.max)))?;
         if v < self.min || v > self.max {

@@ -9,7 +9,8 @@ pub(super) fn config(p: &Policy) -> Config {
     let q = GovernorQuota::of(p);
     let (period, exact) = (q.period_ns, q.exact);
     let snippet = format!(
-        "use governor::{{Quota, RateLimiter}};\n\
+        "use governor::clock::{{Clock, DefaultClock}};\n\
+         use governor::{{Quota, RateLimiter}};\n\
          use std::num::NonZeroU32;\n\
          use std::time::Duration;\n\n\
          // {rate}/s sustained (one cell every {period} ns), bursts of {burst}.\n\
@@ -20,7 +21,9 @@ pub(super) fn config(p: &Policy) -> Config {
          match limiter.check() {{\n\
         \x20   Ok(()) => {{ /* serve */ }}\n\
         \x20   Err(not_until) => {{\n\
-        \x20       // 429; Retry-After is not_until.wait_time_from(clock.now()), rounded up to seconds.\n\
+        \x20       // 429, with Retry-After: the wait in whole seconds, rounded up.\n\
+        \x20       let wait = not_until.wait_time_from(DefaultClock::default().now());\n\
+        \x20       let retry_after = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);\n\
         \x20   }}\n\
          }}\n",
         rate = p.per_sec(),
