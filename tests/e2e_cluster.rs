@@ -221,7 +221,7 @@ async fn drive_the_cluster() {
     // An outage from 10 s to 20 s with a 100 ms timeout: fail-open admits every decision made
     // while the store is down, fail-closed none.
     choose(&client, "store", "race").await;
-    slide_to(&client, "rtt", RTT_MS, 1.0, "1 milliseconds").await;
+    slide_to(&client, "rtt", RTT_MS, 1.0, "1 millisecond").await;
     click(&client, "#outage-on").await;
     wait_until(&client, "document.querySelector('#outage-start')", Duration::from_secs(2), "the outage sliders").await;
     for (fail, all) in [("open", true), ("closed", false)] {
