@@ -10,6 +10,7 @@ pub mod cards;
 pub mod export;
 pub mod frame;
 pub mod link;
+mod read_link;
 pub mod route;
 pub mod snippet;
 #[cfg(not(target_arch = "wasm32"))]
