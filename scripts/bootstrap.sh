@@ -77,6 +77,7 @@ if [[ "${1:-}" == "--test" ]]; then
   command -v brotli >/dev/null 2>&1 || missing+=(brotli)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
   [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
+  [[ -x /usr/sbin/haproxy ]] || missing+=(haproxy)
   command -v go >/dev/null 2>&1 || missing+=(golang-go)
   [[ -f /usr/share/gocode/src/golang.org/x/time/rate/rate.go ]] || missing+=(golang-golang-x-time-dev)
   if ((${#missing[@]})); then
@@ -95,6 +96,21 @@ if [[ "${1:-}" == "--test" ]]; then
     mkdir -p "$NODE_REAL"
     npm install --silent --no-audit --no-fund --prefix "$NODE_REAL" "${NODE_PKGS[@]}"
     echo "${NODE_PKGS[*]}" > "$NODE_REAL/.pinned"
+  fi
+fi
+# redis-cell, the Redis module the tests load (tests/real/redis_cell.rs): built from its crates.io
+# source, checked against the pinned hash, with the dependency versions of the committed lock file.
+if [[ "${1:-}" == "--test" ]]; then
+  REDIS_CELL="$CACHE/redis-cell-0.2.2"
+  if [[ ! -f "$REDIS_CELL/libredis_cell.so" ]]; then
+    say "building redis-cell 0.2.2 from crates.io into $REDIS_CELL"
+    rm -rf "$REDIS_CELL" && mkdir -p "$REDIS_CELL/src"
+    curl -fsSL -o "$REDIS_CELL/redis-cell.crate" https://static.crates.io/crates/redis-cell/redis-cell-0.2.2.crate
+    echo "9a7fc93a6257cff317af736529c8462842b9ef7cce23acb20b6b454014ebec3d  $REDIS_CELL/redis-cell.crate" | sha256sum -c --quiet
+    tar -xzf "$REDIS_CELL/redis-cell.crate" -C "$REDIS_CELL/src" --strip-components=1
+    cp tests/real/redis_cell/Cargo.lock "$REDIS_CELL/src/"
+    RUSTFLAGS="--cap-lints=allow" cargo build --quiet --release --locked --manifest-path "$REDIS_CELL/src/Cargo.toml" --target-dir "$REDIS_CELL/target"
+    cp "$REDIS_CELL/target/release/libredis_cell.so" "$REDIS_CELL/"
   fi
 fi
 say "tools ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version | head -1), esbuild $(esbuild --version)"

@@ -133,6 +133,21 @@ fn an_embeds_still_draws_the_cards_at_the_moment_and_bad_flags_are_named() {
     assert!(svg.starts_with("<svg width=\"600\"") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("t = 12.500 s") && svg.contains("Steady state") && svg.contains("Throughput"));
     assert!(svg.find("Steady state") < svg.find(">\nThroughput"), "in the order given");
+    assert!(svg.contains("@media (prefers-color-scheme: dark)"), "theme auto by default: dark for a dark reader");
+    let dark = sim(&[
+        "--query",
+        "rate=8",
+        "--format",
+        "svg",
+        "--show",
+        "strip",
+        "--theme",
+        "dark",
+        "--caption",
+        "Eight a second",
+    ]);
+    let dark = String::from_utf8(dark.stdout).unwrap();
+    assert!(dark.contains("fill=\"#1B1F26\"") && dark.contains("\nEight a second\n</text>"), "{dark}");
     // The moment is the scenario's end by default, and the same flags give the same bytes.
     let q = ["--query", "nodes=4&store=race&rtt=20&rate=40&duration=3", "--format", "svg", "--show", "topology,nodes"];
     let (a, b) = (sim(&q), sim(&q));
@@ -147,11 +162,91 @@ fn an_embeds_still_draws_the_cards_at_the_moment_and_bad_flags_are_named() {
             "--at: '601' is not a time in seconds from 0 to 600",
         ),
         (vec!["--show", "state"], "--show and --at draw an embed's still: use them with --format svg"),
-        (vec!["--format", "svg", "--at", "3"], "--at is the moment of an embed's still: give the cards with --show"),
+        (
+            vec!["--format", "svg", "--at", "3"],
+            "--at, --theme and --caption describe an embed's still: give the cards with --show",
+        ),
+        (
+            vec!["--format", "svg", "--caption", "Hi"],
+            "--at, --theme and --caption describe an embed's still: give the cards with --show",
+        ),
+        (
+            vec!["--format", "svg", "--show", "state", "--theme", "sepia"],
+            "--theme: 'sepia' is not one of auto, light, dark",
+        ),
+        (
+            vec!["--format", "svg", "--show", "state", "--caption", &"x".repeat(201)],
+            "--caption: is longer than 200 characters",
+        ),
     ] {
         let o = sim(&[&["--query", "rate=8"][..], &args].concat());
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stderr(&o).starts_with(&format!("ratelimit-sim: {message}")), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn gzip_and_several_files_merged_by_time_give_the_report_of_the_one_log() {
+    use flate2::write::GzEncoder;
+    let dir = std::env::temp_dir().join(format!("rlp-cli-gz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("access.log");
+    let o = sim(&["--sample-log", "api", "--minutes", "3", "--query", "seed=8", "--out", whole.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&whole).unwrap();
+    // Two servers behind a balancer: every other line each, both in time order.
+    let (mut a, mut b) = (String::new(), String::new());
+    for (i, line) in text.lines().enumerate() {
+        let server = if i % 2 == 0 { &mut a } else { &mut b };
+        server.push_str(line);
+        server.push('\n');
+    }
+    let gzip = |plain: &str| {
+        let mut z = GzEncoder::new(Vec::new(), flate2::Compression::default());
+        z.write_all(plain.as_bytes()).unwrap();
+        z.finish().unwrap()
+    };
+    let (a_path, b_path, gz_path) = (dir.join("a.log"), dir.join("b.log.gz"), dir.join("access.log.1.gz"));
+    std::fs::write(&a_path, &a).unwrap();
+    std::fs::write(&b_path, gzip(&b)).unwrap();
+    std::fs::write(&gz_path, gzip(&text)).unwrap();
+    let report = |logs: &[&std::path::Path]| {
+        let mut args = vec!["--query", "capacity=20&refill=2"];
+        for l in logs {
+            args.extend(["--log", l.to_str().unwrap()]);
+        }
+        let o = sim(&args);
+        assert!(o.status.success(), "{logs:?}: {}", stderr(&o));
+        let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["log"]["lines"] = serde_json::Value::Null;
+        v
+    };
+    let one = report(&[&whole]);
+    assert_eq!(report(&[&gz_path]), one, "a gzip log is read as the plain one");
+    // Damaged gzip is said to be so, as the page says it, not read as far as it goes.
+    let whole_gz = gzip(&text);
+    let (cut, fake) = (dir.join("cut.log.gz"), dir.join("fake.log.gz"));
+    std::fs::write(&cut, &whole_gz[..whole_gz.len() / 2]).unwrap();
+    std::fs::write(&fake, b"\x1f\x8bnot deflate at all").unwrap();
+    for (path, why) in [(&cut, "incomplete deflate stream"), (&fake, "invalid gzip header")] {
+        let o = sim(&["--query", "capacity=20&refill=2", "--log", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{path:?}");
+        assert_eq!(stderr(&o).trim(), format!("ratelimit-sim: log: cannot be read: damaged or cut-short gzip ({why})"));
+    }
+    // Merged, the requests of one whole second come file by file (a log's whole-second stamps
+    // say nothing of their order within it): the report is the one log's in that order.
+    let second = |line: &str| line.split('[').nth(1).map(|s| s[..20].to_string()).unwrap();
+    let mut in_order: Vec<(String, usize, &str)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        in_order.push((second(line), i % 2, line));
+    }
+    in_order.sort_by(|x, y| (&x.0, x.1).cmp(&(&y.0, y.1)));
+    let sorted = dir.join("sorted.log");
+    std::fs::write(&sorted, in_order.iter().map(|(_, _, l)| format!("{l}\n")).collect::<String>()).unwrap();
+    assert_eq!(report(&[&a_path, &b_path]), report(&[&sorted]), "two servers' logs merged by time");
+    let swapped = report(&[&b_path, &a_path]);
+    for k in ["requests", "keys"] {
+        assert_eq!(swapped[k], one[k], "{k}, in any order");
     }
 }
 
@@ -295,10 +390,28 @@ fn export_prints_each_target_s_snippet_exactly_as_the_panel_has_it() {
         assert!(o.status.success(), "{name}: {}", stderr(&o));
         assert_eq!(String::from_utf8(o.stdout).unwrap(), config.snippet, "{name}");
     }
-    let o = sim(&["--query", q, "--export", "haproxy"]);
+    let o = sim(&["--query", q, "--export", "squid"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o)
-        .contains("--export: 'haproxy' is not one of nginx | envoy | governor | express | upstash | redis-lua"));
+    assert!(
+        stderr(&o).contains("--export: 'squid' is not one of nginx | envoy | governor | express | upstash | redis-lua")
+    );
+}
+
+#[test]
+fn products_prints_one_csv_line_per_limiter_on_the_same_arrivals() {
+    let o = sim(&["--query", "capacity=10&refill=5&rate=8&duration=60", "--format", "products"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "limiter,algo,export,admitted,refused,first_refusal_s,longest_delay_s,difference");
+    assert_eq!(lines[1], "token bucket,token_bucket,,309,171,3.125,0,\"\"");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("Traefik,traefik,traefik,309,171,3.25,0.1,\"it holds a request up to 100ms")));
+    assert_eq!(lines.len(), 2 + ratelimit_playground::production::EXPORT_NAMES.len());
+    let o = sim(&["--query", "rate=1000&duration=3600", "--format", "products"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("duration"), "{}", stderr(&o));
 }
 
 #[test]

@@ -175,6 +175,9 @@ async fn drive_the_cluster() {
         admitted <= exact && admitted + 1 >= exact,
         "GET-then-SET without overlap admitted {admitted}, exact {exact}"
     );
+    // ... and the page says why, with the numbers.
+    let why = text(&client, "#no-race").await;
+    assert!(why.starts_with("These arrivals cannot race: they come every 10 ms"), "{why}");
 
     // Per-node limiters share nothing: N nodes admit about N times one exact limiter.
     choose(&client, "store", "local").await;
@@ -211,6 +214,9 @@ async fn drive_the_cluster() {
         assert!(column.windows(2).all(|w| w[0] < w[1]), "overshoot should grow with nodes at {ms} ms: {column:?}");
     }
     assert!((10.0..=15.0).contains(&at(8, 50)), "the preset's cell: {} %", at(8, 50));
+    // The shades have a legend; the preset's grid varies with the delay, so no note says it does not.
+    assert_eq!(js(&client, "return document.querySelectorAll('#sweep-legend .heat').length;").await, json!(5));
+    assert_eq!(js(&client, "return !!document.querySelector('#sweep-flat');").await, json!(false));
     js(&client, "document.querySelector('#sweep').scrollIntoView({ block: 'center' });").await;
     screenshot(&client, "cluster-edge.png").await;
     run_for(&client, 60).await;

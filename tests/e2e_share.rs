@@ -4,13 +4,16 @@
 //! CORS) on every response.
 //!
 //! - `e2e_share/links.rs`: a link restores the exact run (seed included), Share copies the
-//!   current link (and falls back to selecting it), bad parameters get a notice naming each;
+//!   current link (and falls back to selecting it), bad parameters get a notice naming each,
+//!   exact values survive slider nudges and the number fields;
 //! - `e2e_share/exports.rs`: the CSP is the shipped one and nothing violates it, the PNG, CSV
 //!   and JSON exports, the production panel;
 //! - `e2e_share/products.rs`: Run this config, the side-by-side (the CLI's numbers), the product
 //!   picker and each product's knobs;
 //! - `e2e_share/embeds.rs`: the Embed button's snippet, the embed layout, and a host page with two
 //!   sandboxed frames that run independently, report their height and pause out of view;
+//! - `e2e_share/hosts.rs`: a plain host without CORS serves the builder's previews and the
+//!   frames; a frame whose code is missing says why, and the snippet shows its still instead;
 //! - `e2e_share/embed_cards.rs`: an embed of every card draws; `t=` lands on the CLI's counts at
 //!   that moment, `autoplay=0` stays paused, the caption is text, the theme is applied; the
 //!   builder's previews load exactly its snippet, whose still the CLI draws;
@@ -32,8 +35,12 @@ mod exports;
 #[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;
+#[path = "e2e_share/hosts.rs"]
+mod hosts;
 #[path = "e2e_share/links.rs"]
 mod links;
+#[path = "e2e_share/log_errors.rs"]
+mod log_errors;
 #[path = "e2e_share/logs.rs"]
 mod logs;
 #[allow(dead_code)] // shared with e2e.rs, which uses every helper
@@ -153,6 +160,11 @@ fn bad_parameters_get_a_notice_naming_each() {
 }
 
 #[test]
+fn exact_values_survive_slider_nudges_and_number_fields_take_the_whole_range() {
+    one_browser_at_a_time(links::exact_values());
+}
+
+#[test]
 fn under_the_shipped_csp_exports_and_the_production_panel_work() {
     one_browser_at_a_time(exports::csp_exports_and_production());
 }
@@ -170,6 +182,11 @@ fn the_first_module_hands_a_product_to_the_whole_page_which_a_product_link_opens
 #[test]
 fn two_sandboxed_embeds_on_one_host_page_run_independently() {
     one_browser_at_a_time(embeds::snippet_layout_and_two_frames());
+}
+
+#[test]
+fn a_plain_host_without_cors_serves_the_frames_and_a_frame_that_cannot_load_says_why_over_its_still() {
+    one_browser_at_a_time(hosts::plain_hosts());
 }
 
 #[test]

@@ -155,10 +155,13 @@ fn page_draws(link: &Link) -> bool {
 }
 
 /// Whether a frame's module draws `link` as `Link::read_frame` read it, as far as the
-/// loader can know (`app::EmbedPage`: one server, no Compare all card; it also hands over a
+/// loader can know (`app::EmbedPage`: a textbook algorithm, one server, no Compare all card; it also hands over a
 /// multi-node card on one server, for the whole page to say why it is left out).
 fn frame_draws(link: &Link) -> bool {
-    link.view == LinkView::Single && !is_cluster(&link.scenario) && !link.frame.cards.contains(&Card::Compare)
+    !link.scenario.algo.is_product()
+        && link.view == LinkView::Single
+        && !is_cluster(&link.scenario)
+        && !link.frame.cards.contains(&Card::Compare)
 }
 
 #[test]

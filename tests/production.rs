@@ -33,7 +33,15 @@ fn every_target_is_covered_in_a_fixed_order() {
             "express-rate-limit",
             "Upstash Ratelimit",
             "Redis Lua script",
-            "Go (x/time/rate)"
+            "Go (x/time/rate)",
+            "Traefik",
+            "redis-cell",
+            "HAProxy",
+            "Kong",
+            "envoyproxy/ratelimit",
+            "Spring Cloud Gateway",
+            "AWS API Gateway",
+            "Cloudflare"
         ]
     );
 }
@@ -134,6 +142,99 @@ fn go_takes_the_rate_as_a_float_the_capacity_as_burst_and_builds_a_limiter_per_c
     let c = target(&window, "Go (x/time/rate)");
     has_line(c, "l = rate.NewLimiter(rate.Limit(1.667), 100)");
     noted(c, "x/time/rate has no window limiter");
+}
+
+#[test]
+fn traefik_takes_whole_requests_per_whole_seconds_and_says_it_delays() {
+    let all = for_query("capacity=20&refill=12.5");
+    let c = target(&all, "Traefik");
+    has_line(c, "rateLimit:");
+    has_line(c, "average: 25");
+    has_line(c, "period: 2s");
+    has_line(c, "burst: 20");
+    noted(c, "average 25 per period 2s is 12.5/s");
+    noted(c, "due within 41.666666ms (maxDelay)");
+    noted(c, "forgotten 2 s after its last request");
+    let slow = for_query("capacity=3&refill=0.4");
+    let c = target(&slow, "Traefik");
+    has_line(c, "average: 2");
+    has_line(c, "period: 5s");
+    noted(c, "due within 500ms (maxDelay)");
+    noted(c, "forgotten 3 s after its last request");
+    let window = for_query("algo=fixed_window&limit=100&window=60");
+    noted(target(&window, "Traefik"), "Traefik has no window limiter");
+}
+
+#[test]
+fn redis_cell_passes_the_burst_minus_one_and_whole_requests_per_whole_seconds() {
+    let all = for_query("capacity=10&refill=12.5");
+    let c = target(&all, "redis-cell");
+    has_line(c, "loadmodule /usr/local/lib/libredis_cell.so");
+    has_line(c, "CL.THROTTLE ratelimit:203.0.113.7 9 25 2 1");
+    noted(c, "max_burst 9 admits 10 at once");
+    noted(c, "25 per 2 s is one request every 0.08 s");
+    noted(c, "whole seconds, truncated");
+    let thirds = for_query("capacity=1&refill=3");
+    let c = target(&thirds, "redis-cell");
+    has_line(c, "CL.THROTTLE ratelimit:203.0.113.7 0 3 1 1");
+    noted(c, "one request every 0.333333333 s");
+}
+
+#[test]
+fn haproxy_tracks_then_denies_above_the_limit_and_keeps_entries_two_periods() {
+    let all = for_query("algo=sliding_window&limit=100&window=60");
+    let c = target(&all, "HAProxy");
+    has_line(c, "stick-table type ip size 1m expire 120s store http_req_rate(60s)");
+    has_line(c, "http-request track-sc0 src");
+    has_line(c, "http-request deny deny_status 429 if { sc_http_req_rate(0) gt 100 }");
+    noted(c, "refused requests count too");
+    noted(c, "so 100 pass from idle");
+    let odd = for_query("algo=fixed_window&limit=20&window=0.9995");
+    let c = target(&odd, "HAProxy");
+    has_line(c, "stick-table type ip size 1m expire 2s store http_req_rate(1s)");
+    noted(c, "0.9995 s rounded");
+    let bucket = for_query("capacity=10&refill=5");
+    let c = target(&bucket, "HAProxy");
+    has_line(c, "stick-table type ip size 1m expire 4s store http_req_rate(2s)");
+    noted(c, "Your policy is a token bucket: this is 10 per 2s");
+}
+
+#[test]
+fn the_models_not_run_here_say_so_and_pick_their_fixed_periods() {
+    let minute = for_query("algo=fixed_window&limit=100&window=60");
+    let kong = target(&minute, "Kong");
+    has_line(kong, "minute: 100");
+    has_line(kong, "policy: local");
+    noted(kong, "Not run here");
+    noted(kong, "refused requests are not counted");
+    let global = target(&minute, "envoyproxy/ratelimit");
+    has_line(global, "unit: minute");
+    has_line(global, "requests_per_unit: 100");
+    noted(global, "refused requests count too");
+    noted(global, "Not run here");
+    // 20 per 10 s: Kong and the global service have no 10 s window (a minute keeps the rate);
+    // Cloudflare has 10 s.
+    let ten = for_query("algo=sliding_window&limit=20&window=10");
+    has_line(target(&ten, "Kong"), "minute: 120");
+    noted(target(&ten, "Kong"), "your 20 per 10 s is 120 per minute");
+    let cf = target(&ten, "Cloudflare");
+    has_line(cf, "\"period\": 10,");
+    has_line(cf, "\"requests_per_period\": 20,");
+    has_line(cf, "\"mitigation_timeout\": 60");
+    noted(cf, "blocked for 60 s, whatever its rate (cf_timeout)");
+    let throttle = for_query("algo=sliding_window&limit=20&window=10&cf_timeout=0");
+    noted(target(&throttle, "Cloudflare"), "refuses only requests over the rate");
+    let bucket = for_query("capacity=10&refill=12.5");
+    let spring = target(&bucket, "Spring Cloud Gateway");
+    has_line(spring, "redis-rate-limiter.replenishRate: 13");
+    has_line(spring, "redis-rate-limiter.burstCapacity: 13");
+    noted(spring, "Your 12.5/s with bursts of 10 is rounded to 13/s and a burst of 13.");
+    noted(spring, "Not run here");
+    let aws = target(&bucket, "AWS API Gateway");
+    has_line(aws, "ThrottlingRateLimit: 12.5");
+    has_line(aws, "ThrottlingBurstLimit: 10");
+    noted(aws, "no Retry-After");
+    noted(aws, "best effort");
 }
 
 #[test]

@@ -105,3 +105,42 @@ fn compare_mode_runs_the_chosen_product_beside_the_five_algorithms() {
     );
     assert_eq!(algorithms(&Scenario::default()), ALGORITHMS.to_vec());
 }
+
+#[test]
+fn the_same_policy_runs_through_every_product_on_the_same_arrivals() {
+    use ratelimit_playground::sim::product_runs::every_product;
+    // 100 per minute, 3 requests/s offered for ten minutes.
+    let sc =
+        Scenario::from_query("algo=sliding_window&limit=100&window=60&rate=3&traffic=poisson&duration=600").unwrap();
+    let rows = every_product(&sc).unwrap();
+    assert_eq!(rows.len(), EXPORT_NAMES.len() + 1, "the textbook, then one row per tab");
+    assert_eq!((rows[0].algo, rows[0].export), (Algorithm::SlidingWindow, None));
+    let offered = rows[0].admitted + rows[0].refused;
+    for (row, tab) in rows[1..].iter().zip(EXPORT_NAMES) {
+        assert_eq!(row.export, Some(tab));
+        assert_eq!(row.admitted + row.refused, offered, "{tab}: the same arrivals");
+        assert!(!row.difference.is_empty(), "{tab} names its difference");
+        // Each row is the tab's "Run this config" on the same scenario.
+        let alone = ratelimit_playground::sim::run(&run_config(&sc, tab).unwrap()).unwrap();
+        assert_eq!(alone.admitted, row.admitted, "{tab}");
+    }
+    let row = |name| rows.iter().find(|r| r.export == Some(name)).unwrap();
+    // HAProxy counts refused requests: a client above the limit stays refused after the first 100.
+    assert_eq!(row("haproxy").admitted, 100);
+    // Traefik forgets a client idle for a second or two, which comes back with its whole burst.
+    assert!(row("traefik").admitted > rows[0].admitted + 500, "{:?}", row("traefik"));
+    // Traefik holds rather than refuses when the token is due soon.
+    let held = every_product(&Scenario::from_query("capacity=10&refill=5&rate=8&duration=60").unwrap()).unwrap();
+    let traefik = held.iter().find(|r| r.export == Some("traefik")).unwrap();
+    assert_eq!(traefik.longest_delay.as_nanos(), 100_000_000, "maxDelay at 5/s: 1 s ÷ 10");
+    assert!(held.iter().filter(|r| r.export != Some("traefik")).all(|r| r.longest_delay.as_nanos() == 0));
+}
+
+#[test]
+fn every_product_refuses_a_run_too_long_to_compute_on_every_change() {
+    use ratelimit_playground::sim::product_runs::every_product;
+    let sc = Scenario::from_query("rate=1000&duration=3600").unwrap();
+    let e = every_product(&sc).unwrap_err();
+    assert_eq!(e.param, "duration");
+    assert!(e.message.contains("lower rate or duration"), "{}", e.message);
+}

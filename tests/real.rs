@@ -1,6 +1,7 @@
 //! Checks against real software the tests start themselves: one file per product under `real/`.
 //! Each needs what it runs installed by `scripts/bootstrap.sh --test` (Debian's redis-server,
-//! nginx-light, golang-go and golang-golang-x-time-dev, the npm libraries at pinned versions); a
+//! nginx-light, haproxy, golang-go and golang-golang-x-time-dev, the npm libraries at pinned versions,
+//! redis-cell built from crates.io); a
 //! missing one is a failure, never a skip.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -8,6 +9,10 @@
 mod go;
 #[path = "real/governor.rs"]
 mod governor;
+#[path = "real/haproxy.rs"]
+mod haproxy;
+#[path = "real/http.rs"]
+mod http;
 #[path = "real/lua.rs"]
 mod lua;
 #[path = "real/model.rs"]
@@ -18,6 +23,8 @@ mod nginx;
 mod node;
 #[path = "real/redis.rs"]
 mod redis;
+#[path = "real/redis_cell.rs"]
+mod redis_cell;
 #[path = "real/redis_server.rs"]
 mod redis_server;
 

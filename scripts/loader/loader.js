@@ -31,27 +31,42 @@ const startWhole = async () => {
 };
 globalThis.rlpStartWhole = startWhole;
 
-// Tells whoever listens that the module runs, as Trunk's own loader does.
-const started = (wasm) => dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));
+// index.html's word for an app that did not start (style/main.css shows it after a few seconds).
+const word = document.getElementById("boot-failed");
 
-switch (route(location.search)) {
-  case "whole": {
-    // Every view and panel; a frame of any card for an embed link (app::WholeApp).
-    started(await startWhole());
-    break;
+// Tells whoever listens that the module runs, as Trunk's own loader does, and takes the word away.
+const started = (wasm) => {
+  word?.remove();
+  dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));
+};
+
+try {
+  switch (route(location.search)) {
+    case "whole": {
+      // Every view and panel; a frame of any card for an embed link (app::WholeApp).
+      started(await startWhole());
+      break;
+    }
+    case "frame": {
+      // One server's cards (ratelimit-frame).
+      const { default: init } = await import("{{base}}ratelimit-frame.js");
+      started(await init({ module_or_path: "{{base}}ratelimit-frame_bg.wasm" }));
+      break;
+    }
+    default: {
+      // The page's first module, one server's limiter, started as Trunk's own loader starts it.
+      const bindings = await import("{{base}}{{page_glue}}");
+      const init = bindings.default;
+      const wasm = await init({ module_or_path: "{{base}}{{page_wasm}}" });
+      window.wasmBindings = bindings;
+      started(wasm);
+    }
   }
-  case "frame": {
-    // One server's cards (ratelimit-frame).
-    const { default: init } = await import("{{base}}ratelimit-frame.js");
-    started(await init({ module_or_path: "{{base}}ratelimit-frame_bg.wasm" }));
-    break;
+} catch (error) {
+  // A module that cannot be fetched or started: the word shows at once, with the reason.
+  if (word) {
+    word.style.animation = "none";
+    word.append(` (${error})`);
   }
-  default: {
-    // The page's first module, one server's limiter, started as Trunk's own loader starts it.
-    const bindings = await import("{{base}}{{page_glue}}");
-    const init = bindings.default;
-    const wasm = await init({ module_or_path: "{{base}}{{page_wasm}}" });
-    window.wasmBindings = bindings;
-    started(wasm);
-  }
+  throw error;
 }

@@ -78,7 +78,7 @@ class ExternalizeLoader(StepTest):
             ("?view=cluster", whole),
             ("?algo=nginx", whole),  # a product model: the first module has none
             ("?embed=1", frame),
-            ("?embed=1&algo=nginx", frame),  # a frame has them
+            ("?embed=1&algo=nginx", whole),  # nor has a frame's
             ("?embed=1&show=compare", whole),
             ("?embed=1&nodes=3", whole),
         ):

@@ -1,7 +1,7 @@
 //! What every chart redraws for besides its data: the colour scheme and the page size, and
 //! whether it is drawn at all: a chart scrolled out of view is not (without a GPU, every canvas
 //! drawn costs its rasterising each frame), and draws the moment it comes back, unless an export
-//! needs every chart current. The page provides one [`ChartEnv`] (owning the window `resize`
+//! or printing needs every chart current. The page provides one [`ChartEnv`] (owning the window `resize`
 //! listener); charts read it from context.
 
 use leptos::ev;
@@ -14,6 +14,7 @@ pub struct ChartEnv {
     pub dark: Signal<bool>,
     resized: ReadSignal<u32>,
     everything: RwSignal<bool>,
+    printing: Signal<bool>,
 }
 
 impl ChartEnv {
@@ -24,9 +25,9 @@ impl ChartEnv {
     }
 
     /// Whether a chart whose canvas is `seen` (see [`super::in_view::use_in_view`]) draws now: while it is in
-    /// view, or while an export needs every chart current. Reading it tracks both.
+    /// view, or while an export or printing needs every chart current. Reading it tracks all.
     pub fn draws(&self, seen: Signal<bool>) -> bool {
-        self.everything.get() || seen.get()
+        self.everything.get() || self.printing.get() || seen.get()
     }
 
     /// Has every chart drawn, in view or not, then runs `then` (which reads the canvases) on the
@@ -49,7 +50,11 @@ pub fn provide_chart_env(dark: Signal<bool>) {
     let (resized, set_resized) = signal(0u32);
     let listener = window_event_listener(ev::resize, move |_| set_resized.update(|n| *n = n.wrapping_add(1)));
     on_cleanup(move || listener.remove());
-    provide_context(ChartEnv { dark, resized, everything: RwSignal::new(false) });
+    // Printing (or saving as PDF) shows every chart, scrolled into view or not: the `print` media
+    // query starts matching before the browser lays the page out for print, and the charts draw
+    // in the effects it sets off.
+    let printing = super::media::use_media_query("print");
+    provide_context(ChartEnv { dark, resized, everything: RwSignal::new(false), printing });
 }
 
 /// The [`ChartEnv`] provided by the page.

@@ -50,11 +50,13 @@ fn first_scenario() -> Scenario {
 /// loader starts that module for it, and should it miss one, this frame hands over to it. So
 /// does any link the whole page's module would change and explain (a bad value, an unknown key,
 /// a card the scenario cannot show): this module reads only clean ones
-/// ([`Link::read_frame`]) and carries none of the messages.
+/// ([`Link::read_frame`]) and carries none of the messages. So does a frame of a product model,
+/// whose code only the whole page has (`sim::products::models`): a frame's module carries none,
+/// so that adding a product does not grow what every embed loads.
 #[component]
 pub fn EmbedPage() -> impl IntoView {
-    crate::sim::products::models::install();
-    let Some(link) = read_frame_link(&first_scenario()) else {
+    let link = read_frame_link(&first_scenario());
+    let Some(link) = link.filter(|l| !l.scenario.algo.is_product() || crate::sim::products::models::installed()) else {
         return frame_loading_view();
     };
     let cluster = crate::present::cluster::presets::is_cluster(&link.scenario);
@@ -69,6 +71,7 @@ pub fn EmbedPage() -> impl IntoView {
 #[component]
 pub fn WholeEmbedPage() -> impl IntoView {
     crate::sim::products::models::install();
+    crate::sim::engine::shared::install();
     let (link, problems) = read_link(&first_scenario());
     let (cards, unfit) = fitted_cards(&link);
     view! { <EmbedApp link=link cards=cards card=any_card notice=embed_notice(problems, unfit) /> }
@@ -91,7 +94,8 @@ pub fn WholeApp() -> impl IntoView {
 pub struct Parts {
     /// The multi-node view.
     pub cluster: fn(Playground) -> AnyView,
-    /// The cluster's parameter groups, above the limiter's.
+    /// Above the limiter's parameter groups: the cluster's (in multi-node mode), and which
+    /// product model reads them.
     pub cluster_controls: fn(Playground) -> AnyView,
     /// Compare all: the five algorithms side by side.
     pub compare: fn(Playground) -> AnyView,
@@ -116,9 +120,17 @@ pub struct Parts {
 #[component]
 pub fn App() -> impl IntoView {
     crate::sim::products::models::install();
+    crate::sim::engine::shared::install();
     let parts = Parts {
         cluster: |pg| view! { <ClusterView playground=pg /> }.into_any(),
-        cluster_controls: |pg| view! { <ClusterControls playground=pg /> }.into_any(),
+        cluster_controls: |pg| {
+            let multi_node = Memo::new(move |_| pg.cluster.get());
+            view! {
+                {move || multi_node.get().then(|| view! { <ClusterControls playground=pg /> })}
+                {super::controls::product_reads(pg)}
+            }
+            .into_any()
+        },
         compare: |pg| view! { <CompareView playground=pg /> }.into_any(),
         share: |pg| view! { <ShareBar playground=pg /> }.into_any(),
         products: |pg| view! { <super::controls::ProductControls playground=pg /> }.into_any(),

@@ -180,6 +180,21 @@ impl Playground {
         );
     }
 
+    /// Pauses and goes back to the last event before now (the run replayed from t = 0, the last
+    /// stretch event by event): Step undone.
+    pub fn step_back(&self) {
+        self.running.set(false);
+        let now = self.runner.with_value(|r| r.now());
+        self.install(Runner::before(&self.scenario.get_untracked(), self.compare.get_untracked(), now));
+    }
+
+    /// Pauses and goes back to `at` from t = 0: an embed's Reset to the moment it opened on.
+    pub fn back_to(&self, at: Nanos) {
+        self.running.set(false);
+        self.reset();
+        self.jump_by(at);
+    }
+
     /// Fast-forward: computes `secs` of simulated time at once.
     pub fn jump(&self, secs: u64) {
         self.jump_by(Nanos::from_secs(secs));

@@ -29,7 +29,7 @@ use web_sys::{js_sys, Blob, BlobPropertyBag, HtmlCanvasElement, MessageEvent, Ur
 use super::compact_js::{compact, compact_len};
 
 /// The worker's script. It is started from a `blob:` URL of this text rather than from a file
-/// next to the page: a sandboxed frame (an opaque origin, as the Embed panel's snippet makes)
+/// next to the page: a sandboxed frame without its own origin (as the Embed panel once made)
 /// may start a worker from no other URL, and there is no request to wait for. Kept without its
 /// comments and indentation ([`super::compact_js`], at compile time: −0.2 KB brotli).
 const SOURCE: &str = match std::str::from_utf8(&COMPACT) {

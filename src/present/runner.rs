@@ -87,6 +87,34 @@ impl Runner {
         }
     }
 
+    /// The same run at its last event before `t` (at t = 0 when there is none), replayed from the
+    /// start: the last stretch (a second, widened until it holds an event) one event at a time, so
+    /// the state and the clock are exactly what Step showed there. An embed's step back.
+    pub fn before(sc: &Scenario, compare: bool, t: SimTime) -> Runner {
+        let mut stretch = 1_000_000_000u64;
+        loop {
+            let mut runner = Runner::new(sc, compare);
+            let from = t.as_nanos().saturating_sub(stretch);
+            if from > 0 {
+                runner.step_until(SimTime(from));
+            }
+            let mut stepped = false;
+            while runner.next_event_time().is_some_and(|next| next < t) {
+                runner.step_event();
+                stepped = true;
+            }
+            if stepped || from == 0 {
+                return runner;
+            }
+            stretch = stretch.saturating_mul(4);
+        }
+    }
+
+    /// When the next event happens (in compare mode, the earliest of any algorithm's).
+    fn next_event_time(&self) -> Option<SimTime> {
+        self.sims().iter().filter_map(Simulation::next_event_time).min()
+    }
+
     /// Runs exactly the next event (in compare mode: the next instant at which any algorithm
     /// has one, which for a new arrival is all five). Returns its time.
     pub fn step_event(&mut self) -> Option<SimTime> {
@@ -172,6 +200,38 @@ mod tests {
         assert!(jumped.history().len() > 100, "{}", jumped.history().len());
         let ratio = jumped.snapshot(0).columns[0].totals.pass_ratio();
         assert!((ratio - 0.25).abs() < 0.01, "{ratio}");
+    }
+
+    #[test]
+    fn a_step_back_lands_on_the_state_and_clock_of_the_step_before() {
+        for (q, compare) in
+            [("traffic=poisson&rate=30&seed=3", false), ("rate=0.1&duration=600", false), ("rate=7", true)]
+        {
+            let sc = scenario(q);
+            // Step through the first events, then from a moment late in the run.
+            let mut stepped = Runner::new(&sc, compare);
+            let mut seen = vec![(stepped.now(), stepped.snapshot(0).columns)];
+            for _ in 0..5 {
+                stepped.step_event();
+                seen.push((stepped.now(), stepped.snapshot(0).columns));
+            }
+            for pair in seen.windows(2) {
+                let back = Runner::before(&sc, compare, pair[1].0);
+                assert_eq!((back.now(), back.snapshot(0).columns), pair[0].clone(), "{q}");
+            }
+            let mut late = Runner::new(&sc, compare);
+            late.jump(Nanos::from_secs(95));
+            let t = late.step_event().unwrap();
+            let previous = Runner::before(&sc, compare, t);
+            let mut forward = Runner::before(&sc, compare, t);
+            assert_eq!(forward.step_event(), Some(t), "{q}: the step after the one before is this one");
+            assert_eq!(forward.snapshot(0).columns, late.snapshot(0).columns, "{q}");
+            assert!(previous.now() < t, "{q}");
+        }
+        // Before the first event there is nothing to go back to: t = 0, nothing counted.
+        let sc = scenario("rate=8");
+        let back = Runner::before(&sc, false, SimTime::ZERO);
+        assert_eq!((back.now(), back.snapshot(0).columns[0].totals.requests), (SimTime::ZERO, 0));
     }
 
     #[test]

@@ -15,8 +15,9 @@ pub enum SliderScale {
         /// Largest value.
         max: u32,
     },
-    /// `steps + 1` positions spread evenly over `log(min)..=log(max)`; values are rounded to two
-    /// significant digits so the readout shows `4.9`, not `4.8977`.
+    /// `steps + 1` positions spread evenly over `log(min)..=log(max)`; each position's value is
+    /// the roundest number that is still nearest that position (`4`, `4.9`, `12.6`, never
+    /// `4.8977`), so every step of the slider moves the value.
     Log {
         /// Smallest value (> 0).
         min: f64,
@@ -49,10 +50,40 @@ impl SliderScale {
         match self {
             SliderScale::Linear { min, max } => f64::from(pos.clamp(min, max)),
             SliderScale::Log { min, max, steps } => {
-                let f = f64::from(pos.min(steps)) / f64::from(steps.max(1));
+                let pos = pos.min(steps);
+                let f = f64::from(pos) / f64::from(steps.max(1));
                 let raw = (min.ln() + f * (max.ln() - min.ln())).exp();
-                within(round_significant(raw, 2), min, max)
+                (1..=3)
+                    .map(|digits| within(round_significant(raw, digits), min, max))
+                    .find(|&v| self.position_of(v) == pos)
+                    .unwrap_or_else(|| within(round_significant(raw, 4), min, max))
             }
+        }
+    }
+
+    /// This scale widened, if need be, to reach `value`: a link's `capacity=500` on a slider that
+    /// ends at 100 sits at a new end, and a nudge moves it to 499, not to 99.
+    ///
+    /// ```
+    /// use ratelimit_playground::present::units::SliderScale;
+    /// let s = SliderScale::Linear { min: 1, max: 100 }.covering(500.0);
+    /// assert_eq!((s.position_of(500.0), s.value_at(499)), (500, 499.0));
+    /// let s = SliderScale::Log { min: 0.1, max: 1000.0, steps: 1000 }.covering(12.5);
+    /// assert_eq!(s.value_at(s.position_of(12.5) + 1), 12.6);
+    /// ```
+    pub fn covering(self, value: f64) -> SliderScale {
+        if !value.is_finite() {
+            return self;
+        }
+        match self {
+            SliderScale::Linear { min, max } => {
+                let v = value.round().clamp(0.0, f64::from(u32::MAX)) as u32;
+                SliderScale::Linear { min: min.min(v), max: max.max(v) }
+            }
+            SliderScale::Log { min, max, steps } if value > 0.0 => {
+                SliderScale::Log { min: min.min(value), max: max.max(value), steps }
+            }
+            log => log,
         }
     }
 
@@ -91,18 +122,23 @@ pub fn round_significant(v: f64, digits: i32) -> f64 {
     (v * scale).round() / scale
 }
 
-/// A parameter value for display: thousands separated, at most three significant decimals.
+/// A parameter value for display: thousands separated; below 100, three significant digits
+/// (down to a millionth: a refill of 0.001/s is not "0").
 ///
 /// ```
 /// use ratelimit_playground::present::units::format_number;
 /// assert_eq!(format_number(0.1), "0.1");
+/// assert_eq!(format_number(0.001), "0.001");
+/// assert_eq!(format_number(0.01234), "0.0123");
 /// assert_eq!(format_number(7.5), "7.5");
+/// assert_eq!(format_number(12.345), "12.3");
 /// assert_eq!(format_number(10_000.0), "10,000");
 /// assert_eq!(format_number(1234567.0), "1,234,567");
 /// ```
 pub fn format_number(v: f64) -> String {
     if v.abs() < 100.0 && v.fract() != 0.0 {
-        return format_f64_trimmed(round_significant(v, 3), 2);
+        let decimals = (2 - v.abs().log10().floor() as i32).clamp(2, 6);
+        return format_f64_trimmed(round_significant(v, 3), decimals as u32);
     }
     group_thousands(v.round() as u64)
 }

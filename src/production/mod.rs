@@ -27,7 +27,7 @@ pub fn configs(sc: &Scenario) -> Vec<Config> {
 /// use ratelimit_playground::sim::Scenario;
 /// let sc = Scenario::from_query("capacity=10&refill=5").unwrap();
 /// assert_eq!(export(&sc, "nginx").unwrap().target, "nginx limit_req");
-/// assert!(export(&sc, "haproxy").is_none());
+/// assert!(export(&sc, "squid").is_none());
 /// ```
 pub fn export(sc: &Scenario, name: &str) -> Option<Config> {
     products::config(name, &Policy::of(sc), &sc.product)

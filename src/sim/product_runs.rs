@@ -1,6 +1,8 @@
 //! A product next to what it stands for: its model beside its textbook algorithm on the same
-//! arrivals ([`side_by_side`]), and a scenario switched to the model that runs a production tab's
-//! exported configuration ([`run_config`], the panel's "Run this config").
+//! arrivals ([`side_by_side`]), a scenario switched to the model that runs a production tab's
+//! exported configuration ([`run_config`], the panel's "Run this config"), and one policy run
+//! through every product's exported configuration on the same arrivals ([`every_product`]:
+//! "I said 100 per minute — what does each of these actually do?").
 
 use super::algorithm::Algorithm;
 use super::products::{self, Policy};
@@ -78,6 +80,75 @@ pub fn side_by_side(sc: &Scenario) -> Result<SideBySide, ParamError> {
         statement.push_str(&format!(" It delays {delayed} of them instead of refusing (p99 added latency {p99})."));
     }
     Ok(SideBySide { product: sc.algo, textbook, product_admitted: a, textbook_admitted: b, delayed, statement })
+}
+
+/// One row of [`every_product`]: a limiter run on the scenario's arrivals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProductRow {
+    /// The model run: the policy's textbook algorithm (the first row), then each tab's product.
+    pub algo: Algorithm,
+    /// Its name, e.g. "nginx", "token bucket".
+    pub name: &'static str,
+    /// The production tab it runs (`--export` name); `None` for the textbook row.
+    pub export: Option<&'static str>,
+    /// Admitted over the run.
+    pub admitted: u64,
+    /// Refused over the run.
+    pub refused: u64,
+    /// When the first request was refused.
+    pub first_refusal: Option<Nanos>,
+    /// The longest an admitted request was held before being served (nginx without `nodelay`,
+    /// Traefik); zero for a limiter that never holds one.
+    pub longest_delay: Nanos,
+    /// How it differs from the textbook, in one line: the product's roundings and clocks.
+    pub difference: String,
+}
+
+/// Most requests [`every_product`] simulates, over all its runs: the page computes it on every
+/// change of the policy or the traffic.
+pub const EVERY_PRODUCT_MAX: u128 = 2_000_000;
+
+/// The policy of `sc` run through its textbook algorithm and then every production tab's exported
+/// configuration ([`run_config`]), each on the same arrivals for the scenario's duration, one
+/// server: what each product makes of the same policy.
+pub fn every_product(sc: &Scenario) -> Result<Vec<ProductRow>, ParamError> {
+    let textbook = if sc.algo.is_product() { sc.algo.textbook(&sc.product) } else { sc.algo };
+    let base = Scenario { algo: textbook, nodes: 1, ..sc.clone() };
+    let runs = products::EXPORT_NAMES.len() as u128 + 1;
+    if report::run_requests(&base).saturating_mul(runs) > EVERY_PRODUCT_MAX {
+        return Err(ParamError {
+            param: "duration".into(),
+            message: format!(
+                "every product: {runs} runs of this scenario would simulate more than {EVERY_PRODUCT_MAX} requests: \
+                 lower rate or duration"
+            ),
+        });
+    }
+    let row = |sc: &Scenario, export: Option<&'static str>| -> Result<ProductRow, ParamError> {
+        let sim = report::simulate(sc, |_| ())?;
+        let t = &sim.metrics().totals;
+        let (name, difference) = match export {
+            None => (label(sc.algo), String::new()),
+            Some(_) => (products::product_name(sc.algo), products::reason(sc.algo, &Policy::of(sc), &sc.product)),
+        };
+        Ok(ProductRow {
+            algo: sc.algo,
+            name,
+            export,
+            admitted: t.admitted,
+            refused: t.rejected,
+            first_refusal: t.first_rejection.map(|at| Nanos(at.as_nanos())),
+            longest_delay: if t.delayed > 0 { sim.metrics().latency.percentile(100.0) } else { Nanos::ZERO },
+            difference,
+        })
+    };
+    let mut rows = vec![row(&base, None)?];
+    for &export in &products::EXPORT_NAMES {
+        if let Some(product) = run_config(&base, export) {
+            rows.push(row(&product, Some(export))?);
+        }
+    }
+    Ok(rows)
 }
 
 fn label(algo: Algorithm) -> &'static str {

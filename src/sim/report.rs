@@ -137,6 +137,8 @@ pub const MAX_DECISION_ROWS: u128 = 5_000_000;
 /// included) in arrival order: `t_ms,key,node,status,retry_after_ms`. `t_ms` is the arrival at the
 /// load balancer, `key` the limiter's key (`global`: one limiter for every client), `status` 200
 /// or 429 (503 for `algo=nginx&nginx_status=503`), `retry_after_ms` the rejection's Retry-After (empty when admitted, or on a timeout).
+/// A limiter that holds admitted requests (nginx without `nodelay`, Traefik) adds `delay_ms`:
+/// how long each admitted one was held.
 ///
 /// ```
 /// use ratelimit_playground::sim::{report, Scenario};
@@ -160,14 +162,24 @@ pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
     log.sort_by_key(|d| d.arrived);
     let ms = |ns: u64| crate::sim::support::decimal::format_fixed(ns, 6);
     let mut out = String::with_capacity(32 * log.len() + 40);
-    out.push_str("t_ms,key,node,status,retry_after_ms\n");
+    let held = crate::sim::Limiter::may_delay(&sc.limiter());
+    out.push_str(if held {
+        "t_ms,key,node,status,retry_after_ms,delay_ms\n"
+    } else {
+        "t_ms,key,node,status,retry_after_ms\n"
+    });
     let rejected = sc.reject_status();
     for d in &log {
         let (status, retry) = match d.verdict {
             v if v.allowed => (200, String::new()),
             v => (rejected, v.retry_after.map(|r| ms(r.as_nanos())).unwrap_or_default()),
         };
-        out.push_str(&format!("{},global,{},{status},{retry}\n", ms(d.arrived.as_nanos()), d.node));
+        out.push_str(&format!("{},global,{},{status},{retry}", ms(d.arrived.as_nanos()), d.node));
+        if held {
+            let delay = if d.verdict.allowed { ms(d.verdict.delay().as_nanos()) } else { String::new() };
+            out.push_str(&format!(",{delay}"));
+        }
+        out.push('\n');
     }
     Ok(out)
 }

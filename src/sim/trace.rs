@@ -113,6 +113,21 @@ impl Trace {
         Ok(Trace { times })
     }
 
+    /// A trace of `times` (ns since the start), if they are what [`parse`](Self::parse) accepts:
+    /// in order, at least one, at most [`MAX_TRACE_ARRIVALS`], none later than a day.
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::Trace;
+    /// assert_eq!(Trace::from_times(vec![0, 5, 5]).map(|t| t.len()), Some(3));
+    /// assert_eq!(Trace::from_times(vec![5, 0]), None);
+    /// assert_eq!(Trace::from_times(vec![]), None);
+    /// ```
+    pub fn from_times(times: Vec<u64>) -> Option<Trace> {
+        let ordered = times.windows(2).all(|p| p[0] <= p[1]);
+        let within = times.last().is_some_and(|&t| t <= MAX_TRACE_MILLIS * 1_000_000);
+        (ordered && within && times.len() <= MAX_TRACE_ARRIVALS).then_some(Trace { times })
+    }
+
     /// Arrival times in nanoseconds since the start, sorted.
     pub fn times(&self) -> &[u64] {
         &self.times

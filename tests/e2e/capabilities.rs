@@ -121,7 +121,26 @@ async fn drive_every_capability() {
         assert_eq!(drawn, json!(true), "{id} draws nothing");
     }
     let disagreement = text(&client, "#disagreement").await;
-    assert!(disagreement.contains("by the exact sliding log on the same arrivals"), "{disagreement}");
+    assert!(disagreement.contains("by the exact sliding log on the same arrivals so far"), "{disagreement}");
+    // On the seam there is no hint; on evenly spaced arrivals the view says why the columns look
+    // alike, one click from traffic where they part.
+    assert_eq!(js(&client, "return !!document.querySelector('#compare-traffic-hint');").await, json!(false));
+    set_control(&client, "#traffic", "constant", "change").await;
+    wait_until(
+        &client,
+        "document.querySelector('#compare-traffic-hint')",
+        Duration::from_secs(3),
+        "the hint on even traffic",
+    )
+    .await;
+    click(&client, "#compare-traffic-poisson").await;
+    let after = js(
+        &client,
+        "return [document.querySelector('#traffic').value, !!document.querySelector('#compare-traffic-hint')];",
+    )
+    .await;
+    assert_eq!(after, json!(["poisson", false]), "Poisson arrivals, and the hint gone");
+    set_control(&client, "#traffic", "seam", "change").await;
 
     // Replay my traffic: a bad paste, a bad upload and an oversized upload are refused by line.
     click(&client, "#algo-token_bucket").await;

@@ -414,6 +414,16 @@ async fn charts_out_of_view() {
     assert_eq!(pixels(&client, "#strip").await, strip, "the request strip was drawn while out of view");
     assert_eq!(pixels(&client, "#chart").await, chart, "the throughput chart was drawn while out of view");
 
+    // Printing (here: saving as PDF) draws every chart first, as it is now, then leaves those out
+    // of view alone again.
+    let pdf = cdp(&client, "Page.printToPDF", json!({ "printBackground": true })).await;
+    assert!(pdf["data"].as_str().is_some_and(|d| d.len() > 10_000), "a PDF of the page");
+    let printed = pixels(&client, "#chart").await;
+    assert_ne!(printed, chart, "the throughput chart was not drawn for printing");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(pixels(&client, "#chart").await, printed, "after printing, the chart out of view is left alone");
+    let chart = printed;
+
     // An export draws every chart first: the PNG is of now, not of when the chart was last seen.
     js(&client, "document.querySelector('#export-png').click();").await;
     let drawn = format!("document.querySelector('#chart').toDataURL() !== {chart}");

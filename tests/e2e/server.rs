@@ -3,7 +3,8 @@
 //! the headers of the `/*` block of `dist/_headers` — the strict CSP and the CORS headers a static
 //! host would send — so every browser test runs under them. Outside the sub-path the server
 //! answers only the host pages a test registers in [`StaticServer::pages`] (third-party pages
-//! that embed the app, sent without those headers); anything else is a 404. Every request is
+//! that embed the app, sent without those headers); anything else is a 404. A plain host
+//! ([`StaticServer::start_without_cors`]) leaves the CORS headers out. Every request is
 //! recorded so the test can assert nothing else was asked for.
 
 use std::io::{BufRead, BufReader, Write};
@@ -30,6 +31,20 @@ pub struct StaticServer {
 impl StaticServer {
     /// Serves `root` on 127.0.0.1 at an ephemeral port, with the headers of `root/_headers`.
     pub fn start(root: PathBuf) -> StaticServer {
+        StaticServer::serve(root, |_| true)
+    }
+
+    /// [`StaticServer::start`] as a plain static host: without the CORS headers of `_headers`
+    /// (`Access-Control-Allow-Origin`, `Cross-Origin-Resource-Policy`), on an origin of its own.
+    #[allow(dead_code)] // the embeds' hosts are e2e_share's
+    pub fn start_without_cors(root: PathBuf) -> StaticServer {
+        StaticServer::serve(root, |name| {
+            !["Access-Control-Allow-Origin", "Cross-Origin-Resource-Policy"].contains(&name)
+        })
+    }
+
+    /// Serves `root` with the headers of its `_headers` that `keep` keeps.
+    fn serve(root: PathBuf, keep: fn(&str) -> bool) -> StaticServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the static server");
         let port = listener.local_addr().expect("local addr").port();
         let headers_file = root.join("_headers");
@@ -39,7 +54,7 @@ impl StaticServer {
             url: format!("http://127.0.0.1:{port}{SUB_PATH}"),
             log: Arc::new(Mutex::new(Vec::new())),
             pages: Arc::new(Mutex::new(Vec::new())),
-            headers: Arc::new(headers_for_all(&text)),
+            headers: Arc::new(headers_for_all(&text).into_iter().filter(|(name, _)| keep(name)).collect()),
         };
         assert!(
             server.headers.iter().any(|(k, _)| k == "Content-Security-Policy"),

@@ -1,6 +1,6 @@
 //! An embed of any card at any moment: every card of the page (single-node, compare and
 //! multi-node) draws in an embed; `t=` opens on the counts the CLI's still gives for that moment,
-//! `autoplay=0` stays paused until Play or Step; the caption is text, never markup; `theme=`
+//! `autoplay=0` stays paused until Play or Step; Step back undoes a Step and Reset returns to `t=`; the caption is text, never markup; `theme=`
 //! overrides the reader's system. Then the Embed panel as a builder: the previews at 600 and
 //! 375 px load exactly the snippet's address, and the still command it shows runs.
 
@@ -65,6 +65,26 @@ pub async fn cards_moment_caption_theme_and_builder() {
     click(&client, "#step").await;
     let stepped = clock_ns(&client).await;
     assert!(stepped > 12_500_000_000 && stepped <= 12_625_000_000, "Step runs the next arrival (8/s): {stepped}");
+    // Step back undoes a Step exactly (clock and counters); Reset, after playing, comes back to
+    // the moment the embed opened on, paused, with the CLI's counts there.
+    let after_one = counters(&client).await;
+    click(&client, "#step").await;
+    assert_ne!(clock_ns(&client).await, stepped, "a second Step");
+    click(&client, "#step-back").await;
+    assert_eq!((clock_ns(&client).await, counters(&client).await), (stepped, after_one), "Step back undoes the Step");
+    click(&client, "#step-back").await;
+    click(&client, "#step-back").await;
+    assert!(clock_ns(&client).await < 12_500_000_000, "Step back goes on before the opening moment");
+    click(&client, "#play").await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    click(&client, "#embed-reset").await;
+    assert_eq!(clock_ns(&client).await, 12_500_000_000, "Reset: back to t=12.5");
+    assert_eq!(counters(&client).await, still_counts(&still), "Reset: the counts at t = 12.5 s");
+    assert_eq!(text(&client, "#play-status").await, "paused");
+    assert_eq!(
+        js(&client, "return document.querySelector('#embed-reset').title;").await,
+        json!("Pause and go back to t = 12.500 s, where it opened")
+    );
     save_png("embed-cards.png", &client.screenshot().await.expect("screenshot"));
     assert_clean(&client, "an embed of every single-node card").await;
 

@@ -1,13 +1,15 @@
-//! Embedding: the Embed button's snippet, the embed layout, and a third-party host page with two
-//! sandboxed frames (opaque origins: they load the app cross-origin, under its CSP) that run
-//! independently, report their height and status by `postMessage`, and pause out of view.
+//! Embedding: the Embed button's snippet, the embed layout, and a host page with two sandboxed
+//! frames (with the app's own origin, under its CSP) that run independently, report their height
+//! and status by `postMessage`, and pause out of view.
 
 use std::time::Duration;
 
 use fantoccini::{Client, Locator};
 use serde_json::json;
 
-use super::page::{click, js, screenshot, set_control, wait_until};
+use ratelimit_playground::present::share::snippet::{SANDBOX, SIZER};
+
+use super::page::{click, js, screenshot, set_control, viewport, wait_until};
 use super::{assert_clean, open, save_png, start};
 
 /// The host page: two snippets, a listener that files every message under the frame that sent
@@ -28,7 +30,7 @@ addEventListener('message', e => {
 </script></head>
 <body><p>Two playgrounds, one page.</p>FIRST SECOND<div style="height: 3000px"></div></body></html>"#;
 
-/// What a frame looks like from inside: its origin (opaque: "null"), page chrome, the range
+/// What a frame looks like from inside: its origin (the app's own), page chrome, the range
 /// inputs, the algorithm select, whether the embed CSS applies, whether each stylesheet loaded,
 /// and the resources that did not load.
 const INSIDE: &str = "const q = s => document.querySelector(s); return { origin: origin, chrome: !!q('.site-header'), ranges: [...document.querySelectorAll('input[type=range]')].map(r => r.id), algo: !!q('select#algo'), styled: getComputedStyle(q('.embed')).display, sheets: [...document.styleSheets].map(s => s.cssRules.length > 0), failed: performance.getEntriesByType('resource').filter(e => e.responseStatus !== 200).map(e => e.name) };";
@@ -58,7 +60,7 @@ async fn assert_running(client: &Client, i: usize, running: bool, what: &str) {
 
 /// The Embed panel's snippet for the page at `url`, after clicking the `toggle` controls' checkboxes.
 /// The builder is a wasm module of its own: fetched when the panel opens, not before.
-async fn snippet(client: &Client, url: &str, toggle: &[&str]) -> String {
+pub(crate) async fn snippet(client: &Client, url: &str, toggle: &[&str]) -> String {
     open(client, url).await;
     let fetched = "return performance.getEntriesByType('resource').filter(r => /ratelimit-embed/.test(r.name)).length;";
     assert_eq!(js(client, fetched).await, 0, "the page fetched the embed builder before the panel opened");
@@ -93,15 +95,16 @@ pub async fn snippet_layout_and_two_frames() {
     let first = snippet(&client, base, &[]).await;
     let title = "Rate limiter playground: Token bucket at 8 requests/s";
     let (height, shape) = without_height(&first);
-    assert!((300..=420).contains(&height), "the throughput chart and three sliders are {height} px tall");
+    // (Three sliders with their number fields: a head too wide for its column wraps its value.)
+    assert!((300..=460).contains(&height), "the throughput chart and three sliders are {height} px tall");
     assert_eq!(
         shape,
         format!(
-            "<div style=\"display: grid; max-width: 600px\">\n  <a href=\"{base}?rate=8\" style=\"grid-area: 1 / 1\"><img src=\"ratelimit-playground.svg\" alt=\"{title} (a still; open the live playground)\" width=\"600\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  <iframe src=\"{base}?rate=8&amp;embed=1&amp;controls=capacity,refill,rate&amp;show=throughput\" title=\"{title}\" width=\"600\" height=\"HEIGHT\" sandbox=\"allow-scripts\" loading=\"lazy\" style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>\n</div>"
+            "<div style=\"display: grid; max-width: 600px\">\n  <a href=\"{base}?rate=8\" style=\"grid-area: 1 / 1\"><img src=\"ratelimit-playground.svg\" alt=\"{title} (a still; open the live playground)\" width=\"600\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  <iframe src=\"{base}?rate=8&amp;embed=1&amp;controls=capacity,refill,rate&amp;show=throughput\" title=\"{title}\" width=\"600\" height=\"HEIGHT\" sandbox=\"{SANDBOX}\" loading=\"lazy\" data-ratelimit-playground style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>\n</div>\n{SIZER}"
         )
     );
     let second = snippet(&client, &format!("{base}?algo=fixed_window&rate=20"), &["limit", "window", "algo"]).await;
-    assert!(second.contains(r#"sandbox="allow-scripts""#), "{second}");
+    assert!(second.contains(&format!("sandbox=\"{SANDBOX}\"")), "{second}");
     assert!(second.contains("title=\"Rate limiter playground: Fixed window at 20 requests/s\""), "{second}");
     assert!(
         second.contains("?algo=fixed_window&amp;rate=20&amp;embed=1&amp;controls=algo,rate&amp;show=throughput\""),
@@ -154,23 +157,22 @@ pub async fn snippet_layout_and_two_frames() {
     .await;
     let h: Vec<f64> = serde_json::from_value(heights).expect("heights");
     println!("embed heights: {} px (capacity, refill, rate), {} px (algo, rate)", h[0], h[1]);
-    assert!((200.0..=400.0).contains(&h[0]), "the first embed does not fit 600 × 400: {h:?}");
+    assert!((200.0..=460.0).contains(&h[0]), "the first embed is not about 600 × 440: {h:?}");
     assert!(
         h[1] > 150.0 && (h[2] - h[1]).abs() <= 1.0,
         "the host did not size the second frame from its message: {h:?}"
     );
 
-    // Inside the frames: the chosen controls only; every stylesheet (SRI-checked, so fetched
-    // with CORS from the opaque origin: main and share; the whole page's own two stay in their
-    // <template>, unfetched) and every other asset loaded. The sandboxed frames run in
-    // their own renderer, where the test's hook is not injected: from here on, a listener records
+    // Inside the frames: the chosen controls only; every stylesheet (SRI-checked: main and share;
+    // the whole page's own two stay in their <template>, unfetched) and every other asset loaded.
+    // The test's hook may not be in the frames: from here on, a listener records
     // errors and CSP violations in each (checked at the end), and the browser log covers their
     // console.
     let frames = [json!(["capacity", "refill", "rate"]), json!(["rate"])];
     for (i, ranges) in frames.iter().enumerate() {
         client.enter_frame(i as u16).await.expect("enter the frame");
         let inside = js(&client, INSIDE).await;
-        let expected = json!({ "origin": "null", "chrome": false, "ranges": ranges, "algo": i == 1, "styled": "grid", "sheets": [true, true], "failed": [] });
+        let expected = json!({ "origin": server.at(""), "chrome": false, "ranges": ranges, "algo": i == 1, "styled": "grid", "sheets": [true, true], "failed": [] });
         assert_eq!(inside, expected, "frame {i}");
         js(&client, FRAME_HOOK).await;
         client.enter_parent_frame().await.expect("back to the host");
@@ -218,6 +220,52 @@ pub async fn snippet_layout_and_two_frames() {
         assert_eq!(js(&client, "return window.__frameErrors;").await, json!([]), "frame {i}: errors or CSP violations");
         client.enter_parent_frame().await.expect("back to the host");
     }
+
+    // At 375 px the content wraps taller: the snippet's own lines size each frame to it (the
+    // first frame has no host listener), and Play/Pause does not make the height jump.
+    viewport(&client, 375, 800, 1.0, false).await;
+    let sized = format!("(() => {{ const m = {}; const f = document.querySelectorAll('iframe')[0]; return m && m.height > 400 && Math.abs(f.clientHeight - Math.ceil(m.height)) <= 1; }})()", last(0, "height"));
+    wait_until(&client, &sized, Duration::from_secs(5), "the first frame takes its content's height at 375 px").await;
+    // The header (Play/Pause, Step, the title, the clock, the link) is as tall playing as paused.
+    client.enter_frame(0).await.expect("enter the first frame");
+    // (The clock keeps its width too: the same digits playing as paused, where it once went from
+    // "t = 12.500 s" to "t = 16.0 s" and wrapped the header differently at some widths.)
+    let head = "return [document.querySelector('.embed-head').getBoundingClientRect().height, /^t = \\d+\\.\\d{3} s$/.test(document.querySelector('#clock').textContent)];";
+    let before = js(&client, head).await;
+    assert_eq!(before[1], json!(true), "the clock reads to the millisecond");
+    for _ in 0..2 {
+        click(&client, "#play").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(js(&client, head).await, before, "Play/Pause changed the header's height at 375 px");
+    }
+    // Nor does the clock's count of digits as time runs on (set, measured and put back within one script): a
+    // slow machine crossed t = 10 s between two readings and the head wrapped by a line.
+    let longer = "const c = document.querySelector('#clock'); const was = c.textContent; c.textContent = 't = 987.654 s'; const h = document.querySelector('.embed-head').getBoundingClientRect().height; c.textContent = was; return [h, true];";
+    assert_eq!(js(&client, longer).await, before, "a clock with more digits changed the header's height at 375 px");
+    client.enter_parent_frame().await.expect("back to the host");
+    screenshot(&client, "embeds-host-375.png").await;
+    viewport(&client, 1280, 800, 1.0, false).await;
+
+    // "Open in the playground ↗", clicked in a frame, opens the full page on its run in a tab.
+    client.enter_frame(1).await.expect("enter the second frame");
+    client.find(Locator::Css("#embed-open")).await.expect("the link").click().await.expect("click it");
+    client.enter_parent_frame().await.expect("back to the host");
+    let host_window = client.window().await.expect("this window");
+    let mut opened = Vec::new();
+    for _ in 0..50 {
+        opened = client.windows().await.expect("the windows");
+        if opened.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(opened.len(), 2, "the frame's link opened no tab");
+    let tab = opened.into_iter().find(|w| *w != host_window).expect("the new tab");
+    client.switch_to_window(tab).await.expect("switch to the tab");
+    let full = "document.querySelector('#requests') && !location.search.includes('embed=1') && location.search.includes('algo=sliding_log')";
+    wait_until(&client, full, Duration::from_secs(15), "the tab shows the full page on the frame's run").await;
+    client.close_window().await.expect("close the tab");
+    client.switch_to_window(host_window).await.expect("back to the host page");
 
     assert_clean(&client, "the host page").await;
     client.close().await.expect("close the session");

@@ -1,11 +1,12 @@
-//! Links: the address holds the whole run, Share copies it, bad parameters are named.
+//! Links: the address holds the whole run, Share copies it, bad parameters are named, and a
+//! link's exact values survive the controls.
 
 use std::time::Duration;
 
 use fantoccini::Client;
 use serde_json::{json, Value};
 
-use super::page::{click, counters, js, screenshot, slide, text, wait_until};
+use super::page::{click, counters, js, screenshot, set_control, slide, text, wait_until};
 use super::{assert_clean, open, start};
 
 /// A run that only repeats if the seed is restored: Poisson arrivals into GCRA.
@@ -148,6 +149,71 @@ pub async fn bad_parameters() {
     open(&client, &format!("{}?rate=8", server.url)).await;
     assert_eq!(js(&client, "return document.querySelector('#link-notice');").await, Value::Null);
     assert_clean(&client, "bad parameters").await;
+    client.close().await.expect("close the session");
+    drop(browser);
+}
+
+/// The number field, the slider's spoken value and the note under the slider named `id`.
+async fn reading(client: &Client, id: &str) -> Value {
+    js(
+        client,
+        &format!("const q = s => document.querySelector(s); return [q('#{id}-field').value, q('#{id}').getAttribute('aria-valuetext'), q('#{id}').closest('.slider').querySelector('.field-note')?.textContent ?? ''];"),
+    )
+    .await
+}
+
+/// Presses `key` (a WebDriver key code) on the element matching `selector`.
+async fn press(client: &Client, selector: &str, key: &str) {
+    let el = client.find(fantoccini::Locator::Css(selector)).await.unwrap_or_else(|e| panic!("{selector}: {e}"));
+    el.send_keys(key).await.unwrap_or_else(|e| panic!("keys to {selector}: {e}"));
+}
+
+pub async fn exact_values() {
+    const LEFT: &str = "\u{E012}";
+    const RIGHT: &str = "\u{E014}";
+    let (server, browser, client) = start().await;
+    open(&client, &format!("{}?capacity=500&refill=12.5&rate=20", server.url)).await;
+    click(&client, "#play").await;
+    assert_eq!(reading(&client, "capacity").await, json!(["500", "500 tokens", ""]));
+    assert_eq!(reading(&client, "refill").await, json!(["12.5", "12.5 tokens per second", ""]));
+
+    // A nudge moves an exact value one step, beyond the slider's usual end too; never back into it.
+    press(&client, "#capacity", LEFT).await;
+    assert_eq!(reading(&client, "capacity").await, json!(["499", "499 tokens", ""]));
+    press(&client, "#refill", RIGHT).await;
+    assert_eq!(reading(&client, "refill").await, json!(["12.6", "12.6 tokens per second", ""]));
+
+    // The field takes the engine's whole range at the key's precision, and the link follows.
+    set_control(&client, "#capacity-field", "250000", "change").await;
+    set_control(&client, "#refill-field", "1234.567", "change").await;
+    assert_eq!(reading(&client, "capacity").await, json!(["250000", "250,000 tokens", ""]));
+    assert_eq!(reading(&client, "refill").await, json!(["1234.567", "1,235 tokens per second", ""]));
+    let linked = "location.search.includes('capacity=250000') && location.search.includes('refill=1234.567')";
+    wait_until(&client, linked, Duration::from_secs(3), "the address follows the fields").await;
+
+    // What it cannot take as typed is clamped or kept, and the note under it says why.
+    set_control(&client, "#capacity-field", "-5", "change").await;
+    assert_eq!(
+        reading(&client, "capacity").await,
+        json!(["1", "1 token", "Capacity: -5 is out of range; allowed: from 1 to 1000000 tokens; using 1"])
+    );
+    set_control(&client, "#capacity-field", "7.5", "change").await;
+    assert_eq!(
+        reading(&client, "capacity").await,
+        json!([
+            "1",
+            "1 token",
+            "Capacity: 7.5 is more precise than it takes; allowed: from 1 to 1000000 tokens; unchanged"
+        ])
+    );
+    set_control(&client, "#refill-field", "0.0001", "change").await;
+    let note = "Refill rate: 0.0001 is more precise than it takes; allowed: from 0.001 to 1000000 tokens/s; unchanged";
+    assert_eq!(reading(&client, "refill").await, json!(["1234.567", "1,235 tokens per second", note]));
+    // The next good value clears the note.
+    set_control(&client, "#refill-field", "0.001", "change").await;
+    assert_eq!(reading(&client, "refill").await, json!(["0.001", "0.001 tokens per second", ""]));
+    screenshot(&client, "exact-values.png").await;
+    assert_clean(&client, "number fields").await;
     client.close().await.expect("close the session");
     drop(browser);
 }

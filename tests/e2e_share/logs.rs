@@ -1,12 +1,14 @@
 //! "Your traffic", driven as a user would: a sample in one click and the same log uploaded give
-//! the CLI's numbers on the same file (report and recommendation); Apply moves the playground and
+//! the CLI's numbers on the same file (report and recommendation), gzipped too, and two logs
+//! at once are merged by time as the CLI merges them; Apply moves the playground and
 //! the production panel (a bucket's capacity and refill, or a window algorithm's limit and window
-//! only); a large upload shows progress while the page keeps animating, and Cancel stops it; bad
-//! files are refused by line with the rest of the page untouched; and analysing asks the server
+//! only), says so under its button and points on; the heaviest client replays live in the
+//! playground; a large upload shows progress and Cancel stops it, and bad files are refused by
+//! line (those two in `log_errors.rs`); and analysing asks the server
 //! for nothing but the worker's code (a new worker per log, ended when it is done so its memory
 //! goes back).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use fantoccini::{Client, Locator};
@@ -31,17 +33,40 @@ async fn analysed(client: &Client, what: &str) -> String {
     rec.as_str().unwrap_or_default().to_string()
 }
 
-async fn upload(client: &Client, file: &Path) {
+pub(crate) async fn upload(client: &Client, file: &Path) {
+    upload_all(client, &[file]).await;
+}
+
+/// Chooses `files` at once in the (multiple) file input.
+async fn upload_all(client: &Client, files: &[&Path]) {
     let input = client.find(Locator::Css("#log-file")).await.expect("the log file input");
-    input.send_keys(file.to_str().expect("a UTF-8 path")).await.expect("choose the file");
+    let paths: Vec<&str> = files.iter().map(|f| f.to_str().expect("a UTF-8 path")).collect();
+    input.send_keys(&paths.join("\n")).await.expect("choose the files");
+}
+
+/// `plain` gzipped, as logrotate leaves a log.
+pub(crate) fn gzip(plain: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(plain).unwrap();
+    z.finish().unwrap()
 }
 
 /// The CLI's report of `log` under `query`: the same five numbers, and the recommendation.
 fn cli_report(log: &Path, query: &str) -> ([u64; 5], String) {
-    let path = log.to_str().unwrap();
-    let r: Value = serde_json::from_str(&cli(&["--query", query, "--log", path])).expect("JSON");
+    cli_report_of(&[log], query)
+}
+
+/// [`cli_report`] of several logs merged by time.
+fn cli_report_of(logs: &[&Path], query: &str) -> ([u64; 5], String) {
+    let mut args = vec!["--query", query];
+    for log in logs {
+        args.extend(["--log", log.to_str().unwrap()]);
+    }
+    let r: Value = serde_json::from_str(&cli(&args)).expect("JSON");
     let n = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("no {k} in {r}"));
-    let sized: Value = serde_json::from_str(&cli(&["--query", query, "--log", path, "--sweep"])).expect("JSON");
+    args.push("--sweep");
+    let sized: Value = serde_json::from_str(&cli(&args)).expect("JSON");
     let rec = sized["recommended"]["policy"].as_str().unwrap_or_default().to_string();
     ([n("requests"), n("admitted"), n("rejected"), n("keys"), n("keys_throttled")], rec)
 }
@@ -66,24 +91,6 @@ fn first_lines(path: &Path, n: usize) -> String {
 fn only_worker_code(requests: &[(u16, String)]) -> bool {
     let files = ["ratelimit-logs_loader.js", "ratelimit-logs.js", "ratelimit-logs_bg.wasm"];
     requests.iter().all(|(s, p)| *s == 200 && files.iter().any(|f| p.ends_with(&format!("/{f}"))))
-}
-
-/// A combined log of `lines` lines, 200 requests a second from 50 clients (large, quick to write).
-fn big_log(path: &Path, lines: u64) {
-    use std::io::Write;
-    let mut w = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    for i in 0..lines {
-        let s = i / 200;
-        writeln!(
-            w,
-            "10.0.0.{} - - [02/Nov/2026:{:02}:{:02}:{:02} +0000] \"GET /api/v1/items HTTP/1.1\" 200 512 \"https://app.example.com/\" \"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36\"",
-            i % 50,
-            9 + s / 3600,
-            s / 60 % 60,
-            s % 60
-        )
-        .unwrap();
-    }
 }
 
 #[test]
@@ -136,13 +143,41 @@ async fn drive_logs() {
     assert_eq!(report(&client).await, expected, "uploaded, the same report");
     let again = requests_since(&server, before);
     assert!(only_worker_code(&again), "a second analysis asks for nothing but the worker's code: {again:?}");
+
+    // Gzip, as logrotate leaves yesterday's log: the same numbers.
+    let gz = dir.join("api.log.2.gz");
+    std::fs::write(&gz, gzip(&std::fs::read(&sample).unwrap())).unwrap();
+    upload(&client, &gz).await;
+    wait_until(&client, "document.querySelector('#log-source')?.textContent.includes('api.log.2.gz') && document.querySelector('#log-sizing')", Duration::from_secs(30), "the gzip log is analysed").await;
+    assert_eq!(report(&client).await, expected, "gzipped, the same report");
+    // Two servers' logs at once, one of them gzip: merged by time, as the CLI merges them.
+    let whole = std::fs::read_to_string(&sample).unwrap();
+    let (mut a, mut b) = (String::new(), String::new());
+    for (i, line) in whole.lines().enumerate() {
+        let server = if i % 2 == 0 { &mut a } else { &mut b };
+        server.push_str(line);
+        server.push('\n');
+    }
+    let (a_path, b_path) = (dir.join("server-a.log"), dir.join("server-b.log.gz"));
+    std::fs::write(&a_path, a).unwrap();
+    std::fs::write(&b_path, gzip(b.as_bytes())).unwrap();
+    upload_all(&client, &[&a_path, &b_path]).await;
+    wait_until(&client, "document.querySelector('#log-source')?.textContent.includes('merged by time') && document.querySelector('#log-sizing')", Duration::from_secs(30), "the two logs are analysed").await;
+    let (both, both_rec) = cli_report_of(&[&a_path, &b_path], QUERY);
+    assert_eq!(report(&client).await, both, "merged, the CLI's report of the same two files");
+    assert_eq!(both[0], expected[0], "every request of both");
+    let rec = js(&client, "return document.querySelector('#log-sizing').dataset.recommended;").await;
+    assert_eq!(rec.as_str(), Some(both_rec.as_str()), "and its recommendation");
+    upload(&client, &sample).await;
+    wait_until(&client, "document.querySelector('#log-source')?.textContent.includes('api.log (') && document.querySelector('#log-sizing')", Duration::from_secs(30), "the plain log again").await;
     viewport(&client, 1280, 1000, 1.0, false).await;
     js(&client, "document.querySelector('#logs').scrollIntoView();").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     super::save_element(&client, "#logs", "logs.png").await;
 
     eprintln!("logs: sample and upload agree with the CLI");
-    // Apply: the playground and the production panel take the policy; the report says it is stale.
+    // Apply: the playground and the production panel take the policy; it says so under the
+    // button, with the next steps, and does not call the report stale for its own recommendation.
     click(&client, "#log-apply").await;
     let (cap, refill) = {
         let p = expected_rec.split('&').collect::<Vec<_>>();
@@ -153,7 +188,52 @@ async fn drive_logs() {
     let production = text(&client, "#production-policy").await;
     let value = |kv: &str| kv.split('=').nth(1).unwrap().to_string();
     assert!(production.contains(&value(&cap)), "the production panel follows: {production}");
-    wait_until(&client, "document.querySelector('#log-stale')", Duration::from_secs(3), "the report is stale").await;
+    let confirmed = "document.querySelector('#log-apply + #log-applied')";
+    wait_until(&client, confirmed, Duration::from_secs(3), "the confirmation under the button").await;
+    let said = text(&client, "#log-applied").await;
+    assert!(said.starts_with("Applied: ") && said.contains("production config"), "{said}");
+    let next = js(&client, "return document.querySelector('#log-applied a').getAttribute('href');").await;
+    assert_eq!(next, serde_json::json!("#production"), "the way to the production config");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(js(&client, "return !document.querySelector('#log-stale');").await, serde_json::json!(true));
+
+    // Watch the heaviest client live: the playground replays its requests under the policy.
+    let chosen = js(&client, "const o = document.querySelector('#log-watch-key option:checked'); return [o.dataset.key, o.dataset.times.split(',').length];").await;
+    let (key, n) = (chosen[0].as_str().expect("a key").to_string(), chosen[1].as_u64().expect("a count"));
+    assert!(n > 100, "the heaviest client of the sample sends more than 100 requests: {n}");
+    click(&client, "#log-watch-go").await;
+    wait_until(
+        &client,
+        "document.querySelector('#log-watch-go + #log-watching')",
+        Duration::from_secs(3),
+        "the replay is announced",
+    )
+    .await;
+    let watching = text(&client, "#log-watching").await;
+    assert!(watching.contains(&key) && watching.contains("burst"), "{watching}");
+    super::save_element(&client, "#log-sizing", "logs-applied.png").await;
+    wait_until(
+        &client,
+        "location.search.includes('traffic=trace')",
+        Duration::from_secs(3),
+        "the playground replays a trace",
+    )
+    .await;
+    click(&client, "#play").await; // pause, then run to the end of the key's requests
+    for _ in 0..2 {
+        click(&client, "#jump-600").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let all = format!("Number(document.querySelector('#requests').textContent.replace(/,/g, '')) === {n}");
+    wait_until(&client, &all, Duration::from_secs(10), "every request of the key is replayed").await;
+    assert_eq!(
+        js(&client, "return !document.querySelector('#log-stale');").await,
+        serde_json::json!(true),
+        "a replay changes no policy"
+    );
+    // Replaying the log under the applied policy, with the playground's own traffic back, running.
+    set_control(&client, "#traffic", "constant", "change").await;
+    click(&client, "#play").await;
     click(&client, "#log-again").await;
     wait_until(
         &client,
@@ -239,61 +319,9 @@ async fn drive_logs() {
     set_control(&client, "#log-format", "", "change").await;
     set_control(&client, "#log-key", "ip", "change").await;
     eprintln!("logs: apply, options, drop, JSON");
-    // A large upload: progress while the page keeps animating, then Cancel.
-    let big = dir.join("big.log");
-    big_log(&big, 1_500_000);
-    js(&client, "window.__rafs = 0; (function tick() { window.__rafs++; requestAnimationFrame(tick); })();").await;
-    upload(&client, &big).await;
-    wait_until(&client, "document.querySelector('#log-progress progress') && Number(document.querySelector('#log-progress progress').value) > 0", Duration::from_secs(20), "progress shows").await;
-    let frames =
-        js(&client, "const a = window.__rafs; return new Promise(r => setTimeout(() => r(window.__rafs - a), 500));")
-            .await;
-    assert!(
-        frames.as_u64().unwrap_or(0) >= 20,
-        "the page keeps drawing while the log is read: {frames} frames in 0.5 s"
-    );
-    click(&client, "#log-cancel").await;
-    wait_until(&client, "!document.querySelector('#log-progress') && document.querySelector('#log-error').textContent.startsWith('Cancelled')", Duration::from_secs(3), "cancelled").await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(
-        js(&client, "return !!document.querySelector('#log-progress');").await,
-        Value::Bool(false),
-        "a cancelled worker says nothing more"
-    );
-
+    super::log_errors::progress_and_cancel(&client, &dir).await;
     eprintln!("logs: progress and cancel");
-    // Bad files: each refused by line, the playground untouched.
-    let first = std::fs::read_to_string(&sample).unwrap();
-    let line = first.lines().next().unwrap();
-    let earlier = line.replace("09:00:00", "08:00:00");
-    let bad: [(&str, Vec<u8>, &str); 6] = [
-        ("binary.log", vec![0, 1, 2, 3], "log line 1: holds a NUL byte"),
-        ("latin1.log", [line.as_bytes(), b"\ncaf\xe9\n"].concat(), "log line 2: is not UTF-8 text"),
-        ("long.log", vec![b'a'; 10 << 20], "log line 1: is longer than 65536 bytes"),
-        (
-            "prose.log",
-            b"Dear diary, today the API was slow.\n".to_vec(),
-            "log line 1: is not in a log format this reads",
-        ),
-        ("empty.log", Vec::new(), "log: "),
-        ("jump.log", format!("{line}\n{earlier}\n").into_bytes(), "log line 2: its time is 3600.000 s before"),
-    ];
-    for (name, bytes, message) in bad {
-        let path: PathBuf = dir.join(name);
-        std::fs::write(&path, bytes).unwrap();
-        let requests =
-            js(&client, "return Number(document.querySelector('#requests').textContent.replaceAll(',', ''));").await;
-        upload(&client, &path).await;
-        let refused = format!("document.querySelector('#log-error') && document.querySelector('#log-error').textContent.startsWith({message:?})");
-        wait_until(&client, &refused, Duration::from_secs(20), &format!("{name} is refused with '{message}'")).await;
-        assert_eq!(
-            js(&client, "return document.querySelector('#log-results').textContent;").await,
-            Value::String(String::new()),
-            "{name}: no report"
-        );
-        let later = format!("Number(document.querySelector('#requests').textContent.replaceAll(',', '')) > {requests}");
-        wait_until(&client, &later, Duration::from_secs(5), &format!("{name}: the playground keeps running")).await;
-    }
+    super::log_errors::bad_files(&client, &dir, &sample).await;
     set_control(&client, "#log-target", "150", "change").await;
     click(&client, "#log-sample-login").await;
     analysed(&client, "the login sample is analysed").await;

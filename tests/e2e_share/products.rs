@@ -35,6 +35,9 @@ pub async fn run_config_and_product_picker() {
     wait_until(&client, "location.search.includes('algo=nginx')", Duration::from_secs(3), "the URL says algo=nginx")
         .await;
     assert_eq!(js(&client, "return document.querySelector('#algo-product').value;").await, json!("nginx"));
+    // Above the parameters, which model reads them (the groups keep the textbook's names).
+    let reads = text(&client, "#product-reads").await;
+    assert!(reads.starts_with("nginx limit_req runs on the parameters below"), "{reads}");
     assert_eq!(text(&client, "#production-snippet").await, snippet, "the model runs the config that was shown");
     assert_eq!(js(&client, "return document.querySelector('#production-run').disabled;").await, json!(true));
     assert_eq!(text(&client, "#production-run").await, "Running this config");
@@ -141,6 +144,53 @@ pub async fn run_config_and_product_picker() {
     js(&client, "window.scrollTo(0, 0);").await;
     tokio::time::sleep(Duration::from_millis(400)).await;
     screenshot(&client, "product-dark.png").await;
+
+    // Same policy, every product: the CLI's rows for this address, and each row runs its config.
+    js(&client, "document.querySelector('#every-product summary').click();").await;
+    let table = "document.querySelectorAll('#every-product-table tbody tr').length > 0";
+    wait_until(&client, table, Duration::from_secs(10), "the every-product table").await;
+    let query = js(&client, "return location.search.slice(1);").await;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
+        .args(["--query", query.as_str().unwrap(), "--format", "products"])
+        .output()
+        .expect("ratelimit-sim runs");
+    let cli: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').take(5).collect::<Vec<_>>().join(","))
+        .collect();
+    let page = js(
+        &client,
+        "return [...document.querySelectorAll('#every-product-table tbody tr')].map(r => { \
+           const c = [...r.children].map(x => x.textContent); \
+           const run = r.querySelector('.every-run'); \
+           const tag = r.querySelector('.not-run') ? 'not run' : ''; \
+           return [r.children[0].firstChild.textContent.trim(), run ? run.dataset.export : '', c[1], c[2], tag]; });",
+    )
+    .await;
+    let page: Vec<Vec<String>> = serde_json::from_value(page).unwrap();
+    assert_eq!(page.len(), cli.len(), "one row per limiter: {page:?}");
+    for (row, line) in page.iter().zip(&cli) {
+        let cols: Vec<&str> = line.split(',').collect();
+        assert_eq!((row[0].as_str(), row[1].as_str()), (cols[0], cols[2]), "{line}");
+        assert_eq!((row[2].as_str(), row[3].as_str()), (cols[3], cols[4]), "{}: admitted, refused as the CLI", row[0]);
+        // The models read from source or docs say so.
+        let not_run = ["envoy", "traefik", "kong", "envoy-global", "spring", "aws", "cloudflare"].contains(&cols[2]);
+        assert_eq!(row[4] == "not run", not_run, "{line}");
+    }
+    js(&client, "document.querySelector('#every-product').scrollIntoView();").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(&client, "every-product-dark.png").await;
+    viewport(&client, 375, 812, 1.0, true).await;
+    js(&client, "document.querySelector('#every-product').scrollIntoView();").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let scroll = js(&client, "return document.documentElement.scrollWidth;").await;
+    assert!(scroll.as_f64().unwrap_or(999.0) <= 375.0, "the table scrolls the page sideways: {scroll}");
+    screenshot(&client, "every-product-mobile.png").await;
+    viewport(&client, 1280, 800, 1.0, false).await;
+    click(&client, "#every-product .every-run[data-export=haproxy]").await;
+    wait_until(&client, "location.search.includes('algo=haproxy')", Duration::from_secs(3), "HAProxy runs").await;
 
     click(&client, "#algo-token_bucket").await;
     wait_until(

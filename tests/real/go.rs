@@ -1,11 +1,12 @@
 //! Go's `golang.org/x/time/rate` (Debian's golang-golang-x-time-dev, 0.3.0, built with Debian's
 //! golang-go offline in GOPATH mode) against `algo=go_rate`: every decision alike, and the wait of
 //! every refusal to the nanosecond; and the program the production panel exports builds as
-//! printed.
+//! printed. Traefik's RateLimit middleware, whose glue is written out from its source on the real
+//! library (go/traefik.go), against `algo=traefik`: every status, delay and header alike.
 
 use super::model;
 use ratelimit_playground::production::Policy;
-use ratelimit_playground::sim::products::{config, go_rate::GoLimit};
+use ratelimit_playground::sim::products::{config, go_rate::GoLimit, traefik::TraefikLimit};
 use ratelimit_playground::sim::{Limiter, Scenario, SimTime};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -43,10 +44,10 @@ fn build(dir: &Path, name: &str, source: &str) -> PathBuf {
     bin
 }
 
-/// The driver's answers for arrivals at `times` (ns) under `rate.NewLimiter(r, b)`.
-fn replay(driver: &Path, r: &str, b: u64, times: &[u64]) -> Vec<(bool, u64)> {
+/// The lines a driver prints for arrivals at `times` (ns), after its first line `head`.
+fn run(driver: &Path, head: &str, times: &[u64]) -> Vec<String> {
     let mut child = Command::new(driver).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
-    let mut input = format!("{r} {b}\n");
+    let mut input = format!("{head}\n");
     for t in times {
         input.push_str(&format!("{t}\n"));
     }
@@ -55,9 +56,15 @@ fn replay(driver: &Path, r: &str, b: u64, times: &[u64]) -> Vec<(bool, u64)> {
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
     assert!(out.status.success(), "the driver failed");
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
+    let lines: Vec<String> = String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect();
+    assert_eq!(lines.len(), times.len(), "the driver answered every request");
+    lines
+}
+
+/// The driver's answers for arrivals at `times` (ns) under `rate.NewLimiter(r, b)`.
+fn replay(driver: &Path, r: &str, b: u64, times: &[u64]) -> Vec<(bool, u64)> {
+    run(driver, &format!("{r} {b}"), times)
+        .iter()
         .map(|l| {
             let (ok, wait) = l.split_once(' ').unwrap();
             (ok == "1", wait.parse().unwrap())
@@ -68,7 +75,7 @@ fn replay(driver: &Path, r: &str, b: u64, times: &[u64]) -> Vec<(bool, u64)> {
 #[test]
 fn go_x_time_rate_decides_as_the_model_and_its_export_builds() {
     let _alone = super::exclusive();
-    let dir = tempfile_dir();
+    let dir = tempfile_dir("rate");
     let driver = build(&dir, "driver", include_str!("go/driver.go"));
     let mut total = 0;
     for policy in ["capacity=10&refill=5", "capacity=1&refill=3", "capacity=25&refill=7.777", "capacity=3&refill=0.3"] {
@@ -107,9 +114,61 @@ fn go_x_time_rate_decides_as_the_model_and_its_export_builds() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn traefik_s_glue_on_x_time_rate_answers_as_the_model() {
+    let _alone = super::exclusive();
+    let dir = tempfile_dir("traefik");
+    let driver = build(&dir, "traefik", include_str!("go/traefik.go"));
+    let mut total = 0;
+    let mut held = 0;
+    for policy in [
+        "capacity=10&refill=5",
+        "capacity=1&refill=3",
+        "capacity=20&refill=12.5",
+        "capacity=3&refill=0.4",
+        "capacity=100&refill=1.667",
+    ] {
+        for traffic in [
+            "traffic=poisson&rate=40&duration=120&seed=5",
+            "traffic=bursts&rate=300&burst_on=0.3&burst_off=2.5&duration=60",
+            "traffic=constant&rate=6&duration=60",
+            "traffic=poisson&rate=0.7&duration=300&seed=2",
+        ] {
+            let query = format!("algo=traefik&{policy}&{traffic}");
+            let sc = Scenario::from_query(&query).unwrap();
+            let TraefikLimit { average, period_ns, burst } = TraefikLimit::of(&Policy::of(&sc));
+            let times: Vec<u64> = model::decisions(&query).iter().map(|d| d.at.as_nanos()).collect();
+            let theirs = run(&driver, &format!("{average} {period_ns} {burst}"), &times);
+            let mut ours = sc.limiter();
+            for (&t, line) in times.iter().zip(&theirs) {
+                let d = ours.decide(SimTime(t));
+                let headers = ours.headers(&d);
+                let header = |name| headers.iter().find(|(n, _)| *n == name).map_or("-", |(_, v)| v.as_str());
+                let delay = if d.allowed { ours.admitted_delay().as_nanos() } else { 0 };
+                // A refusal's delay is in X-Retry-In, which Go prints to the nanosecond.
+                let mine = if d.allowed {
+                    format!("200 {delay} - -")
+                } else {
+                    format!("429 {} {}", header("Retry-After"), header("X-Retry-In"))
+                };
+                let theirs = match line.split(' ').collect::<Vec<_>>()[..] {
+                    ["429", _delay, retry_after, retry_in] => format!("429 {retry_after} {retry_in}"),
+                    _ => line.clone(),
+                };
+                assert_eq!(mine, theirs, "{query}: request at {t} ns");
+                held += usize::from(delay > 0);
+            }
+            total += times.len();
+        }
+    }
+    assert!(held > 100, "too few requests held to tell: {held}");
+    println!("Traefik's glue on x/time/rate 0.3.0: {total} answers ({held} held), 100 % alike");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A fresh directory under the system's temporary one.
-fn tempfile_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rlp-go-{}", std::process::id()));
+fn tempfile_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rlp-go-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -10,7 +10,7 @@
 use super::model;
 use ratelimit_playground::production::export;
 use ratelimit_playground::sim::Scenario;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::Command;
@@ -136,29 +136,10 @@ impl Sent {
     }
 }
 
-/// Reads one HTTP/1.1 response (status line, headers, `Content-Length` body) off `r`.
-/// Returns the status and the `X-Msec` header (nginx's `$msec`, in ms).
+/// Reads one response off `r`: the status and the `X-Msec` header (nginx's `$msec`, in ms).
 fn read_response(r: &mut BufReader<TcpStream>) -> (u16, u64) {
-    let mut line = String::new();
-    r.read_line(&mut line).expect("a status line");
-    let status = line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let (mut length, mut msec) = (0, 0);
-    loop {
-        line.clear();
-        r.read_line(&mut line).unwrap();
-        if line == "\r\n" || line.is_empty() {
-            break;
-        }
-        let lower = line.to_ascii_lowercase();
-        if let Some(v) = lower.strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap_or(0);
-        }
-        if let Some(v) = lower.strip_prefix("x-msec:") {
-            msec = v.trim().replace('.', "").parse().unwrap_or(0);
-        }
-    }
-    let mut body = vec![0; length];
-    r.read_exact(&mut body).unwrap();
+    let (status, headers) = super::http::read_response(r);
+    let msec = super::http::header(&headers, "x-msec").and_then(|v| v.replace('.', "").parse().ok()).unwrap_or(0);
     (status, msec)
 }
 

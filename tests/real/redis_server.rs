@@ -20,6 +20,12 @@ pub struct RedisServer {
 impl RedisServer {
     /// Starts one and waits until it answers `PING`.
     pub fn start() -> RedisServer {
+        RedisServer::start_with(&[], &[])
+    }
+
+    /// Starts one with more arguments (`--loadmodule …`) and environment variables, and waits
+    /// until it answers `PING`.
+    pub fn start_with(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> RedisServer {
         let exclusive = super::exclusive();
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let dir = std::env::temp_dir().join(format!("rlp-redis-{}-{port}", std::process::id()));
@@ -28,6 +34,8 @@ impl RedisServer {
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             .arg("--dir")
             .arg(&dir)
+            .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .spawn()
             .expect("redis-server is installed by scripts/bootstrap.sh --test (Debian package redis-server)");

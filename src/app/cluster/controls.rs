@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use super::outage_controls::OutageControls;
 use crate::app::choice::Choice;
+use crate::app::knob::field_range;
 use crate::app::playground::Playground;
 use crate::app::slider::Slider;
 use crate::present::cluster::choices::{describe, BALANCERS, STORES};
@@ -25,6 +26,7 @@ pub fn ClusterControls(
             <legend>"Cluster"</legend>
             <Slider
                 id="nodes"
+                range=field_range("nodes")
                 label="Nodes"
                 unit="nodes"
                 scale=NODES
@@ -48,6 +50,7 @@ pub fn ClusterControls(
             <p class="hint" id="store-hint">{move || describe(store.get())}</p>
             <Slider
                 id="rtt"
+                range=field_range("rtt")
                 label="Round trip to the store"
                 unit="ms"
                 scale=RTT_MS

@@ -4,12 +4,18 @@
 use leptos::prelude::*;
 
 use crate::app::choice::Choice;
+use crate::app::knob::field_range;
 use crate::app::playground::Playground;
 use crate::app::slider::Slider;
 use crate::present::cluster::choices::FAILS;
 use crate::present::cluster::presets::{OUTAGE_LENGTH_S, OUTAGE_START_S, TIMEOUT_MS};
 use crate::present::units::format_secs;
+use crate::sim::query::Range;
 use crate::sim::{Nanos, Outage, SimTime, StoreMode};
+
+/// What the outage's two number fields take: seconds to the millisecond, within the day
+/// `outage=START-END` allows.
+const OUTAGE_FIELD: Range = Range { min: 0, max: 86_400_000, digits: 3, unit: "s" };
 
 /// The outage the checkbox switches on: from 10 s to 20 s.
 const FIRST_OUTAGE: Outage = Outage { start: SimTime::from_secs(10), end: SimTime::from_secs(20) };
@@ -60,13 +66,14 @@ pub fn OutageControls(
                 <span>"Take the store down for a while"</span>
             </label>
             <Show when=move || outage.get().is_some()>
-                <Slider id="outage-start" label="Goes down at" unit="s" scale=OUTAGE_START_S value=start
+                <Slider id="outage-start" label="Goes down at" unit="s" scale=OUTAGE_START_S value=start range=OUTAGE_FIELD
                     on_change=Callback::new(move |v: f64| set(v, length.get_untracked())) />
-                <Slider id="outage-length" label="Stays down for" unit="s" scale=OUTAGE_LENGTH_S value=length
+                <Slider id="outage-length" label="Stays down for" unit="s" scale=OUTAGE_LENGTH_S value=length range=OUTAGE_FIELD
                     on_change=Callback::new(move |v: f64| set(start.get_untracked(), v)) />
             </Show>
             <Slider
                 id="timeout"
+                range=field_range("timeout")
                 label="Node waits for the store"
                 unit="ms"
                 scale=TIMEOUT_MS

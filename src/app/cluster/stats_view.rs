@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 
 use crate::app::playground::Playground;
+use crate::present::cluster::presets::cannot_race;
 use crate::present::cluster::readout::{format_latency, ClusterReadout};
 use crate::present::units::group_thousands;
 use crate::sim::StoreMode;
@@ -44,6 +45,7 @@ pub fn ClusterStats(
                 <Show when=move || store.get() == StoreMode::Race>
                     <li id="lost-updates">{move || r.with(|r| format!("{} lost updates", group_thousands(r.lost_updates)))}</li>
                 </Show>
+                {move || pg.scenario.with(cannot_race).map(|why| view! { <li id="no-race" class="no-race">{why}</li> })}
                 <Show when=move || r.with(|r| r.timeouts > 0)>
                     <li id="timeouts">{move || r.with(|r| format!("{} timed out", group_thousands(r.timeouts)))}</li>
                 </Show>

@@ -6,7 +6,9 @@ use leptos::prelude::*;
 
 use crate::app::playground::Playground;
 use crate::present::cluster::presets::{describe, edge_preset};
-use crate::present::cluster::sweep::{band, run_sweep, sweep_base, sweep_requests, SWEEP_NODES, SWEEP_RTTS_MS};
+use crate::present::cluster::sweep::{
+    band, flat_reason, run_sweep, sweep_base, sweep_requests, SWEEP_NODES, SWEEP_RTTS_MS,
+};
 use crate::present::units::format_secs;
 use crate::sim::sweep::SweepCell;
 use crate::sim::{Scenario, StoreMode};
@@ -97,6 +99,15 @@ pub fn SweepCard(
                         <tbody>{table}</tbody>
                     </table>
                 </div>
+                <p class="hint sweep-legend" id="sweep-legend">
+                    "Shade: "
+                    <span class="heat heat-0">"under 1 %"</span>" "
+                    <span class="heat heat-1">"1–10 %"</span>" "
+                    <span class="heat heat-2">"10–15 %: production's band"</span>" "
+                    <span class="heat heat-3">"15–30 %"</span>" "
+                    <span class="heat heat-4">"30 % or more"</span>
+                </p>
+                {move || result.with(|r| r.as_ref().and_then(|(b, c)| flat_reason(b, c.as_ref().ok()?))).map(|why| view! { <p class="hint" id="sweep-flat">{why}</p> })}
             </Show>
         </section>
     }

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use super::playground::Playground;
 use clients::ClientControls;
 use limiter::LimiterControls;
-pub use product::ProductControls;
+pub use product::{product_reads, ProductControls};
 pub use trace::TraceInput;
 use traffic::TrafficControls;
 
@@ -21,17 +21,17 @@ use traffic::TrafficControls;
 pub fn Controls(
     /// The page state the controls edit.
     playground: Playground,
-    /// Draws the cluster's groups, shown in multi-node mode.
+    /// Draws what goes above the limiter's groups: the cluster's groups in multi-node mode, and
+    /// which product model reads the parameters (the whole page's; the light page has neither).
     cluster: fn(Playground) -> AnyView,
     /// Draws the trace box of "Replay my traffic" (see `TrafficControls`).
     trace: fn(Playground, Callback<()>) -> AnyView,
 ) -> impl IntoView {
     let pg = playground;
-    let multi_node = Memo::new(move |_| pg.cluster.get());
     view! {
         <section class="panel controls" aria-labelledby="controls-title">
             <h2 id="controls-title">"Parameters"</h2>
-            {move || multi_node.get().then(|| cluster(pg))}
+            {cluster(pg)}
             <LimiterControls playground=pg />
             <TrafficControls playground=pg trace=trace />
             <ClientControls playground=pg />

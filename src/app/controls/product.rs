@@ -94,3 +94,19 @@ fn ChoiceMenu(
         </select>
     }
 }
+
+/// Above the limiter's parameters while a product model runs: which one reads them, and where
+/// its configuration is (the groups keep the textbook names of the parameters it takes).
+pub fn product_reads(pg: Playground) -> impl IntoView {
+    move || {
+        let algo = pg.scenario.with(|s| s.algo);
+        (algo.is_product() && !pg.compare.get()).then(|| {
+            view! {
+                <p class="product-reads" id="product-reads">
+                    <strong>{crate::present::options::algorithm_label(algo)}</strong>
+                    " runs on the parameters below, as its configuration in “Use this in production” reads them."
+                </p>
+            }
+        })
+    }
+}

@@ -16,32 +16,51 @@ mod worker;
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use leptos::html::Section;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{js_sys, Element, File, HtmlInputElement, HtmlSelectElement};
+use web_sys::{js_sys, Element, File, FileList, HtmlInputElement, HtmlSelectElement};
 
 use super::playground::Playground;
-use crate::present::log_report::panel::{status, Settings, Status, CONTROLS};
+use crate::present::log_report::panel::{applied, status, watching, Settings, Status, CONTROLS};
 use crate::present::log_report::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
+use crate::present::log_report::words::{policy_words, scenario_words};
 use crate::present::units::format_number;
 use crate::sim::logs::policy::PolicyKeys;
 use crate::sim::logs::samples::SAMPLES;
+use crate::sim::logs::watch::replay;
+use crate::sim::{Scenario, Trace, TrafficShape};
 use worker::LogWorker;
 
-/// What is analysed: a file the user chose, or one of the generated samples.
+/// What is analysed: the files the user chose (several are merged by time), or one of the
+/// generated samples.
 #[derive(Clone)]
 enum Source {
-    File(File),
+    Files(Vec<File>),
     Sample(&'static str),
 }
 
 impl Source {
+    /// The files of `list`, if it holds any.
+    fn files(list: Option<FileList>) -> Option<Source> {
+        let list = list?;
+        let files: Vec<File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+        (!files.is_empty()).then_some(Source::Files(files))
+    }
+
     fn describe(&self) -> String {
         match self {
-            Source::File(f) => format!("{} ({} MB)", f.name(), format_number(f.size() / 1e6)),
+            Source::Files(files) => {
+                let mb = format_number(files.iter().map(|f| f.size()).sum::<f64>() / 1e6);
+                let names: Vec<String> = files.iter().map(File::name).collect();
+                match files.len() {
+                    1 => format!("{} ({mb} MB)", names[0]),
+                    n => format!("{} merged by time ({n} files, {mb} MB)", names.join(", ")),
+                }
+            }
             Source::Sample(name) => format!("the generated '{name}' sample ({SAMPLE_MINUTES} minutes)"),
         }
     }
@@ -91,9 +110,18 @@ fn settings_of(root: &Element) -> [String; 5] {
     ["log-key", "log-field", "log-format", "log-time-field", "log-target"].map(|id| value_of(root, id))
 }
 
+/// The playground's policy, which the log is replayed under: its scenario without its traffic
+/// (the log is the traffic; a replayed trace's times are no part of a query).
+fn policy_of(pg: Playground) -> Scenario {
+    pg.scenario.with_untracked(|s| {
+        let Scenario { algo, capacity, refill, limit, window, count_rejected, seed, product, .. } = *s;
+        Scenario { algo, capacity, refill, limit, window, count_rejected, seed, product, ..Scenario::default() }
+    })
+}
+
 /// What an analysis started now would be made under: the policy and the options.
 fn asked_now(root: &Element, pg: Playground) -> String {
-    pg.scenario.with_untracked(|s| s.to_query_full()) + "\t" + &settings_of(root).join("\t")
+    policy_of(pg).to_query_full() + "\t" + &settings_of(root).join("\t")
 }
 
 /// Writes the status line; the report is stale if the policy or an option changed since.
@@ -123,9 +151,34 @@ fn show_results(s: &State, markup: &str, append: bool) {
     }
 }
 
+/// Puts `markup` right after `anchor`, in place of the element `#id` it replaces.
+fn place_after(root: &Element, anchor: &Element, id: &str, markup: &str) {
+    if let Some(old) = find(root, id) {
+        old.remove();
+    }
+    let _ = anchor.insert_adjacent_html("afterend", markup);
+}
+
+/// Replays the key chosen under `#log-watch-key` live in the playground, from the start of its
+/// policy's window, and says so; `None` if nothing is chosen.
+fn watch(root: &Element, pg: Playground) -> Option<String> {
+    let option = root.query_selector("#log-watch-key option:checked").ok().flatten()?;
+    let attr = |name: &str| option.get_attribute(name).unwrap_or_default();
+    let trace = Trace::parse(&attr("data-times").replace(',', "\n")).ok()?;
+    let base = attr("data-base").parse::<u64>().ok()?;
+    let live = pg.scenario.with_untracked(|s| replay(&trace, base, s));
+    let (key, n) = (attr("data-key"), live.len() as u64);
+    pg.edit(|s| (s.traffic, s.trace) = (TrafficShape::Trace, Some(Arc::new(live))));
+    pg.running.set(true);
+    if let Some(w) = web_sys::window() {
+        w.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+    Some(watching(&key, n, &pg.scenario.with_untracked(scenario_words)))
+}
+
 /// Starts analysing the current source under the playground's policy.
 fn start(shared: &Shared, pg: Playground) {
-    let scenario = pg.scenario.get_untracked();
+    let scenario = policy_of(pg);
     let mut s = shared.borrow_mut();
     s.worker = None;
     let (Some(src), Some(root)) = (s.source.clone(), s.root.clone()) else { return };
@@ -139,7 +192,7 @@ fn start(shared: &Shared, pg: Playground) {
         width: (root.client_width() - 40).max(280) as u32,
     };
     let payload: JsValue = match &src {
-        Source::File(f) => f.into(),
+        Source::Files(files) => files.iter().collect::<js_sys::Array>().into(),
         Source::Sample(name) => JsValue::from_str(name),
     };
     let request = js_sys::Array::of2(&JsValue::from_str(&ask.encode()), &payload);
@@ -238,10 +291,20 @@ pub fn LogsPanel(
                 let Some(policy) = button.get_attribute("data-policy").and_then(|p| PolicyKeys::parse(&p)) else {
                     return;
                 };
-                shared.borrow_mut().status.applied =
-                    Some(format!("Applied: the playground and the production panel now run {policy}."));
-                // The effect above shows it (and that the report is now stale).
                 pg.edit(|s| policy.apply(s));
+                // Said where the eye is, with the next steps; the report is not called stale for
+                // the policy it recommended (its note says it was replayed under the one before).
+                let mut s = shared.borrow_mut();
+                if let Some(root) = s.root.clone() {
+                    s.under = Some(asked_now(&root, pg));
+                    place_after(&root, &button, "log-applied", &applied(&policy_words(&policy)));
+                }
+            } else if let Some(button) = target_matching(&ev, "#log-watch-go") {
+                let s = shared.borrow();
+                let Some(root) = s.root.clone() else { return };
+                if let Some(note) = watch(&root, pg) {
+                    place_after(&root, &button, "log-watching", &note);
+                }
             }
         }
     };
@@ -251,8 +314,8 @@ pub fn LogsPanel(
             let Some(e) = ev.target().and_then(|t| t.dyn_into::<Element>().ok()) else { return };
             if e.id() == "log-file" {
                 let input: HtmlInputElement = e.unchecked_into();
-                if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                    choose(Source::File(file));
+                if let Some(files) = Source::files(input.files()) {
+                    choose(files);
                 }
                 input.set_value("");
             } else {
@@ -282,8 +345,8 @@ pub fn LogsPanel(
                 let _ = zone.class_list().toggle_with_force("dragging", kind == "dragover");
             }
             if kind == "drop" {
-                if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
-                    choose(Source::File(file));
+                if let Some(files) = Source::files(ev.data_transfer().and_then(|d| d.files())) {
+                    choose(files);
                 }
             }
         }

@@ -23,6 +23,7 @@ use crate::present::options::View;
 use crate::present::share::cards::{fit, Card};
 use crate::present::share::link::{Link, Theme};
 use crate::sim::query::Problem;
+use crate::sim::Nanos;
 use crate::sim::ParamError;
 
 /// Simulated seconds computed at once when the reader prefers reduced motion.
@@ -80,10 +81,10 @@ pub fn EmbedApp(
     if cards.contains(&Card::Compare) {
         pg.set_view(View::Compare);
     }
-    if frame.at.as_nanos() > 0 {
-        pg.jump_by(frame.at);
-    } else if calm {
-        pg.jump(REDUCED_MOTION_PREVIEW);
+    // Where it opens, and where Reset takes it back to.
+    let opened_at = if frame.at.as_nanos() == 0 && calm { Nanos::from_secs(REDUCED_MOTION_PREVIEW) } else { frame.at };
+    if opened_at.as_nanos() > 0 {
+        pg.jump_by(opened_at);
     }
     let root = NodeRef::<Div>::new();
     let visible = use_page_visible();
@@ -95,7 +96,7 @@ pub fn EmbedApp(
         (!frame.caption.is_empty()).then(|| view! { <p class="embed-caption" id="embed-caption">{frame.caption}</p> });
     view! {
         <div class="embed" node_ref=root>
-            <EmbedBar playground=pg held=Signal::derive(move || !seen.get()) />
+            <EmbedBar playground=pg held=Signal::derive(move || !seen.get()) opened_at=opened_at />
             {notice}
             <EmbedCards playground=pg cards=cards card=card />
             <EmbedControls playground=pg controls=frame.controls />

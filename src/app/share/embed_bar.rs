@@ -1,4 +1,5 @@
-//! The embed's one-line header: play/pause, step, the simulated clock, the counters, and the link that
+//! The embed's one-line header: play/pause, step back, step, reset to the opening moment, the
+//! simulated clock, the counters, and the link that
 //! opens the full playground on the same state. Element ids match the full page's (`#play`,
 //! `#step`, `#clock`, `#requests`, `#admitted`, `#rejected`), so the same tests read both.
 
@@ -8,6 +9,7 @@ use super::url_sync::current_link;
 use crate::app::playground::Playground;
 use crate::present::options::algorithm_label;
 use crate::present::units::{clock_text, format_percent, group_thousands};
+use crate::sim::Nanos;
 
 /// The embed's header.
 #[component]
@@ -17,6 +19,8 @@ pub fn EmbedBar(
     /// Whether playing is on hold because the frame cannot be seen.
     #[prop(into)]
     held: Signal<bool>,
+    /// The moment the embed opened on (its `t=`), where Reset takes it back to.
+    opened_at: Nanos,
 ) -> impl IntoView {
     let pg = playground;
     let totals = Memo::new(move |_| pg.readout.with(|s| s.main().map(|c| c.totals).unwrap_or_default()));
@@ -29,7 +33,9 @@ pub fn EmbedBar(
         (true, false) => "running",
         (false, _) => "paused",
     };
-    let clock = Memo::new(move |_| clock_text(pg.readout.with(|s| s.now.as_secs_f64()), pg.running.get()));
+    // Always to the millisecond, playing or paused: the header is as wide either way, so it wraps
+    // the same way and the frame's height does not jump on Play/Pause (it did by a line at 375 px).
+    let clock = Memo::new(move |_| clock_text(pg.readout.with(|s| s.now.as_secs_f64()), false));
     view! {
         <div class="embed-bar">
             <div class="embed-head">
@@ -37,9 +43,14 @@ pub fn EmbedBar(
                     on:click=move |_| pg.running.update(|r| *r = !*r)>
                     {move || if pg.running.get() { "Pause" } else { "Play" }}
                 </button>
+                <button type="button" id="step-back" on:click=move |_| pg.step_back()
+                    title="Pause and go back one event" aria-label="Step back">"◂"</button>
                 <button type="button" id="step" on:click=move |_| pg.step() title="Pause and run exactly the next event">
                     "Step"
                 </button>
+                <button type="button" id="embed-reset" on:click=move |_| pg.back_to(opened_at)
+                    title=format!("Pause and go back to {}, where it opened", clock_text(opened_at.as_secs_f64(), false))
+                    aria-label="Reset">"↺"</button>
                 <span class="embed-title">{move || algorithm_label(pg.algorithm())}</span>
                 <span class="embed-clock" title=status>
                     <span id="clock" data-ns=move || pg.readout.with(|s| s.now.as_nanos())>

@@ -90,7 +90,7 @@ fn Preview(
             <iframe id=format!("embed-preview-{width}") node_ref=frame src=move || src.get() width=width
                 height=move || measured.get().unwrap_or_else(|| estimate.get())
                 data-measured=move || measured.get().is_some().to_string()
-                sandbox="allow-scripts" title=format!("Preview of the embed at {width} px")></iframe>
+                sandbox=crate::present::share::snippet::SANDBOX title=format!("Preview of the embed at {width} px")></iframe>
         </figure>
     }
 }
@@ -131,7 +131,9 @@ pub fn EmbedPanel(
     let command = Signal::derive(move || {
         frame.with(|f| {
             let cards = fit(&f.cards, cluster).0;
-            scenario.with(|sc| svg_command(&scenario_query(sc), &cards, &moment_text(f.at), &image.get()))
+            scenario.with(|sc| {
+                svg_command(&scenario_query(sc), &cards, &moment_text(f.at), f.theme, &f.caption, &image.get())
+            })
         })
     });
     let field = NodeRef::<Textarea>::new();
@@ -229,12 +231,10 @@ pub fn EmbedPanel(
             </label>
             <p class="hint">"Draw it with the CLI — the same cards at the same moment, by the same drawing code:"</p>
             <pre class="embed-command"><code id="embed-svg-command">{move || command.get()}</code></pre>
-            <p class="hint">
-                "The frame pauses while scrolled out of view, and posts its height to your page ("
+            <p class="hint" id="embed-host-needs">
+                "Any static host serves it, no CORS headers needed. If its code cannot load, the frame says why and the snippet shows the still instead. It pauses out of view; the snippet's last lines size it (its "
                 <code>"ratelimit-playground:height"</code>
-                " messages; see the README). For its “Open in the playground” link to open a tab on a plain click, add "
-                <code>"allow-popups allow-popups-to-escape-sandbox"</code>
-                " to the sandbox."
+                " messages; see the README); “Open in the playground ↗” opens a tab."
             </p>
         </div>
     }

@@ -19,6 +19,7 @@ mod embed_bar;
 mod embed_cards;
 mod embed_controls;
 mod embed_panel;
+mod every_product;
 mod exports;
 mod frame_messages;
 mod notice;

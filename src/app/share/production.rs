@@ -1,13 +1,14 @@
-//! "Use this in production": the current policy as configuration for nginx, Envoy, governor,
-//! express-rate-limit, Upstash and a Redis Lua script ([`crate::production::configs`]), one tab
-//! per target (arrow keys move between them, as in any tab list), with a Copy button and the
-//! notes on units and burst semantics always in view. Plain text, no highlighter.
+//! "Use this in production": the current policy as configuration for every product
+//! ([`crate::production::configs`]), one tab per target (arrow keys move between them, as in any
+//! tab list), with a Copy button and the notes on units and burst semantics always in view, and
+//! below, the same policy run through every product ([`EveryProduct`]). Plain text, no highlighter.
 
 use leptos::html::Pre;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::clipboard::CopyButton;
+use super::every_product::EveryProduct;
 use crate::app::playground::Playground;
 use crate::production::{configs, Policy, EXPORT_NAMES};
 use crate::sim::product_runs::{model_of_export, run_config, side_by_side};
@@ -129,6 +130,7 @@ pub fn ProductionPanel(
                     </Show>
                 </div>
             </div>
+            <EveryProduct playground=pg />
         </section>
     }
 }

@@ -2,6 +2,7 @@
 //! message naming any flag that is wrong and its allowed values.
 
 use ratelimit_playground::present::share::cards::{parse_cards, Card};
+use ratelimit_playground::present::share::frame::{Theme, MAX_CAPTION, THEMES};
 use ratelimit_playground::present::share::link::MAX_MOMENT_SECS;
 use ratelimit_playground::production;
 use ratelimit_playground::sim::logs::samples::SAMPLES;
@@ -14,8 +15,9 @@ const MAX_SAMPLE_MINUTES: u64 = 10_080;
 /// The usage text; `{exports}` stands for the export targets, which the product registry lists
 /// ([`usage`] fills them in).
 const USAGE: &str = "\
-usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisions] [--out FILE]
-       ratelimit-sim --query QUERY --format svg --show CARDS [--at SECONDS] [--out FILE]
+usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisions|products] [--out FILE]
+       ratelimit-sim --query QUERY --format svg --show CARDS [--at SECONDS] [--theme T]
+                     [--caption TEXT] [--out FILE]
        ratelimit-sim --query QUERY --log FILE [--log-format F] [--key K] [--format json|csv] [--out FILE]
        ratelimit-sim --query QUERY --log FILE --sweep [--target-keys PCT] [--format json|csv]
        ratelimit-sim --sample-log api|login [--minutes M] [--query seed=S] [--out FILE]
@@ -32,7 +34,10 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   implies traffic=trace
   --format F      json (default: totals, latency percentiles, the series), csv (the series),
                   svg (the app's throughput and inner-state charts, for docs without iframes), or
-                  decisions (one CSV line per request: t_ms,key,node,status,retry_after_ms)
+                  decisions (one CSV line per request: t_ms,key,node,status,retry_after_ms, and
+                  delay_ms for a limiter that holds requests), or products (the same policy
+                  through every product's exported config on the same arrivals, one CSV line
+                  each: admitted, refused, the first refusal, the longest hold, why it differs)
   --out FILE      write there instead of standard output
   --show CARDS    with --format svg: an embed's still instead — exactly the cards an embed with
                   show=CARDS draws (throughput,state,steady,strip,response,stats,compare, and
@@ -40,8 +45,13 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   same drawing code, at the moment --at
   --at SECONDS    the moment of the still, like an embed's t= (0 to 600; default: the end of the
                   scenario's duration, at most 600)
-  --log FILE      shadow mode: replay an access log ('-' reads stdin) through the policy, one
-                  limiter per key, and report who would have got a 429: totals, keys,
+  --theme T       the still's theme, like an embed's theme=: auto (default: light, and dark
+                  where the reader's system is dark), light or dark
+  --caption TEXT  the embed's caption, under the cards (plain text, up to 200 characters)
+  --log FILE      shadow mode: replay an access log ('-' reads stdin; gzip is read as it is)
+                  through the policy, one limiter per key, and report who would have got a
+                  429 (give --log again for each file of a rotated set or of each server: they
+                  are merged by time; a bad line is numbered in the merged log): totals, keys,
                   keys_throttled, per_key (sorted by rejections, then key), rejections over time;
                   csv prints per_key. Nothing leaves the machine.
   --log-format F  the log's format (default: detected from its first line): combined | common |
@@ -82,6 +92,7 @@ pub enum Format {
     Csv,
     Svg,
     Decisions,
+    Products,
 }
 
 pub struct Args {
@@ -94,8 +105,12 @@ pub struct Args {
     pub show: Option<Vec<Card>>,
     /// `--at`: the still's moment.
     pub at: Option<Nanos>,
-    /// `--log`: the access log to replay in shadow mode.
-    pub log: Option<String>,
+    /// `--theme`: the still's theme.
+    pub theme: Option<Theme>,
+    /// `--caption`: the still's caption.
+    pub caption: Option<String>,
+    /// `--log` (repeated): the access logs to replay in shadow mode, merged by time.
+    pub log: Vec<String>,
     /// `--log-format`.
     pub log_format: Option<LogFormat>,
     /// `--key` (`ip` when not given).
@@ -115,7 +130,9 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
         export: None,
         show: None,
         at: None,
-        log: None,
+        theme: None,
+        caption: None,
+        log: Vec::new(),
         log_format: None,
         key: None,
         sample: None,
@@ -143,10 +160,15 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
                     "csv" => Format::Csv,
                     "svg" => Format::Svg,
                     "decisions" => Format::Decisions,
-                    other => return Err(format!("--format: '{other}' is not one of json | csv | svg | decisions")),
+                    "products" => Format::Products,
+                    other => {
+                        return Err(format!(
+                            "--format: '{other}' is not one of json | csv | svg | decisions | products"
+                        ))
+                    }
                 }
             }
-            "--log" => args.log = Some(value("--log")?),
+            "--log" => args.log.push(value("--log")?),
             "--sweep" => args.sweep = Some(0.01),
             "--target-keys" => {
                 let text = value("--target-keys")?;
@@ -188,6 +210,20 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
                 }
                 args.show = Some(cards);
             }
+            "--theme" => {
+                let text = value("--theme")?;
+                match THEMES.iter().find(|(_, k)| *k == text) {
+                    Some(&(theme, _)) => args.theme = Some(theme),
+                    None => return Err(format!("--theme: '{text}' is not one of auto, light, dark")),
+                }
+            }
+            "--caption" => {
+                let text = value("--caption")?;
+                if text.chars().count() > MAX_CAPTION {
+                    return Err(format!("--caption: is longer than {MAX_CAPTION} characters"));
+                }
+                args.caption = Some(text);
+            }
             "--at" => {
                 let text = value("--at")?;
                 match text.parse::<f64>() {
@@ -203,8 +239,8 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
     if (args.show.is_some() || args.at.is_some()) && args.format != Format::Svg {
         return Err("--show and --at draw an embed's still: use them with --format svg".into());
     }
-    if args.at.is_some() && args.show.is_none() {
-        return Err("--at is the moment of an embed's still: give the cards with --show".into());
+    if (args.at.is_some() || args.theme.is_some() || args.caption.is_some()) && args.show.is_none() {
+        return Err("--at, --theme and --caption describe an embed's still: give the cards with --show".into());
     }
     match (&mut args.sample, minutes) {
         (Some(sample), Some(m)) => sample.1 = m,
@@ -216,19 +252,19 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
         (None, Some(_)) => return Err("--target-keys is the sizing assistant's: add --sweep".into()),
         _ => {}
     }
-    if args.sweep.is_some() && args.log.is_none() {
+    if args.sweep.is_some() && args.log.is_empty() {
         return Err("--sweep sizes a policy on a log: give it with --log FILE".into());
     }
     if args.sample.is_some() && query.is_none() {
         query = Some(String::new());
     }
-    if args.log.is_some() && !matches!(args.format, Format::Json | Format::Csv) {
+    if !args.log.is_empty() && !matches!(args.format, Format::Json | Format::Csv) {
         return Err("--log reports as json or csv: use --format json or --format csv".into());
     }
-    if args.log.is_some() && (args.trace.is_some() || args.export.is_some()) {
+    if !args.log.is_empty() && (args.trace.is_some() || args.export.is_some()) {
         return Err("--log replays a log: leave out --trace and --export".into());
     }
-    if args.log.is_none() && (args.log_format.is_some() || args.key.is_some()) {
+    if args.log.is_empty() && (args.log_format.is_some() || args.key.is_some()) {
         return Err("--log-format and --key describe a log: give it with --log FILE".into());
     }
     args.query = query.ok_or("--query is required (use --query '' for all defaults)")?;

@@ -13,7 +13,9 @@ use ratelimit_playground::present::share::link::MAX_MOMENT_SECS;
 #[cfg(not(target_arch = "wasm32"))]
 use ratelimit_playground::present::share::still::still_svg;
 use ratelimit_playground::production;
-use ratelimit_playground::sim::{report, Nanos, Scenario, Trace, TrafficShape};
+use ratelimit_playground::sim::products::ALGO_NAMES;
+use ratelimit_playground::sim::support::decimal;
+use ratelimit_playground::sim::{product_runs, report, Nanos, Scenario, Trace, TrafficShape};
 
 use args::{parse_args, usage, Args, Format};
 use logs::{shadow_report, write_sample_out};
@@ -76,9 +78,9 @@ fn run(args: Args) -> Result<(), String> {
         let sc = scenario(&args.query, None)?;
         return write_sample_out(args.out.as_deref(), name, sc.seed, *minutes);
     }
-    if let Some(path) = &args.log {
+    if !args.log.is_empty() {
         let sc = scenario(&args.query, None)?;
-        return write_out(args.out.as_deref(), &shadow_report(&sc, &args, path)?);
+        return write_out(args.out.as_deref(), &shadow_report(&sc, &args, &args.log)?);
     }
     let sc = scenario(&args.query, args.trace.as_deref())?;
     if let Some(name) = &args.export {
@@ -89,12 +91,14 @@ fn run(args: Args) -> Result<(), String> {
         Format::Json => report::run(&sc).map_err(|e| e.to_string())?.to_json(),
         Format::Csv => report::run(&sc).map_err(|e| e.to_string())?.to_csv(),
         Format::Decisions => report::decisions_csv(&sc).map_err(|e| e.to_string())?,
+        Format::Products => every_product_csv(&sc)?,
         #[cfg(target_arch = "wasm32")]
         Format::Svg => return Err("--format svg: the SVG backend is only built natively".into()),
         #[cfg(not(target_arch = "wasm32"))]
         Format::Svg if args.show.is_some() => {
             let at = args.at.unwrap_or(sc.duration.min(Nanos::from_secs(MAX_MOMENT_SECS)));
-            still_svg(&sc, args.show.as_deref().unwrap_or_default(), at)?
+            let caption = args.caption.as_deref().unwrap_or_default();
+            still_svg(&sc, args.show.as_deref().unwrap_or_default(), at, args.theme.unwrap_or_default(), caption)?
         }
         #[cfg(not(target_arch = "wasm32"))]
         Format::Svg => {
@@ -107,6 +111,27 @@ fn run(args: Args) -> Result<(), String> {
         }
     };
     write_out(args.out.as_deref(), &text)
+}
+
+/// `--format products`: [`product_runs::every_product`] as CSV, one line per limiter.
+fn every_product_csv(sc: &Scenario) -> Result<String, String> {
+    let rows = product_runs::every_product(sc).map_err(|e| e.to_string())?;
+    let secs = |ns: u64| decimal::format_fixed(ns, 9);
+    let mut out = String::from("limiter,algo,export,admitted,refused,first_refusal_s,longest_delay_s,difference\n");
+    for r in rows {
+        let first = r.first_refusal.map(|t| secs(t.as_nanos())).unwrap_or_default();
+        let quoted = format!("\"{}\"", r.difference.replace('"', "\"\""));
+        out.push_str(&format!(
+            "{},{},{},{},{},{first},{},{quoted}\n",
+            r.name,
+            ALGO_NAMES.iter().find(|(_, a)| *a == r.algo).map_or("", |(name, _)| name),
+            r.export.unwrap_or(""),
+            r.admitted,
+            r.refused,
+            secs(r.longest_delay.as_nanos())
+        ));
+    }
+    Ok(out)
 }
 
 fn main() -> ExitCode {

@@ -21,8 +21,9 @@ pub const OUTAGE_LENGTH_S: SliderScale = SliderScale::Linear { min: 1, max: 60 }
 pub const FIRST_NODES: u32 = 4;
 /// The round trip a fresh multi-node view starts with: long enough that requests overlap it.
 pub const FIRST_RTT: Nanos = Nanos::from_millis(20);
-/// The least arrival rate a fresh multi-node view starts with, so GET-then-SET visibly races.
-pub const FIRST_RATE: Rate = Rate::per_sec(40);
+/// The least arrival rate a fresh multi-node view starts with: even constant arrivals then come
+/// every 10 ms, inside the 20 ms round trip, so GET-then-SET visibly races ([`cannot_race`]).
+pub const FIRST_RATE: Rate = Rate::per_sec(100);
 
 /// Whether `sc` describes more than one limiter on one server: several nodes, or a store.
 ///
@@ -48,6 +49,42 @@ pub fn enter(sc: &mut Scenario) {
     sc.store = StoreMode::Race;
     sc.rtt = FIRST_RTT;
     sc.rate = sc.rate.max(FIRST_RATE);
+}
+
+/// Why GET-then-SET cannot race on `sc`, when it cannot: constant arrivals no closer together than
+/// the round trip (and no retries to add any), so every read comes after the previous request's
+/// write and over-admission stays 0 — said with the numbers and what would make them overlap.
+///
+/// A request's GET reads the count at `t + up` and its SET writes it back at `t + rtt + up`; the
+/// next request reads stale only if it arrives within `rtt` of it.
+///
+/// ```
+/// use ratelimit_playground::present::cluster::presets::cannot_race;
+/// use ratelimit_playground::sim::Scenario;
+/// let sc = |q| Scenario::from_query(q).unwrap();
+/// assert!(cannot_race(&sc("nodes=4&store=race&rtt=5&rate=200")).unwrap().starts_with("These arrivals cannot race"));
+/// assert!(cannot_race(&sc("nodes=4&store=race&rtt=5&rate=200&traffic=poisson")).is_none());
+/// assert!(cannot_race(&sc("nodes=4&store=race&rtt=5.001&rate=200")).is_none());
+/// assert!(cannot_race(&sc("nodes=4&store=atomic&rtt=5&rate=200")).is_none());
+/// ```
+pub fn cannot_race(sc: &Scenario) -> Option<String> {
+    use crate::sim::{RetryPolicy, TrafficShape};
+    let spacing = 1_000_000_000_000 / sc.rate.milli().max(1);
+    let racing = sc.nodes > 1 && sc.store == StoreMode::Race;
+    let steady = sc.traffic == TrafficShape::Constant && sc.retry == RetryPolicy::GiveUp;
+    if !(racing && steady && spacing >= sc.rtt.as_nanos()) {
+        return None;
+    }
+    let ms = |ns: u64| format_number(ns as f64 / 1e6);
+    let overlap = 1e9 / sc.rtt.as_nanos().max(1) as f64;
+    Some(format!(
+        "These arrivals cannot race: they come every {} ms and a GET-then-SET holds the count for one round trip \
+         ({} ms), so each read comes after the previous write and nothing is over-admitted. Overlap them — a longer \
+         round trip, more than {} requests/s, or Poisson or bursty traffic — and the race shows.",
+        ms(spacing),
+        ms(sc.rtt.as_nanos()),
+        format_number(overlap)
+    ))
 }
 
 /// Back to one server with its own limiter: one node, nothing shared, no outage.
@@ -94,6 +131,25 @@ mod tests {
         assert_eq!((sc.nodes, sc.store, sc.rate), (4, StoreMode::Race, FIRST_RATE));
         leave(&mut sc);
         assert!(!is_cluster(&sc));
+    }
+
+    #[test]
+    fn the_opening_cluster_races_even_with_constant_arrivals() {
+        let mut sc = Scenario::default();
+        enter(&mut sc);
+        assert_eq!(cannot_race(&sc), None);
+        let natural = Scenario::from_query("nodes=4&store=race&rtt=5&rate=200").unwrap();
+        assert_eq!(
+            cannot_race(&natural).unwrap(),
+            "These arrivals cannot race: they come every 5 ms and a GET-then-SET holds the count for one round trip \
+             (5 ms), so each read comes after the previous write and nothing is over-admitted. Overlap them — a longer \
+             round trip, more than 200 requests/s, or Poisson or bursty traffic — and the race shows."
+        );
+        // And the engine agrees: no lost update, nothing over-admitted.
+        let run = crate::sim::report::run(&Scenario { duration: crate::sim::Nanos::from_secs(30), ..natural }).unwrap();
+        assert_eq!((run.lost_updates, run.over_admitted), (0, 0));
+        let run = crate::sim::report::run(&Scenario { duration: crate::sim::Nanos::from_secs(30), ..sc }).unwrap();
+        assert!(run.lost_updates > 0 && run.over_admitted > 0, "{run:?}");
     }
 
     #[test]

@@ -48,6 +48,41 @@ pub fn run_sweep(sc: &Scenario) -> Result<Vec<SweepCell>, ParamError> {
     edge_sweep(&sweep_base(sc), &SWEEP_NODES, &SWEEP_RTTS_MS.map(Nanos::from_millis))
 }
 
+/// Why the grid's columns hardly differ, when they do not (every row within half a percentage
+/// point from the shortest sync delay to the longest), in words with the scenario's numbers; `None`
+/// when the sync delay matters.
+///
+/// A node learns the others' count only from the store's replies to its own increments, which it
+/// sends as it admits. When a node admits less often than the longest sync delay in the grid, its
+/// view is as old as its own last admission whatever the delay, and the overshoot comes from the
+/// nodes acting on those views — about one request per node where the limit first bites.
+pub fn flat_reason(sc: &Scenario, cells: &[SweepCell]) -> Option<String> {
+    let flat = cells.chunks(SWEEP_RTTS_MS.len()).all(|row| {
+        let percents = row.iter().map(SweepCell::overshoot_percent);
+        let (lo, hi) = percents.fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p), hi.max(p)));
+        hi - lo < 0.5
+    });
+    let first = cells.first()?;
+    let secs = sweep_base(sc).duration.as_secs_f64();
+    let admitted_per_s = first.reference as f64 / secs;
+    if !flat || admitted_per_s <= 0.0 {
+        return None;
+    }
+    let longest = SWEEP_RTTS_MS[SWEEP_RTTS_MS.len() - 1];
+    let every_ms = first.nodes as f64 / admitted_per_s * 1e3;
+    Some(format!(
+        "Here the sync delay hardly matters. A node learns the others' count only from the store's replies to its own \
+         admissions: about {} requests/s are admitted, so even with {} nodes each hears every {} ms or so — longer than \
+         the longest delay here ({longest} ms) — and its view is that old whatever the delay. The extra admissions \
+         come where the limit first bites, about one per node. The delay matters when nodes admit more often than \
+         it: in the preset about 100 requests/s are admitted, every 20 ms at each of two nodes.",
+        crate::present::units::format_number(admitted_per_s),
+        first.nodes,
+        crate::present::units::format_number(every_ms.round()),
+    ))
+    .filter(|_| every_ms > longest as f64)
+}
+
 /// The band of an overshoot percentage, 0 (none) to 4 (30 % or more), for the cell's shade.
 ///
 /// ```
@@ -70,6 +105,17 @@ pub fn band(percent: f64) -> u8 {
 mod tests {
     use super::*;
     use crate::present::cluster::presets::edge_preset;
+
+    #[test]
+    fn a_grid_flat_across_sync_delays_says_why_and_the_preset_s_does_not() {
+        // The multi-node view's opening bucket: 5/s admitted, so a node of two hears from the store
+        // every ~400 ms, beyond every delay of the grid.
+        let sc = Scenario::from_query("capacity=10&refill=5&rate=40&nodes=4&store=race&rtt=20").unwrap();
+        let reason = flat_reason(&sc, &run_sweep(&sc).unwrap()).expect("flat");
+        assert!(reason.contains("about 5.15 requests/s are admitted"), "{reason}");
+        assert!(reason.contains("each hears every 388 ms"), "{reason}");
+        assert_eq!(flat_reason(&edge_preset(), &run_sweep(&edge_preset()).unwrap()), None);
+    }
 
     #[test]
     fn the_presets_cell_of_the_grid_is_in_the_production_band() {

@@ -6,7 +6,7 @@
 
 use super::html::escape;
 use super::wire::Phase;
-use crate::present::units::format_number;
+use crate::present::units::{format_number, group_thousands};
 use crate::sim::logs::{KeyBy, LogFormat};
 
 /// The controls: file picker and drop zone, the samples, the privacy note, the options and how
@@ -14,8 +14,8 @@ use crate::sim::logs::{KeyBy, LogFormat};
 pub const CONTROLS: &str = r#"<h2 id="logs-title">Your traffic: who would get a 429?</h2>
 <p class="hint">Replay your own access log through the policy above, one limiter per client as real limiters keep, and find the smallest policy that leaves your legitimate clients alone.</p>
 <div class="log-drop" id="log-drop">
-<label class="file"><span>Choose an access log</span><input type="file" id="log-file"></label>
-<span class="muted">or drop one here. Or try</span>
+<label class="file"><span>Choose access logs</span><input type="file" id="log-file" multiple></label>
+<span class="muted">or drop them here (gzip too; several are merged by time). Or try</span>
 <button type="button" class="link-button" id="log-sample-api" data-sample="api">an API with three scrapers and a cron burst</button>
 <button type="button" class="link-button" id="log-sample-login" data-sample="login">a login under credential stuffing</button>
 </div>
@@ -27,7 +27,7 @@ pub const CONTROLS: &str = r#"<h2 id="logs-title">Your traffic: who would get a 
 <label id="log-time-label" hidden><span>Time field</span><input type="text" id="log-time-field" size="10" placeholder="time, ts, @timestamp…"></label>
 <label><span>Recommend a policy that throttles at most</span><input type="number" id="log-target" min="0" max="100" step="0.1" value="1"><span>% of keys</span></label>
 </div>
-<p class="hint">Logs with whole-second stamps (combined, ALB, CloudFront) get their n requests of one second spread evenly: the k-th arrives at the second + k/n. Lines up to 5 s out of order are put in order. The same report from the command line: <code>ratelimit-sim --log FILE --key K --query Q</code> (add <code>--sweep</code> for the sizing table).</p>"#;
+<p class="hint">Logs with whole-second stamps (combined, ALB, CloudFront) get their n requests of one second spread evenly: the k-th arrives at the second + k/n. Lines up to 5 s out of order are put in order. Gzip files (<code>access.log.2.gz</code>, ALB and CloudFront logs) are read as they are; several files (a rotated set, one log per server) are merged by time. The same report from the command line: <code>ratelimit-sim --log FILE --key K --query Q</code> (repeat <code>--log</code> for each file; add <code>--sweep</code> for the sizing table).</p>"#;
 
 /// How the log is read and judged.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,8 +96,39 @@ pub struct Status {
     pub notices: Vec<String>,
     /// Whether the playground's policy changed since the report.
     pub stale: bool,
-    /// What Apply did.
-    pub applied: Option<String>,
+}
+
+/// What the page says under the Apply button once it has applied `policy` (in words): done, that
+/// the report above is still the one before, and the next steps.
+///
+/// ```
+/// use ratelimit_playground::present::log_report::panel::applied;
+/// assert!(applied("burst 12 at 6/s").contains("now run <strong>burst 12 at 6/s</strong>"));
+/// ```
+pub fn applied(policy: &str) -> String {
+    format!(
+        "<p class=\"ok\" id=\"log-applied\" role=\"status\">Applied: the playground and the production panel now run <strong>{}</strong>. The report above is still the replay under the policy before (<button type=\"button\" class=\"link-button\" id=\"log-again\">replay the log under this one</button>). Next: <a href=\"#production\">its production config ↓</a>, or watch one of your clients under it just below.</p>",
+        escape(policy)
+    )
+}
+
+/// What the page says under the watch button once it replays `key`'s `requests` live under
+/// `policy` (in words).
+///
+/// ```
+/// use ratelimit_playground::present::log_report::panel::watching;
+/// assert_eq!(
+///     watching("10.0.0.<1>", 1200, "Token bucket, burst 10 at 5/s"),
+///     "<p class=\"hint\" id=\"log-watching\" role=\"status\">↑ The playground above replays 10.0.0.&lt;1&gt;'s 1,200 requests under Token bucket, burst 10 at 5/s.</p>"
+/// );
+/// ```
+pub fn watching(key: &str, requests: u64, policy: &str) -> String {
+    format!(
+        "<p class=\"hint\" id=\"log-watching\" role=\"status\">↑ The playground above replays {}'s {} requests under {}.</p>",
+        escape(key),
+        group_thousands(requests),
+        escape(policy)
+    )
 }
 
 /// The status line's markup.
@@ -131,9 +162,6 @@ pub fn status(s: &Status) -> String {
     }
     if s.stale {
         out.push_str("<p class=\"hint stale\" id=\"log-stale\">The playground's policy has changed since this analysis. <button type=\"button\" class=\"link-button\" id=\"log-again\">Analyse again</button></p>");
-    }
-    if let Some(a) = &s.applied {
-        out.push_str(&format!("<p class=\"ok\" id=\"log-applied\" role=\"status\">{}</p>", escape(a)));
     }
     out
 }

@@ -5,6 +5,7 @@
 use super::charts::rejections_chart;
 use super::html::{escape, figure, table};
 use super::share;
+use super::words::scenario_words;
 use crate::present::units::{format_percent, format_secs, group_thousands};
 use crate::sim::logs::policy::label;
 use crate::sim::logs::shadow::ShadowReport;
@@ -23,11 +24,12 @@ pub fn report_markup(r: &ShadowReport, sc: &Scenario, width: u32) -> String {
         r.requests, r.admitted, r.rejected
     );
     out.push_str(&format!(
-        "<p class=\"log-summary\" id=\"log-summary\">{} requests from {} keys ({} format, {} lines) under <code>{}</code>: {} admitted, {} refused ({}). <strong>{} keys ({}) saw at least one 429.</strong></p>",
+        "<p class=\"log-summary\" id=\"log-summary\">{} requests from {} keys ({} format, {} lines) under {} (<code>{}</code>): {} admitted, {} refused ({}). <strong>{} keys ({}) saw at least one 429.</strong></p>",
         group_thousands(r.requests),
         group_thousands(keys),
         escape(&read.format.name()),
         group_thousands(read.lines as u64),
+        escape(&scenario_words(sc)),
         escape(&label(sc)),
         group_thousands(r.admitted),
         group_thousands(r.rejected),

@@ -6,6 +6,7 @@
 use super::charts::{throttled_chart, through_chart, TradeOff};
 use super::html::{escape, figure, table};
 use super::share;
+use super::words::policy_words;
 use crate::present::units::{format_number, format_percent, group_thousands};
 use crate::sim::logs::job::MAX_SWEPT;
 use crate::sim::logs::keys::Keys;
@@ -23,7 +24,11 @@ fn cells(row: &SizingRow, s: &Sizing, keys: &Keys) -> Vec<String> {
         .map(|&(k, n, a)| format!("{} {}", escape(keys.name(k)), format_percent(share(a, n))))
         .collect();
     vec![
-        format!("<code>{}</code>", escape(&row.policy.to_string())),
+        format!(
+            "{}<br><code class=\"log-query\">{}</code>",
+            policy_words(&row.policy),
+            escape(&row.policy.to_string())
+        ),
         format!("{}/s", format_number(row.rate)),
         format!(
             "{} ({})",
@@ -36,8 +41,9 @@ fn cells(row: &SizingRow, s: &Sizing, keys: &Keys) -> Vec<String> {
 }
 
 /// The sizing table of `s` (over the first `swept` requests), keys named by `keys`, the
-/// charts within `width` CSS pixels.
-pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32) -> String {
+/// charts within `width` CSS pixels; `next` (markup: the clients to watch live) goes right under
+/// the recommendation and its Apply button, where the eye is after applying it.
+pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32, next: &str) -> String {
     let rec = s.recommended.map(|i| &s.rows[i]);
     let rec_policy = rec.map_or(String::new(), |r| escape(&r.policy.to_string()));
     let mut out = format!(
@@ -57,11 +63,11 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32) -> Strin
                 (n, m) => format!("It still throttles {}: {} and {} more.", group_thousands(n as u64), named.join(", "), group_thousands(m as u64)),
             };
             out.push_str(&format!(
-                "<p id=\"log-recommendation\">The smallest policy under which at most {target} % of the {} keys see a 429: <code>{}</code> ({}/s sustained, burst {}: at most {} from one key in a minute). {still_text}</p><button type=\"button\" id=\"log-apply\" data-policy=\"{}\">Apply this policy to the playground</button>",
+                "<p id=\"log-recommendation\">The smallest policy under which at most {target} % of the {} keys see a 429: <strong>{}</strong> (<code>{}</code>): {}/s sustained, at most {} from one key in a minute. {still_text}</p><button type=\"button\" id=\"log-apply\" data-policy=\"{}\">Apply this policy to the playground</button>",
                 group_thousands(s.keys as u64),
+                policy_words(&r.policy),
                 rec_policy,
                 format_number(r.rate),
-                group_thousands(r.burst),
                 format_number(r.per_minute),
                 rec_policy,
             ));
@@ -71,6 +77,7 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32) -> Strin
             s.rows.last().map_or(0, |r| r.keys_throttled)
         )),
     }
+    out.push_str(next);
     if swept >= MAX_SWEPT {
         out.push_str(&format!(
             "<p class=\"hint\">Sized on the log's first {} requests.</p>",
@@ -128,7 +135,7 @@ mod tests {
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
         let sc = Scenario::from_query("capacity=10&refill=1").unwrap();
         let s = sweep(&arrivals, &read.keys, &sc, 0.02);
-        let html = sizing_markup(&s, &read.keys, arrivals.len(), 600);
+        let html = sizing_markup(&s, &read.keys, arrivals.len(), 600, "");
         let rec = &s.rows[s.recommended.unwrap()];
         assert!(
             html.contains(&format!("data-policy=\"{}\"", escape(&rec.policy.to_string()))),

@@ -84,10 +84,12 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
         let keys: Vec<&String> = v["scenario"].as_object().unwrap().keys().collect();
         // Every key but `limit`, which is derived here (its value is `effective_limit`), and the
-        // five product knobs, which only a product model has.
-        assert_eq!(keys.len(), crate::sim::query::KEYS.len() - 1 - 5, "{keys:?}");
+        // product knobs, which only a product model has.
+        let knobs = crate::sim::products::PRODUCT_KEYS.len();
+        assert_eq!(keys.len(), crate::sim::query::KEYS.len() - 1 - knobs, "{keys:?}");
         let nginx = scenario_json(&Scenario::from_query("algo=nginx&nodelay=0&window=2").unwrap(), LinkView::Single);
         let v2: serde_json::Value = serde_json::from_str(&nginx).expect("valid JSON");
+        assert!(v2["scenario"].as_object().unwrap().contains_key("nodelay"), "{nginx}");
         assert_eq!(v2["scenario"].as_object().unwrap().len(), crate::sim::query::KEYS.len() - 1, "{nginx}");
         assert_eq!(v["effective_limit"], 10);
         assert!(json.contains("\"window\": 0.001000001"), "{json}");

@@ -2,8 +2,8 @@
 //! one reader of an address, for every module), which wasm module serves a link ([`route`]), an
 //! embed's cards ([`cards`]) and frame options ([`frame`]), the embed builder's input
 //! ([`builder_input`]), the snippets it hands out ([`snippet`]), the CSV and JSON exports
-//! ([`export`]) and, natively, the still SVG of a run ([`still`], what `ratelimit-sim --still`
-//! writes).
+//! ([`export`]) and, natively, the still SVG of a run ([`still`], what `ratelimit-sim --show`
+//! writes, in the embed's theme and with its caption: [`still_look`]).
 
 pub mod builder_input;
 pub mod cards;
@@ -15,3 +15,5 @@ pub mod route;
 pub mod snippet;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod still;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod still_look;

@@ -105,11 +105,11 @@ pub const WHOLE: [Rule; 4] = [
     },
     Rule { why: "The page's Compare all (`view=compare`).", links: Links::Pages, any: &[Test::Is("view", "compare")] },
     Rule {
-        why: "A page link to a product model (`algo=nginx` and the like): the page's first module has no \
-              product models (`sim::products::models`); a frame's has. Any `algo` that is not a textbook \
-              algorithm's name is a product's (or unknown, which the whole page explains), so a product \
-              added to the registry needs nothing here.",
-        links: Links::Pages,
+        why: "A link to a product model (`algo=nginx` and the like): neither first module has the product \
+              models (`sim::products::models`). Any `algo` that is not a textbook algorithm's name is a \
+              product's (or unknown, which the whole page explains), so a product added to the registry \
+              needs nothing here.",
+        links: Links::All,
         any: &[Test::NotIn("algo", &TEXTBOOK_NAMES)],
     },
 ];
@@ -123,7 +123,7 @@ impl Module {
     /// use ratelimit_playground::present::share::route::Module;
     /// assert_eq!(Module::of("?algo=gcra&rate=3"), Module::Page);
     /// assert_eq!(Module::of("?algo=nginx"), Module::Whole);
-    /// assert_eq!(Module::of("?embed=1&algo=nginx"), Module::Frame);
+    /// assert_eq!(Module::of("?embed=1&algo=nginx"), Module::Whole);
     /// assert_eq!(Module::of("?embed=1&show=state,compare"), Module::Whole);
     /// assert_eq!(Module::of("?nodes=%204"), Module::Whole);
     /// ```
@@ -338,7 +338,8 @@ mod tests {
     fn a_rule_about_frames_or_pages_leaves_the_others_alone() {
         assert_eq!(Module::of("?show=compare"), Module::Page);
         assert_eq!(Module::of("?embed=1&view=compare"), Module::Frame);
-        assert_eq!(Module::of("?embed=1&algo=envoy"), Module::Frame);
+        assert_eq!(Module::of("?embed=1&algo=envoy"), Module::Whole);
+        assert_eq!(Module::of("?embed=1&algo=gcra"), Module::Frame);
         assert_eq!(Module::of("?embed=1&view=cluster"), Module::Whole);
     }
 

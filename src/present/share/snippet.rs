@@ -1,11 +1,13 @@
 //! The snippet the Embed panel hands out: a 600 px frame of the embed URL, sandboxed to scripts
-//! only, with a title that tells screen-reader users what is inside, stacked over a link to the
+//! and to opening the playground in a tab of its own ([`SANDBOX`]), with a title that tells
+//! screen-reader users what is inside, stacked over a link to the
 //! playground around a still image of the same cards (for RSS readers, email and doc sites that
-//! strip iframes: the image is left), and the CLI command that draws that image. Plain Rust,
-//! tested natively.
+//! strip iframes: the image is left), the few lines that size the frame to its content
+//! ([`SIZER`]), and the CLI command that draws that image. Plain Rust, tested natively.
 
 use crate::present::options::algorithm_label;
 use crate::present::share::cards::Card;
+use crate::present::share::frame::Theme;
 use crate::present::units::format_number;
 use crate::sim::Scenario;
 
@@ -13,6 +15,14 @@ use crate::sim::Scenario;
 pub const FRAME_WIDTH: u32 = 600;
 /// Height of a frame with one chart, CSS px (the embed reports its real height by `postMessage`).
 pub const FRAME_HEIGHT: u32 = 400;
+/// What the frame may do: run its scripts with the origin it is served from, and open "Open in
+/// the playground ↗" as a tab of its own, outside the sandbox (a plain page, not a sandboxed one
+/// that could not run the app). With its own origin its code and stylesheets load as same-origin
+/// requests, so any static host serves it, CORS headers or none (with an opaque origin, a plain
+/// static server left every frame blank). On another site than the post, that origin reaches
+/// nothing of the post; on the post's own site, the frame's code is the site's own files.
+/// Still no top navigation, forms, modals or downloads.
+pub const SANDBOX: &str = "allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox";
 /// The fallback image's file name the builder starts with.
 pub const FALLBACK_IMAGE: &str = "ratelimit-playground.svg";
 
@@ -61,27 +71,39 @@ fn attr(s: &str) -> String {
 /// use ratelimit_playground::present::share::snippet::iframe;
 /// let html = iframe("https://example.org/rl/?rate=8&embed=1", "A title", 400, "https://example.org/rl/?rate=8", "still.svg");
 /// assert!(html.contains(r#"src="https://example.org/rl/?rate=8&amp;embed=1""#));
-/// assert!(html.contains(r#"sandbox="allow-scripts""#) && html.contains(r#"title="A title""#));
+/// assert!(html.contains(r#"sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox""#));
+/// assert!(html.contains(r#"title="A title""#));
 /// assert!(html.contains(r#"<a href="https://example.org/rl/?rate=8" style="grid-area: 1 / 1"><img src="still.svg""#));
 /// ```
 pub fn iframe(url: &str, title: &str, height: u32, page: &str, image: &str) -> String {
     let frame = format!(
-        "<iframe src=\"{}\" title=\"{}\" width=\"{FRAME_WIDTH}\" height=\"{height}\" sandbox=\"allow-scripts\" loading=\"lazy\" style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>",
+        "<iframe src=\"{}\" title=\"{}\" width=\"{FRAME_WIDTH}\" height=\"{height}\" sandbox=\"{SANDBOX}\" loading=\"lazy\" data-ratelimit-playground style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>",
         attr(url),
         attr(title)
     );
     if image.trim().is_empty() {
-        return frame.replace("grid-area: 1 / 1; border: 0; width: 100%", "border: 0; max-width: 100%");
+        let frame = frame.replace("grid-area: 1 / 1; border: 0; width: 100%", "border: 0; max-width: 100%");
+        return format!("{frame}\n{SIZER}");
     }
     // The frame is stacked over the image in one grid cell: where iframes are stripped, the
     // linked image is what is left; where they are not, the frame covers it.
     format!(
-        "<div style=\"display: grid; max-width: {FRAME_WIDTH}px\">\n  <a href=\"{}\" style=\"grid-area: 1 / 1\"><img src=\"{}\" alt=\"{} (a still; open the live playground)\" width=\"{FRAME_WIDTH}\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  {frame}\n</div>",
+        "<div style=\"display: grid; max-width: {FRAME_WIDTH}px\">\n  <a href=\"{}\" style=\"grid-area: 1 / 1\"><img src=\"{}\" alt=\"{} (a still; open the live playground)\" width=\"{FRAME_WIDTH}\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  {frame}\n</div>\n{SIZER}",
         attr(page),
         attr(image.trim()),
         attr(title)
     )
 }
+
+/// The snippet's few lines of script: each frame of the snippet (`data-ratelimit-playground`)
+/// takes the height its content reports (its `ratelimit-playground:height` messages, from that
+/// frame's window only, a number of px within reason), so at 375 px, where the content wraps
+/// taller, nothing is cut off. A frame stacked over its still that has said nothing 8 s after it
+/// loaded (its code did not load or run: it shows why) moves under the still, 12em tall, so the
+/// reader sees the picture and the reason; a frame that speaks later goes back over it. Where a
+/// host strips scripts, the frame keeps its estimated height. Several snippets on one page each
+/// add it; sizing or moving a frame twice is harmless.
+pub const SIZER: &str = "<script>(function(){var s=\"iframe[data-ratelimit-playground]\";addEventListener(\"message\",function(e){var d=e.data||{},h=+d.height,f=document.querySelectorAll(s),i;if(d.type!==\"ratelimit-playground:height\"||!(h>0&&h<2e4))return;for(i=0;i<f.length;i++)if(f[i].contentWindow===e.source){f[i].rlpSaid=1;if(f[i].style.gridRowStart)f[i].style.gridRow=\"1\";f[i].style.height=Math.ceil(h)+\"px\"}});document.querySelectorAll(s).forEach(function(f){f.addEventListener(\"load\",function(){setTimeout(function(){if(!f.rlpSaid&&f.style.gridRowStart){f.style.gridRow=\"2\";f.style.height=\"12em\"}},8e3)})})})()</script>";
 
 /// Quotes `s` for a POSIX shell: in single quotes, with each `'` closed, escaped and reopened.
 fn shell_quote(s: &str) -> String {
@@ -89,17 +111,23 @@ fn shell_quote(s: &str) -> String {
 }
 
 /// The command that draws the snippet's still: the same cards of the same scenario at the same
-/// moment, by the same drawing code, to `image`.
+/// moment, by the same drawing code, in the embed's theme (`auto` is the CLI's default) and with
+/// its caption, to `image`.
 ///
 /// ```
 /// use ratelimit_playground::present::share::cards::Card;
+/// use ratelimit_playground::present::share::frame::Theme;
 /// use ratelimit_playground::present::share::snippet::svg_command;
 /// assert_eq!(
-///     svg_command("rate=8&algo=gcra", &[Card::Throughput, Card::State], "12.5", "still.svg"),
+///     svg_command("rate=8&algo=gcra", &[Card::Throughput, Card::State], "12.5", Theme::Auto, "", "still.svg"),
 ///     "ratelimit-sim --query 'rate=8&algo=gcra' --format svg --show throughput,state --at 12.5 --out still.svg"
 /// );
+/// assert_eq!(
+///     svg_command("rate=8", &[Card::Strip], "0", Theme::Dark, "It's 8/s", "still.svg"),
+///     r#"ratelimit-sim --query 'rate=8' --format svg --show strip --at 0 --theme dark --caption 'It'\''s 8/s' --out still.svg"#
+/// );
 /// ```
-pub fn svg_command(query: &str, cards: &[Card], at: &str, image: &str) -> String {
+pub fn svg_command(query: &str, cards: &[Card], at: &str, theme: Theme, caption: &str, image: &str) -> String {
     let show = crate::present::share::cards::cards_value(cards);
     let image = if image.trim().is_empty() { FALLBACK_IMAGE } else { image.trim() };
     let out = if image.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./".contains(&b)) {
@@ -107,7 +135,12 @@ pub fn svg_command(query: &str, cards: &[Card], at: &str, image: &str) -> String
     } else {
         shell_quote(image)
     };
-    format!("ratelimit-sim --query {} --format svg --show {show} --at {at} --out {out}", shell_quote(query))
+    let theme = if theme == Theme::Auto { String::new() } else { format!(" --theme {}", theme.key()) };
+    let caption = if caption.is_empty() { String::new() } else { format!(" --caption {}", shell_quote(caption)) };
+    format!(
+        "ratelimit-sim --query {} --format svg --show {show} --at {at}{theme}{caption} --out {out}",
+        shell_quote(query)
+    )
 }
 
 #[cfg(test)]
@@ -119,20 +152,21 @@ mod tests {
         let html = iframe("https://x.test/?a=1&b=\"2\"", "<b>", 400, "https://x.test/?a=1", "");
         assert!(html.contains("src=\"https://x.test/?a=1&amp;b=&quot;2&quot;\""), "{html}");
         assert!(html.contains("title=\"&lt;b&gt;\""), "{html}");
-        assert!(html.starts_with("<iframe ") && html.ends_with("></iframe>"));
+        assert!(html.starts_with("<iframe ") && html.ends_with(&format!("></iframe>\n{SIZER}")), "{html}");
         let stacked = iframe("https://x.test/?e=1", "t", 400, "https://x.test/?a=1&b=2", "a \"b\".svg");
         assert!(stacked.contains("<a href=\"https://x.test/?a=1&amp;b=2\""), "{stacked}");
         assert!(stacked.contains("<img src=\"a &quot;b&quot;.svg\""), "{stacked}");
-        assert!(stacked.ends_with("></iframe>\n</div>"), "{stacked}");
+        assert!(stacked.ends_with(&format!("></iframe>\n</div>\n{SIZER}")), "{stacked}");
     }
 
     #[test]
     fn the_still_command_quotes_what_a_shell_would_split() {
-        let cmd = svg_command("a=1&b='x'", &[Card::Strip], "0", "my still.svg");
+        let cmd = svg_command("a=1&b='x'", &[Card::Strip], "0", Theme::Auto, "", "my still.svg");
         assert_eq!(
             cmd,
             r#"ratelimit-sim --query 'a=1&b='\''x'\''' --format svg --show strip --at 0 --out 'my still.svg'"#
         );
-        assert!(svg_command("q", &[Card::Strip], "0", " ").ends_with("--out ratelimit-playground.svg"));
+        assert!(svg_command("q", &[Card::Strip], "0", Theme::Light, "", " ")
+            .ends_with("--theme light --out ratelimit-playground.svg"));
     }
 }

@@ -27,7 +27,9 @@ use crate::present::cluster::sweep::{run_sweep, SWEEP_NODES, SWEEP_RTTS_MS};
 use crate::present::options::algorithm_label;
 use crate::present::runner::Runner;
 use crate::present::share::cards::{fit, full_rows, Card};
+use crate::present::share::frame::Theme;
 use crate::present::share::snippet::FRAME_WIDTH;
+use crate::present::share::still_look::{drawing_style, follow_scheme, wrap};
 use crate::present::snapshot::status_line;
 use crate::present::units::{clock_text, format_percent, group_thousands};
 use crate::sim::{Nanos, Scenario, Simulation};
@@ -38,6 +40,8 @@ const TITLE: u32 = 24;
 const LINE: u32 = 18;
 /// Space between cards, px.
 const GAP: u32 = 8;
+/// Characters in a line of the caption (13 px text across 600 px).
+const CAPTION_CHARS: usize = 80;
 
 /// What one card draws: a chart, or lines of text.
 enum Body {
@@ -47,8 +51,9 @@ enum Body {
     Text(Vec<String>),
 }
 
-/// The still of `cards` (fitted to the scenario as the embed fits them) at simulated time `at`.
-pub fn still_svg(sc: &Scenario, cards: &[Card], at: Nanos) -> Result<String, String> {
+/// The still of `cards` (fitted to the scenario as the embed fits them) at simulated time `at`,
+/// in the embed's `theme` and with its `caption` under the cards, as the embed shows them.
+pub fn still_svg(sc: &Scenario, cards: &[Card], at: Nanos, theme: Theme, caption: &str) -> Result<String, String> {
     sc.validate().map_err(|e| e.to_string())?;
     let (cards, _) = fit(cards, is_cluster(sc));
     let mut runner = Runner::new(sc, cards.contains(&Card::Compare));
@@ -57,11 +62,13 @@ pub fn still_svg(sc: &Scenario, cards: &[Card], at: Nanos) -> Result<String, Str
     let bodies: Vec<(Card, Body)> = cards.iter().map(|&c| (c, body(c, &runner, sim))).collect();
     let rows = rows(&bodies);
     let head = TITLE + GAP;
-    let height = head + rows.iter().map(|r| row_height(&bodies, r) + GAP).sum::<u32>();
+    let caption = if caption.trim().is_empty() { Vec::new() } else { wrap(caption.trim(), CAPTION_CHARS) };
+    let below = if caption.is_empty() { 0 } else { caption.len() as u32 * LINE + GAP };
+    let height = head + rows.iter().map(|r| row_height(&bodies, r) + GAP).sum::<u32>() + below;
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (FRAME_WIDTH, height)).into_drawing_area();
-        let style = ChartStyle::default();
+        let style = drawing_style(theme);
         root.fill(&style.theme.background).map_err(|e| e.to_string())?;
         let title = format!(
             "{} · {} · {} requests, {} admitted, {} rejected",
@@ -83,9 +90,12 @@ pub fn still_svg(sc: &Scenario, cards: &[Card], at: Nanos) -> Result<String, Str
             }
             y += h + GAP;
         }
+        for (i, line) in caption.iter().enumerate() {
+            text(&root, line, 8, (y + i as u32 * LINE) as i32, 13, &style)?;
+        }
         root.present().map_err(|e| e.to_string())?;
     }
-    Ok(out)
+    Ok(follow_scheme(&out, theme))
 }
 
 /// Rows of card indices, as the embed's grid lays them out ([`full_rows`]).
@@ -224,23 +234,6 @@ fn body(card: Card, runner: &Runner, sim: &Simulation) -> Body {
     }
 }
 
-/// `s` in lines of at most `width` characters, broken at spaces.
-fn wrap(s: &str, width: usize) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    for word in s.split(' ') {
-        let line = lines.last_mut().expect("one line");
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(word.to_string());
-        } else {
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-    }
-    lines
-}
-
 /// Writes `s` at (`x`, `y`) in `size` px.
 fn text<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -343,7 +336,7 @@ mod tests {
     #[test]
     fn every_card_draws_and_the_title_line_gives_the_moments_counts() {
         let single = [Card::Throughput, Card::State, Card::Steady, Card::Strip, Card::Response, Card::Stats];
-        let svg = still_svg(&q("rate=8&algo=fixed_window"), &single, Nanos::from_secs(12)).unwrap();
+        let svg = still_svg(&q("rate=8&algo=fixed_window"), &single, Nanos::from_secs(12), Theme::Light, "").unwrap();
         let mut sim = Simulation::new(&q("rate=8&algo=fixed_window"));
         sim.step_until(crate::sim::SimTime::from_secs(12));
         let t = sim.metrics().totals;
@@ -354,10 +347,37 @@ mod tests {
         }
         assert!(svg.contains("HTTP/1.1 "), "the last response");
         let cluster = [Card::Topology, Card::Swimlane, Card::Code, Card::Nodes, Card::Rtt, Card::Throughput];
-        let svg = still_svg(&q("nodes=4&store=race&rtt=20&rate=40"), &cluster, Nanos::from_secs(5)).unwrap();
+        let svg = still_svg(&q("nodes=4&store=race&rtt=20&rate=40"), &cluster, Nanos::from_secs(5), Theme::Light, "")
+            .unwrap();
         assert!(svg.contains("node 4: ") && svg.contains("GET"), "per node and the code");
-        let compare = still_svg(&q("rate=8"), &[Card::Compare], Nanos::from_secs(5)).unwrap();
+        let compare = still_svg(&q("rate=8"), &[Card::Compare], Nanos::from_secs(5), Theme::Light, "").unwrap();
         assert!(compare.contains("Sliding window log") || compare.contains("Sliding log"), "every column");
+    }
+
+    #[test]
+    fn the_still_takes_the_embeds_theme_and_caption() {
+        let sc = q("rate=8");
+        let light = still_svg(&sc, &[Card::Throughput], Nanos::from_secs(5), Theme::Light, "").unwrap();
+        let caption =
+            "Why 100 per minute let 200 through: two windows of requests at the seam, every minute of the day.";
+        let dark = still_svg(&sc, &[Card::Throughput], Nanos::from_secs(5), Theme::Dark, caption).unwrap();
+        let auto = still_svg(&sc, &[Card::Throughput], Nanos::from_secs(5), Theme::Auto, "").unwrap();
+        assert!(light.contains("fill=\"#FFFFFF\"") && !light.contains("<style>"), "light, as it was");
+        assert!(dark.contains("fill=\"#1B1F26\"") && !dark.contains("fill=\"#FFFFFF\""), "drawn dark");
+        assert!(
+            auto.contains("prefers-color-scheme: dark") && auto.contains("fill=\"#FFFFFF\""),
+            "light, dark on demand"
+        );
+        // The caption is under the cards, in two lines, and makes the still taller by them.
+        assert!(
+            dark.contains("\nWhy 100 per minute let 200 through: two windows of requests at the seam, every\n</text>"),
+            "the caption's first line"
+        );
+        assert!(dark.contains("\nminute of the day.\n</text>"), "the caption's second line");
+        let height = |svg: &str| {
+            svg.split("height=\"").nth(1).and_then(|h| h.split('"').next()).unwrap().parse::<u32>().unwrap()
+        };
+        assert_eq!(height(&dark), height(&light) + 2 * LINE + GAP);
     }
 
     #[test]

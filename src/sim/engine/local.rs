@@ -7,7 +7,7 @@
 //! [`Simulation::arrive`] and `decided` make one event at a time: `tests/fast_path.rs` compares
 //! the two on every algorithm, retry policy, balancer and traffic shape.
 
-use super::requests::{Attempt, Last};
+use super::events::{Attempt, Last};
 use super::Simulation;
 use crate::sim::decision::Verdict;
 use crate::sim::limiter::Limiter;

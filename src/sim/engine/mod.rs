@@ -17,10 +17,12 @@ use crate::sim::store::Store;
 use crate::sim::time::{Nanos, SimTime};
 use crate::sim::traffic::Arrivals;
 
+mod events;
 mod local;
 mod requests;
+pub mod shared;
 
-use requests::{Ev, Last};
+use events::{Ev, Last};
 
 /// Series buckets kept by default: one hour of one-second buckets.
 pub const DEFAULT_HISTORY: usize = 3_600;

@@ -1,59 +1,13 @@
 //! One request's life in the engine: arrival at the load balancer, the store operations of its
 //! node's mode, the decision, and the client's retry.
 
+use super::events::{Attempt, Ev, Last};
 use super::Simulation;
 use crate::sim::decision::{DecisionRecord, Verdict};
-use crate::sim::limiter::{AnyLimiter, Limiter};
+use crate::sim::limiter::Limiter;
 use crate::sim::metrics::EventKind;
-use crate::sim::scenario::{FailMode, RetryPolicy, StoreMode};
-use crate::sim::store::Snapshot;
+use crate::sim::scenario::{RetryPolicy, StoreMode};
 use crate::sim::time::{Nanos, SimTime};
-
-/// One attempt of a request: a new arrival or a retry.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Attempt {
-    pub(super) id: u64,
-    /// When it reached the load balancer (and its node: the LB adds no delay).
-    pub(super) at: SimTime,
-    /// 0 for a new request, k for its k-th retry.
-    pub(super) retry: u32,
-    pub(super) node: u32,
-}
-
-/// The most recent decision, kept cheaply; the full [`Decision`] is built when asked for.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Last {
-    pub(super) at: SimTime,
-    pub(super) node: usize,
-    pub(super) verdict: Verdict,
-    /// A local decision whose Retry-After was skipped (no client retries): it can be computed
-    /// later from the node's limiter, which nothing has changed since.
-    pub(super) lazy: bool,
-}
-
-#[derive(Debug)]
-pub(super) enum Ev {
-    Retry(Attempt),
-    Get(Attempt),
-    GetReply(Attempt, Box<Snapshot>),
-    Set(Attempt, Box<AnyLimiter>, u64, Verdict),
-    SetAck(Attempt, Verdict),
-    Script(Attempt),
-    ScriptReply(Attempt, Verdict),
-    Increment {
-        node: usize,
-        seq: u64,
-        at: SimTime,
-    },
-    IncrementReply {
-        node: usize,
-        seq: u64,
-        state: Box<AnyLimiter>,
-    },
-    Timeout(Attempt),
-    /// An admitted request the limiter holds until now (nginx without `nodelay`).
-    Delayed(Attempt, Verdict),
-}
 
 impl Simulation {
     pub(super) fn arrive(&mut self, at: SimTime, retry: u32) {
@@ -90,76 +44,21 @@ impl Simulation {
                     self.push(at + delay, Ev::Delayed(a, v));
                 }
             }
-            StoreMode::Atomic | StoreMode::Race => {
-                if self.answered(at) {
-                    let ev = if self.sc.store == StoreMode::Atomic { Ev::Script(a) } else { Ev::Get(a) };
-                    self.push(at + self.up, ev);
-                } else {
-                    self.push(at + self.sc.timeout, Ev::Timeout(a));
-                }
-            }
-            StoreMode::Async => {
-                let v = self.nodes[node].limiter.check(at);
-                if v.allowed || self.sc.count_rejected {
-                    let seq = self.nodes[node].sent_increment(at);
-                    if !self.lost(at) {
-                        self.push(at + self.up, Ev::Increment { node, seq, at });
-                    }
-                }
-                self.decided(a, v, at, true);
-            }
+            // A shared store: only the modules that run several nodes have this code.
+            _ => super::shared::arrive(self, a, at),
         }
     }
 
     pub(super) fn handle(&mut self, now: SimTime, ev: Ev) {
         match ev {
             Ev::Retry(a) => self.arrive(now, a.retry),
-            Ev::Script(a) => {
-                let d = self.store.script(a.at);
-                self.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
-                self.push(now + self.down, Ev::ScriptReply(a, d));
-            }
-            Ev::ScriptReply(a, d) | Ev::SetAck(a, d) | Ev::Delayed(a, d) => self.decided(a, d, now, false),
-            Ev::Get(a) => {
-                let snap = self.store.get();
-                self.metrics.event(now, a.id, a.node as usize, EventKind::Get { version: snap.version });
-                self.push(now + self.down, Ev::GetReply(a, Box::new(snap)));
-            }
-            Ev::GetReply(a, snap) => {
-                let Snapshot { mut state, version } = *snap;
-                // The racy code: decide on the node from what was read, with the request's time.
-                let d = state.check(a.at);
-                if !(d.allowed || self.sc.count_rejected) {
-                    self.decided(a, d, now, false);
-                } else if self.answered(now) {
-                    self.push(now + self.up, Ev::Set(a, Box::new(state), version, d));
-                } else {
-                    self.push(now + self.sc.timeout, Ev::Timeout(a));
-                }
-            }
-            Ev::Set(a, state, version, d) => {
-                let lost_update = self.store.set(*state, version);
-                self.metrics.totals.lost_updates += u64::from(lost_update);
-                self.metrics.event(now, a.id, a.node as usize, EventKind::Set { lost_update });
-                self.push(now + self.down, Ev::SetAck(a, d));
-            }
-            Ev::Increment { node, seq, at } => {
-                let state = self.store.increment(at);
-                self.metrics.event(now, seq, node, EventKind::Increment);
-                self.push(now + self.down, Ev::IncrementReply { node, seq, state: Box::new(state) });
-            }
-            Ev::IncrementReply { node, seq, state } => self.nodes[node].synced(seq, *state),
-            Ev::Timeout(a) => {
-                self.metrics.totals.timeouts += 1;
-                self.metrics.event(now, a.id, a.node as usize, EventKind::TimedOut);
-                let v = Verdict::new(self.sc.fail == FailMode::Open, None);
-                self.decided(a, v, now, false);
-            }
+            Ev::Delayed(a, d) => self.decided(a, d, now, false),
+            ev => super::shared::handle(self, now, ev),
         }
     }
 
     /// Counts an arrival at `at` in its series bucket, for a request answered later.
-    fn count_arrival(&mut self, at: SimTime, retry: u32) {
+    pub(super) fn count_arrival(&mut self, at: SimTime, retry: u32) {
         if let Some(b) = self.metrics.series.at(at) {
             b.requests += 1;
             b.retries += u64::from(retry > 0);
@@ -168,7 +67,7 @@ impl Simulation {
 
     /// The node answers the client at `now`: count it, and schedule the client's retry.
     /// `arrived_now`: the request also arrived at `now` and its arrival is counted here.
-    fn decided(&mut self, a: Attempt, d: Verdict, now: SimTime, arrived_now: bool) {
+    pub(super) fn decided(&mut self, a: Attempt, d: Verdict, now: SimTime, arrived_now: bool) {
         let node = a.node as usize;
         let latency = now.since(a.at);
         self.count_decision(node, d.allowed, now);

@@ -34,6 +34,8 @@ pub enum Step<'a> {
         report: &'a ShadowReport,
         /// Requests swept.
         swept: usize,
+        /// The log's arrivals swept, in order (the first `swept`).
+        arrivals: &'a [Arrival],
     },
 }
 
@@ -70,6 +72,11 @@ impl<'s> Analysis<'s> {
         }
     }
 
+    /// The log's format, as given or (once read) detected.
+    pub fn format(&self) -> Option<LogFormat> {
+        self.reader.format()
+    }
+
     /// Reads the next `chunk` of the log.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
         let (run, arrivals) = (&mut self.run, &mut self.arrivals);
@@ -83,7 +90,7 @@ impl<'s> Analysis<'s> {
         let report = run.finish(read);
         on(Step::Report(&report));
         let sizing = sweep_with(&arrivals, &report.read.keys, sc, target, |done, of| on(Step::Swept(done, of)));
-        on(Step::Sized { sizing: &sizing, report: &report, swept: arrivals.len() });
+        on(Step::Sized { sizing: &sizing, report: &report, swept: arrivals.len(), arrivals: &arrivals });
         Ok(())
     }
 }

@@ -3,7 +3,8 @@
 //! shadow mode ([`shadow`]): who would have got a 429 under a policy; the sizing assistant
 //! ([`sizing`]) sweeps the policy's two numbers ([`policy`]) over the same arrivals. [`job`] is
 //! one analysis as the page's worker runs it. Pure and streaming: a log of any size is read line
-//! by line, holding a few seconds of it and the per-key counts.
+//! by line, holding a few seconds of it and the per-key counts. [`watch`] makes the heaviest keys
+//! traces the live playground replays.
 
 pub mod chunks;
 pub mod csv;
@@ -13,6 +14,7 @@ pub mod fields;
 pub mod format;
 pub mod job;
 pub mod keys;
+pub mod merge;
 pub mod order;
 pub mod output;
 pub mod policy;
@@ -21,6 +23,7 @@ pub mod samples;
 pub mod shadow;
 pub mod sizing;
 pub mod stamp;
+pub mod watch;
 
 pub use error::LogError;
 pub use format::LogFormat;

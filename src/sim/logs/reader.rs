@@ -82,6 +82,11 @@ impl LogReader {
         }
     }
 
+    /// The log's format, as given or (once its first line is read) detected.
+    pub fn format(&self) -> Option<LogFormat> {
+        self.format.clone()
+    }
+
     /// Reads the next `chunk` of the log, calling `out` with every arrival now in order.
     pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Arrival)) -> Result<(), LogError> {
         let mut rest = chunk;

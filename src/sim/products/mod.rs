@@ -1,6 +1,6 @@
-//! The limiters people actually run, modelled as those products compute: nginx `limit_req`,
-//! Envoy's local rate limit, the `governor` crate, express-rate-limit's MemoryStore, Upstash
-//! Ratelimit's three scripts and the Lua scripts the production panel exports.
+//! The limiters people actually run, modelled as those products compute (the list is
+//! [`REGISTRY`]; docs/products.md says what each runs). Kong, Envoy, envoyproxy/ratelimit, Spring
+//! Cloud Gateway, AWS and Cloudflare are read from their source or documentation, not run here.
 //!
 //! A product is one module (`nginx/`, …) defining one [`Product`]: its `algo=` name, its model
 //! (which implements [`crate::sim::Limiter`], so the engine runs it like any textbook
@@ -14,18 +14,27 @@
 //! any query keys of its own as [`ProductKey`]s), one line in [`REGISTRY`], and its test in
 //! `tests/real/`.
 
+pub mod aws;
+pub mod cloudflare;
 pub mod envoy;
+pub mod envoy_global;
 pub mod express;
 pub mod go_rate;
 pub mod governor;
+pub mod haproxy;
 pub mod key;
+pub mod kong;
 pub mod models;
 pub mod nginx;
 pub mod options;
 pub mod policy;
 pub(crate) mod probe;
 pub mod product;
+pub mod redis_cell;
 pub mod redis_lua;
+pub mod second_window;
+pub mod spring;
+pub mod traefik;
 pub mod upstash;
 
 pub use key::{KeyKind, ProductKey};
@@ -38,7 +47,7 @@ use options::MAX_PRODUCT_KEYS;
 
 /// Every product, in the product picker's and the production panel's order: a product's
 /// [`ProductId`] is its index here.
-pub const REGISTRY: [Product; 9] = [
+pub const REGISTRY: [Product; 17] = [
     nginx::PRODUCT,
     envoy::PRODUCT,
     governor::PRODUCT,
@@ -48,6 +57,14 @@ pub const REGISTRY: [Product; 9] = [
     upstash::TOKEN,
     redis_lua::PRODUCT,
     go_rate::PRODUCT,
+    traefik::PRODUCT,
+    redis_cell::PRODUCT,
+    haproxy::PRODUCT,
+    kong::PRODUCT,
+    envoy_global::PRODUCT,
+    spring::PRODUCT,
+    aws::PRODUCT,
+    cloudflare::PRODUCT,
 ];
 
 const N: usize = REGISTRY.len();
@@ -90,6 +107,7 @@ const EXPLANATIONS: [Explanation; N] = column!(explanation: Explanation);
 const TOGGLES: [&[Toggle]; N] = column!(toggles: &'static [Toggle]);
 const CHOICES: [Option<Choice>; N] = column!(choice: Option<Choice>);
 const TEXTBOOKS: [Textbook; N] = column!(textbook: Textbook);
+const RUN_HERE: [bool; N] = column!(run_here: bool);
 pub(crate) const MODELS: [product::Build; N] = column!(model: product::Build);
 
 /// Every `algo=` value: the textbook algorithms', then every product's.
@@ -351,6 +369,12 @@ pub fn of_export(export: &str, shape: Shape) -> Option<Algorithm> {
 /// The product's name in prose.
 pub fn product_name(algo: Algorithm) -> &'static str {
     algo.product().map_or("The textbook algorithm", |id| NAMES[id.index()])
+}
+
+/// Whether the real software behind `algo` is run against its model in `make test`
+/// ([`Product::run_here`]); true for a textbook algorithm.
+pub fn run_here(algo: Algorithm) -> bool {
+    algo.product().is_none_or(|id| RUN_HERE[id.index()])
 }
 
 /// Why `algo` decides differently from its textbook algorithm under `p`; empty for a textbook one.

@@ -1,10 +1,11 @@
 //! Building a product model for the engine, and whether this module can.
 //!
 //! Natively every product model is always here. In the browser a module has them only once its
-//! entry has called [`install`]: the page's first module never does, so the models' code (~5 KB
-//! brotli) is not in what every visitor loads. Every other module's entry installs them (the
-//! whole page, a frame, the log worker); the first module hands a product link or pick over to
-//! the whole page instead of running it (`app::page::LightApp`, `app::stand_in`). The engine
+//! entry has called [`install`]: neither first module (the page's, a frame's) does, so the
+//! models' code (~5 KB brotli, and more with every product) is not in what every visitor or
+//! embed loads. The whole page and the log worker install them; a first module hands a product
+//! link or pick over to the whole page instead of running it (`app::page::LightApp`,
+//! `app::page::EmbedPage`, `app::stand_in`). The engine
 //! reaches the models only through a function pointer set here, so a module that never sets it
 //! carries none of them.
 
@@ -36,8 +37,8 @@ static INSTALLED: std::sync::OnceLock<Build> = std::sync::OnceLock::new();
 /// The model of the registry's product `index`.
 ///
 /// # Panics
-/// In a browser module that has not called [`install`]: the page's first module hands a product
-/// over instead of running it.
+/// In a browser module that has not called [`install`]: a first module hands a product over
+/// instead of running it.
 pub(crate) fn model(index: usize, p: &Policy, o: &ProductOptions) -> Box<dyn Model> {
     #[cfg(target_arch = "wasm32")]
     return INSTALLED.get().expect("the product models are not in this module: the whole page runs them")(index, p, o);

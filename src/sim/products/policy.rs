@@ -84,3 +84,23 @@ pub(crate) fn gcd(a: u64, b: u64) -> u64 {
         gcd(b, a % b)
     }
 }
+
+/// The period among `periods` (whole seconds) nearest `p`'s window in ratio, with the limit per
+/// that period that keeps the policy's long-run rate (rounded, at least 1): for the products
+/// whose windows come in fixed sizes (Kong's second … day, Cloudflare's counting periods). A
+/// window that is one of them keeps its limit exactly: 100 per 60 s is 100 per minute.
+pub fn nearest_period(p: &Policy, periods: &[u64]) -> (u64, u64) {
+    let window = p.window_ns.max(1);
+    let ratio = |s: u64| {
+        let (a, b) = (s as f64 * 1e9, window as f64);
+        if a > b {
+            a / b
+        } else {
+            b / a
+        }
+    };
+    let period = periods.iter().copied().min_by(|&a, &b| ratio(a).total_cmp(&ratio(b))).unwrap_or(1);
+    let scaled = u128::from(p.limit) * u128::from(period) * 1_000_000_000;
+    let limit = ((scaled + u128::from(window) / 2) / u128::from(window)).max(1) as u64;
+    (period, limit)
+}

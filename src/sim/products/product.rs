@@ -26,6 +26,9 @@ pub struct Product {
     pub runs: &'static [Shape],
     /// The textbook algorithm it implements.
     pub textbook: Textbook,
+    /// Whether `make test` runs the real software against its model (tests/real/); a model read
+    /// from source or documentation only (Envoy, Kong, managed services) says so where it appears.
+    pub run_here: bool,
     /// Its own query keys (nginx's `nodelay`, …), read and written through
     /// [`ProductOptions`]; a key may be shared with another entry of the same product.
     pub keys: &'static [ProductKey],
@@ -89,7 +92,8 @@ pub struct Choice {
 pub struct Config {
     /// The product, e.g. "nginx limit_req".
     pub target: &'static str,
-    /// The snippet's language, for highlighting: "nginx", "yaml", "rust", "js", "lua".
+    /// The snippet's language, for highlighting: "nginx", "yaml", "rust", "js", "lua",
+    /// "go", "redis" (a redis.conf line and a command).
     pub language: &'static str,
     /// The configuration to paste.
     pub snippet: String,

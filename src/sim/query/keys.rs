@@ -3,7 +3,7 @@
 
 use super::{NumberWhy, Range};
 use crate::sim::algorithm::Algorithm;
-use crate::sim::products::{KeyKind, ProductKey, PRODUCT_KEYS};
+use crate::sim::products::{product_key, KeyKind, ProductKey, PRODUCT_KEYS};
 use crate::sim::rate::Rate;
 use crate::sim::scenario::{Balancer, FailMode, RetryPolicy, Scenario, StoreMode, TrafficShape};
 use crate::sim::support::decimal::{parse_fixed, DecimalError};
@@ -275,10 +275,27 @@ impl Num {
         Range { min: self.min, max: self.max, digits: self.digits, unit: self.unit }
     }
 
-    /// Parses a value; one that is not a number in range is `Err((why, clamped))`, with the
-    /// value in range nearest to it if there is one (a number too large or out of range).
-    /// A negative number is out of range (below every key's minimum), not "not a number".
+    /// Parses a value as [`Range::read`] does.
     pub(super) fn parse(&self, value: &str) -> Result<u64, (NumberWhy, Option<u64>)> {
+        self.range().read(value)
+    }
+}
+
+impl Range {
+    /// Reads a value of this range (a link's, a number field's): an integer with its fractional
+    /// digits; one that is not a number in range is `Err((why, clamped))`, with the value in
+    /// range nearest to it if there is one (a number too large or out of range). A negative
+    /// number is out of range (below every key's minimum), not "not a number".
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::query::{number_range, NumberWhy};
+    /// let capacity = number_range("capacity").unwrap();
+    /// assert_eq!(capacity.read("500"), Ok(500));
+    /// assert_eq!(capacity.read("-5"), Err((NumberWhy::OutOfRange, Some(1))));
+    /// assert_eq!(capacity.read("2000000"), Err((NumberWhy::OutOfRange, Some(1_000_000))));
+    /// assert_eq!(number_range("refill").unwrap().read("12.345"), Ok(12_345));
+    /// ```
+    pub fn read(&self, value: &str) -> Result<u64, (NumberWhy, Option<u64>)> {
         if let Some(Ok(_)) = value.strip_prefix('-').map(|n| parse_fixed(n, self.digits)) {
             return Err((NumberWhy::OutOfRange, Some(self.min)));
         }
@@ -289,4 +306,25 @@ impl Num {
         }
         Ok(v)
     }
+}
+
+/// The numeric key named `key` and where its value goes: a shared key's own setter, or the
+/// product options for a product's key.
+pub(super) fn num(key: &str) -> Option<(Num, Option<&'static ProductKey>)> {
+    match NUMS.iter().find(|n| n.key == key) {
+        Some(n) => Some((*n, None)),
+        None => product_key(key).and_then(|k| Some((Num::of_product(k)?, Some(k)))),
+    }
+}
+
+/// The range of numeric key `key` (shared or a product's): what its number field allows.
+///
+/// ```
+/// use ratelimit_playground::sim::query::number_range;
+/// let r = number_range("refill").unwrap();
+/// assert_eq!((r.min, r.max, r.digits, r.unit), (1, 1_000_000_000, 3, "tokens/s"));
+/// assert!(number_range("algo").is_none());
+/// ```
+pub fn number_range(key: &str) -> Option<Range> {
+    num(key).map(|(n, _)| n.range())
 }

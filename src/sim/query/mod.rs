@@ -12,12 +12,12 @@ use super::scenario::{Outage, Scenario, TrafficShape};
 use super::time::SimTime;
 use crate::sim::products::{product_key, KeyKind, ProductKey, PRODUCT_KEYS};
 use crate::sim::support::decimal::{format_fixed, parse_fixed};
-use keys::{name_of, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, SEC, STORES, TRAFFIC};
+use keys::{name_of, num, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, SEC, STORES, TRAFFIC};
 use std::fmt;
 
-pub use keys::KEYS;
+pub use keys::{number_range, KEYS};
 pub use problem::{Clean, Invalid, Kind, NumberWhy, Problem, Problems, Range, Used};
-pub use words::TRACE_WITHOUT_TIMES;
+pub use words::{range_words, TRACE_WITHOUT_TIMES};
 
 /// A parameter that was not accepted as given, named, with what is allowed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -230,15 +230,6 @@ fn names_of(key: &str) -> Option<Vec<&'static str>> {
             KeyKind::Num { .. } => return None,
         },
     })
-}
-
-/// The numeric key named `key` and where its value goes: a shared key's own setter, or the
-/// product options for a product's key.
-fn num(key: &str) -> Option<(Num, Option<&'static ProductKey>)> {
-    match NUMS.iter().find(|n| n.key == key) {
-        Some(n) => Some((*n, None)),
-        None => product_key(key).and_then(|k| Some((Num::of_product(k)?, Some(k)))),
-    }
 }
 
 /// Sets a numeric key's value: through its setter, or in the product options.

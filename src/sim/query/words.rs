@@ -132,8 +132,8 @@ fn out_of_range(value: &str, range: &Range) -> String {
     format!("{value} is out of range; allowed: {}", range_words(range))
 }
 
-/// `from 1 to 16 nodes`.
-pub(super) fn range_words(r: &Range) -> String {
+/// What a numeric key allows, in words: `from 1 to 16 nodes`.
+pub fn range_words(r: &Range) -> String {
     let unit = if r.unit.is_empty() { String::new() } else { format!(" {}", r.unit) };
     format!("from {} to {}{unit}", format_fixed(r.min, r.digits), format_fixed(r.max, r.digits))
 }

@@ -17,6 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "express",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::FixedWindow),
+    run_here: true,
     keys: &[],
     model: |p, _| Box::new(Express::new(&ExpressOptions::of(p))),
     config: |p, _| export::config(p),

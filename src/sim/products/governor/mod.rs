@@ -17,6 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "governor",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::Gcra),
+    run_here: true,
     keys: &[],
     model: |p, _| Box::new(Governor::new(&GovernorQuota::of(p))),
     config: |p, _| export::config(p),

@@ -19,6 +19,7 @@ pub const PRODUCT: Product = Product {
     export: "nginx",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::TokenBucket),
+    run_here: true,
     keys: &[NODELAY, DELAY, STATUS],
     model: |p, o| Box::new(Nginx::new(&NginxConfig::of(p, o))),
     config: export::config,

@@ -42,6 +42,7 @@ pub const TOKEN: Product = Product {
     export: "upstash",
     runs: &[Shape::Bucket],
     textbook: Textbook::Is(Algorithm::TokenBucket),
+    run_here: true,
     keys: &[],
     model,
     config: |p, _| export::config(p),

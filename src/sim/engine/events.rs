@@ -1,0 +1,55 @@
+//! What the engine's events carry: one attempt of a request, the events of its life (the node's
+//! and the shared store's), and the most recent decision.
+
+use crate::sim::decision::Verdict;
+use crate::sim::limiter::AnyLimiter;
+use crate::sim::store::Snapshot;
+use crate::sim::time::SimTime;
+
+/// One attempt of a request: a new arrival or a retry.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Attempt {
+    pub(super) id: u64,
+    /// When it reached the load balancer (and its node: the LB adds no delay).
+    pub(super) at: SimTime,
+    /// 0 for a new request, k for its k-th retry.
+    pub(super) retry: u32,
+    pub(super) node: u32,
+}
+
+/// The most recent decision, kept cheaply; the full [`Decision`](crate::sim::decision::Decision)
+/// is built when asked for.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Last {
+    pub(super) at: SimTime,
+    pub(super) node: usize,
+    pub(super) verdict: Verdict,
+    /// A local decision whose Retry-After was skipped (no client retries): it can be computed
+    /// later from the node's limiter, which nothing has changed since.
+    pub(super) lazy: bool,
+}
+
+/// An event of a request's life, at the time the engine's queue holds it for.
+#[derive(Debug)]
+pub(super) enum Ev {
+    Retry(Attempt),
+    Get(Attempt),
+    GetReply(Attempt, Box<Snapshot>),
+    Set(Attempt, Box<AnyLimiter>, u64, Verdict),
+    SetAck(Attempt, Verdict),
+    Script(Attempt),
+    ScriptReply(Attempt, Verdict),
+    Increment {
+        node: usize,
+        seq: u64,
+        at: SimTime,
+    },
+    IncrementReply {
+        node: usize,
+        seq: u64,
+        state: Box<AnyLimiter>,
+    },
+    Timeout(Attempt),
+    /// An admitted request the limiter holds until now (nginx without `nodelay`).
+    Delayed(Attempt, Verdict),
+}

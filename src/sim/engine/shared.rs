@@ -1,0 +1,123 @@
+//! The shared-store modes (race, atomic, async): a request whose node asks the store, and the
+//! store's side of it — GET then SET, the script, the edge's increment and its reply, and the
+//! timeout when the store does not answer.
+//!
+//! Natively this is always here. In the browser a module has it only once its entry has called
+//! [`install`], as with the product models ([`crate::sim::products::models`]): neither first
+//! module (the page's one server, a frame's) runs several nodes — each hands a multi-node link or
+//! switch over to the whole page, which installs it — so their wasm carries none of this code.
+
+use super::events::{Attempt, Ev};
+use super::Simulation;
+use crate::sim::decision::Verdict;
+use crate::sim::limiter::Limiter;
+use crate::sim::metrics::EventKind;
+use crate::sim::scenario::{FailMode, StoreMode};
+use crate::sim::store::Snapshot;
+use crate::sim::time::SimTime;
+
+/// Makes the shared-store modes available to this module's engine. Idempotent.
+pub fn install() {
+    #[cfg(target_arch = "wasm32")]
+    let _ = INSTALLED.set((arrive_shared, handle_shared));
+}
+
+#[cfg(target_arch = "wasm32")]
+type Ops = (fn(&mut Simulation, Attempt, SimTime), fn(&mut Simulation, SimTime, Ev));
+
+#[cfg(target_arch = "wasm32")]
+static INSTALLED: std::sync::OnceLock<Ops> = std::sync::OnceLock::new();
+
+/// A request `a` arriving at `at` at a node whose state is in the store. In a module without
+/// the shared store (a first module, for the moment between a switch to the multi-node view and
+/// the whole page taking over) the request is counted as arriving and nothing more.
+pub(super) fn arrive(sim: &mut Simulation, a: Attempt, at: SimTime) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(&(arrive, _)) = INSTALLED.get() {
+        arrive(sim, a, at);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    arrive_shared(sim, a, at)
+}
+
+/// An event of the shared store's at `now` (none without the shared store: see [`arrive`]).
+pub(super) fn handle(sim: &mut Simulation, now: SimTime, ev: Ev) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(&(_, handle)) = INSTALLED.get() {
+        handle(sim, now, ev);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    handle_shared(sim, now, ev)
+}
+
+fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
+    let node = a.node as usize;
+    match sim.sc.store {
+        StoreMode::Atomic | StoreMode::Race => {
+            if sim.answered(at) {
+                let ev = if sim.sc.store == StoreMode::Atomic { Ev::Script(a) } else { Ev::Get(a) };
+                sim.push(at + sim.up, ev);
+            } else {
+                sim.push(at + sim.sc.timeout, Ev::Timeout(a));
+            }
+        }
+        StoreMode::Async => {
+            let v = sim.nodes[node].limiter.check(at);
+            if v.allowed || sim.sc.count_rejected {
+                let seq = sim.nodes[node].sent_increment(at);
+                if !sim.lost(at) {
+                    sim.push(at + sim.up, Ev::Increment { node, seq, at });
+                }
+            }
+            sim.decided(a, v, at, true);
+        }
+        StoreMode::Local => unreachable!("a local node decides alone"),
+    }
+}
+
+fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
+    match ev {
+        Ev::Script(a) => {
+            let d = sim.store.script(a.at);
+            sim.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
+            sim.push(now + sim.down, Ev::ScriptReply(a, d));
+        }
+        Ev::ScriptReply(a, d) | Ev::SetAck(a, d) => sim.decided(a, d, now, false),
+        Ev::Get(a) => {
+            let snap = sim.store.get();
+            sim.metrics.event(now, a.id, a.node as usize, EventKind::Get { version: snap.version });
+            sim.push(now + sim.down, Ev::GetReply(a, Box::new(snap)));
+        }
+        Ev::GetReply(a, snap) => {
+            let Snapshot { mut state, version } = *snap;
+            // The racy code: decide on the node from what was read, with the request's time.
+            let d = state.check(a.at);
+            if !(d.allowed || sim.sc.count_rejected) {
+                sim.decided(a, d, now, false);
+            } else if sim.answered(now) {
+                sim.push(now + sim.up, Ev::Set(a, Box::new(state), version, d));
+            } else {
+                sim.push(now + sim.sc.timeout, Ev::Timeout(a));
+            }
+        }
+        Ev::Set(a, state, version, d) => {
+            let lost_update = sim.store.set(*state, version);
+            sim.metrics.totals.lost_updates += u64::from(lost_update);
+            sim.metrics.event(now, a.id, a.node as usize, EventKind::Set { lost_update });
+            sim.push(now + sim.down, Ev::SetAck(a, d));
+        }
+        Ev::Increment { node, seq, at } => {
+            let state = sim.store.increment(at);
+            sim.metrics.event(now, seq, node, EventKind::Increment);
+            sim.push(now + sim.down, Ev::IncrementReply { node, seq, state: Box::new(state) });
+        }
+        Ev::IncrementReply { node, seq, state } => sim.nodes[node].synced(seq, *state),
+        Ev::Timeout(a) => {
+            sim.metrics.totals.timeouts += 1;
+            sim.metrics.event(now, a.id, a.node as usize, EventKind::TimedOut);
+            let v = Verdict::new(sim.sc.fail == FailMode::Open, None);
+            sim.decided(a, v, now, false);
+        }
+        Ev::Retry(_) | Ev::Delayed(..) => unreachable!("a node's own events are handled by the engine"),
+    }
+}

@@ -1,0 +1,35 @@
+//! Kong Gateway's `rate-limiting` plugin: its model ([`model`]), the declarative configuration
+//! the production panel exports ([`export`]), and the registry's entry ([`PRODUCT`]).
+
+pub mod export;
+pub mod model;
+
+pub use model::*;
+
+use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use crate::sim::algorithm::Algorithm;
+
+/// Kong's `rate-limiting` plugin, `policy: local`, with the exported limit.
+pub const PRODUCT: Product = Product {
+    key: "kong",
+    label: "Kong rate-limiting",
+    name: "Kong",
+    export: "kong",
+    runs: EVERY_SHAPE,
+    textbook: Textbook::Is(Algorithm::FixedWindow),
+    run_here: false,
+    keys: &[],
+    model: |p, _| Box::new(Kong::new(KongLimit::of(p))),
+    config: |p, _| export::config(p),
+    reason: |_, _| "its windows are calendar seconds, minutes, hours or days on a whole-second clock".into(),
+    explanation: Explanation {
+        title: "How Kong's rate-limiting plugin behaves",
+        sentences: &[
+            "Kong counts fixed windows aligned to the calendar in UTC — a minute from :00 — on a clock in whole seconds, and refuses once the window's count has reached the limit; refused requests are not counted.",
+            "So a client can send the limit at the end of one minute and again at the start of the next: twice the limit within a second.",
+            "Not run here: Kong has no package this machine can install, so the model is read from its source (3.x, policy local), not checked against it.",
+        ],
+    },
+    toggles: &[],
+    choice: None,
+};

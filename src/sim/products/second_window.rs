@@ -1,0 +1,64 @@
+//! [`SecondWindow`]: a count per fixed window of whole seconds on a whole-second clock, windows
+//! aligned to simulated time 0 (a UTC midnight, so to the Unix epoch and the calendar's days):
+//! what Kong's local policy and envoyproxy/ratelimit keep, which differ only in what they count
+//! and when they refuse.
+
+use crate::sim::decision::{Quota, Status};
+use crate::sim::limiter::Gauge;
+use crate::sim::time::Nanos;
+
+const SEC: u64 = 1_000_000_000;
+
+/// One key's count in the current window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecondWindow {
+    /// The window's length, whole seconds.
+    pub period_s: u64,
+    /// The current window's start (s) and its count; `u64::MAX` before the first request.
+    window: (u64, u64),
+}
+
+impl SecondWindow {
+    /// A key with no count yet.
+    pub fn new(period_s: u64) -> Self {
+        SecondWindow { period_s: period_s.max(1), window: (u64::MAX, 0) }
+    }
+
+    /// The count at `t` (ns) and the start of its window (s).
+    pub fn count_at(&self, t: u64) -> (u64, u64) {
+        let start = t / SEC / self.period_s * self.period_s;
+        (if self.window.0 == start { self.window.1 } else { 0 }, start)
+    }
+
+    /// Counts one request at `t` (ns).
+    pub fn add(&mut self, t: u64) {
+        let (count, start) = self.count_at(t);
+        self.window = (start, count + 1);
+    }
+
+    /// Whole seconds from `t` to the end of its window, at least 1 (`reset`).
+    pub fn reset_s(&self, t: u64) -> u64 {
+        let start = self.count_at(t).1;
+        self.period_s.saturating_sub(t / SEC - start).max(1)
+    }
+
+    /// The status under `limit`: what is left of it, the window's end, and the wait until a
+    /// request is admitted once it is used up.
+    pub fn status(&self, limit: u64, t: u64) -> Status {
+        let (count, start) = self.count_at(t);
+        let end = (start + self.period_s) * SEC;
+        let remaining = limit.saturating_sub(count);
+        Status { remaining, reset: Nanos(end - t), wait: Nanos(if remaining > 0 { 0 } else { end - t }) }
+    }
+
+    /// The count as the state chart draws it.
+    pub fn gauge(&self, t: u64) -> Gauge {
+        let count = self.count_at(t).0;
+        Gauge { level: count as f64, current: count, previous: 0 }
+    }
+
+    /// The quota `limit` per window.
+    pub fn quota(&self, limit: u64) -> Quota {
+        Quota { limit, window: Nanos(self.period_s * SEC) }
+    }
+}
