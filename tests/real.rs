@@ -28,9 +28,10 @@ mod redis_cell;
 #[path = "real/redis_server.rs"]
 mod redis_server;
 
-/// Held by every test here (through `RedisServer` or by hand): nginx's real-time replay is timed
-/// to a tenth of a millisecond, so it must not share the two cores with another test's server,
-/// Node or CLI runs. A test added here takes it too.
+/// Held by every test here (through `RedisServer` or by hand): the real-time replays (nginx,
+/// HAProxy) compare on the servers' own clocks, but a trace replayed on two cores shared with
+/// another test's server, Node or CLI runs loses the shape it was written to have. A test added
+/// here takes it too.
 pub fn exclusive() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
