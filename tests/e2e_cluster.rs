@@ -108,6 +108,21 @@ async fn outage_counts(client: &Client) -> (u64, u64) {
 }
 
 /// No console error, no uncaught exception, no severe browser log entry.
+/// Every number field beside a slider is wide enough for the value it holds (a long label once
+/// squeezed "Node waits for the store" to a blank 20 px box around "100").
+async fn fields_show_their_values(client: &Client, when: &str) {
+    let squeezed = js(
+        client,
+        "const ctx = document.createElement('canvas').getContext('2d'); \
+         return [...document.querySelectorAll('.slider-field')].filter(f => f.offsetParent).filter(f => { \
+           const cs = getComputedStyle(f); ctx.font = cs.font; \
+           const need = ctx.measureText(f.value).width + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + parseFloat(cs.borderLeftWidth) + parseFloat(cs.borderRightWidth); \
+           return f.getBoundingClientRect().width + 0.5 < need; }).map(f => f.id + '=' + f.value + ' in ' + Math.round(f.getBoundingClientRect().width) + ' px');",
+    )
+    .await;
+    assert_eq!(squeezed, json!([]), "number fields too narrow for their values {when}");
+}
+
 async fn no_errors(client: &Client) {
     let errors = js(client, "return window.__e2eErrors;").await;
     assert_eq!(errors, json!([]), "console errors on the page");
@@ -291,6 +306,7 @@ async fn smooth_and_looks_right() {
     .await;
     screenshot(&client, "cluster-desktop.png").await;
     page::full_page_screenshot(&client, "cluster-desktop-full.png", 1280).await;
+    fields_show_their_values(&client, "at 1280 px").await;
 
     // A phone: nothing scrolls sideways; the cluster comes before the parameters.
     viewport(&client, 375, 812, 1.0, true).await;
@@ -299,6 +315,7 @@ async fn smooth_and_looks_right() {
     assert!(layout["scroll"].as_f64().unwrap() <= 375.0, "the page scrolls sideways at 375 px: {layout}");
     assert_eq!(layout["topologyFirst"], json!(true), "the cluster should come before the parameters: {layout}");
     page::full_page_screenshot(&client, "cluster-mobile.png", 375).await;
+    fields_show_their_values(&client, "at 375 px").await;
     // At a measured node count the real-Redis table fits the phone too.
     slide_to(&client, "nodes", NODES, 4.0, "4 nodes").await;
     wait_until(
