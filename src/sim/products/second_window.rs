@@ -5,9 +5,37 @@
 
 use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::Gauge;
+use crate::sim::products::policy::{nearest_period, Policy};
 use crate::sim::time::Nanos;
 
 const SEC: u64 = 1_000_000_000;
+
+/// The calendar periods both take, by their configuration names, with their lengths in seconds
+/// (Kong's month and year and the service's week, month and year left out).
+pub const PERIODS: [(&str, u64); 4] = [("second", 1), ("minute", 60), ("hour", 3_600), ("day", 86_400)];
+
+/// A limit per calendar period, as the production panel exports it: Kong's `minute: 100`,
+/// envoyproxy/ratelimit's `unit: minute, requests_per_unit: 100`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PeriodLimit {
+    /// The period's length, seconds (one of [`PERIODS`]).
+    pub period_s: u64,
+    /// Requests per period.
+    pub limit: u64,
+}
+
+impl PeriodLimit {
+    /// The period nearest the policy's window, with the limit that keeps its rate.
+    pub fn of(p: &Policy) -> PeriodLimit {
+        let (period_s, limit) = nearest_period(p, &PERIODS.map(|(_, s)| s));
+        PeriodLimit { period_s, limit }
+    }
+
+    /// The period's name in the configuration: `minute`.
+    pub fn name(&self) -> &'static str {
+        PERIODS.iter().find(|(_, s)| *s == self.period_s).map_or("second", |(n, _)| n)
+    }
+}
 
 /// One key's count in the current window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

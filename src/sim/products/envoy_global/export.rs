@@ -7,7 +7,7 @@ use crate::sim::products::product::Config;
 
 pub(super) fn config(p: &Policy) -> Config {
     let l = GlobalLimit::of(p);
-    let (unit, requests) = (l.unit(), l.requests);
+    let (unit, requests) = (l.name(), l.limit);
     let snippet = format!(
         "# The rate limit service's configuration (config/api.yaml)\n\
          domain: api\n\
@@ -45,7 +45,7 @@ pub(super) fn config(p: &Policy) -> Config {
          from their source."
             .into(),
     ];
-    if l.unit_s * 1_000_000_000 != p.window_ns || l.requests != p.limit {
+    if l.period_s * 1_000_000_000 != p.window_ns || l.limit != p.limit {
         notes.push(format!(
             "The service's units are a second, minute, hour or day: your {} per {} s is {requests} per {unit}, the \
              same long-run rate.",

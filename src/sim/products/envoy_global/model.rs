@@ -14,34 +14,12 @@
 
 use crate::sim::decision::{Decision, Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
-use crate::sim::products::policy::{nearest_period, Policy};
-use crate::sim::products::second_window::SecondWindow;
+use crate::sim::products::second_window::{PeriodLimit, SecondWindow};
 use crate::sim::time::SimTime;
 
-/// The service's units and their lengths in seconds (week, month and year left out).
-pub const UNITS: [(&str, u64); 4] = [("second", 1), ("minute", 60), ("hour", 3_600), ("day", 86_400)];
-
-/// One descriptor's `rate_limit` as the production panel exports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GlobalLimit {
-    /// The unit's length, seconds (one of [`UNITS`]).
-    pub unit_s: u64,
-    /// `requests_per_unit`.
-    pub requests: u64,
-}
-
-impl GlobalLimit {
-    /// The unit nearest the policy's window, with the limit that keeps its rate.
-    pub fn of(p: &Policy) -> GlobalLimit {
-        let (unit_s, requests) = nearest_period(p, &UNITS.map(|(_, s)| s));
-        GlobalLimit { unit_s, requests }
-    }
-
-    /// The unit's name in the service's configuration: `minute`.
-    pub fn unit(&self) -> &'static str {
-        UNITS.iter().find(|(_, s)| *s == self.unit_s).map_or("second", |(n, _)| n)
-    }
-}
+/// One descriptor's `rate_limit` as the production panel exports it: `unit` is the period's
+/// name, `requests_per_unit` its limit.
+pub type GlobalLimit = PeriodLimit;
 
 /// One descriptor's counter in Redis.
 #[derive(Clone, Debug)]
@@ -55,7 +33,7 @@ pub struct EnvoyGlobal {
 impl EnvoyGlobal {
     /// A descriptor Redis has no key for.
     pub fn new(limit: GlobalLimit) -> Self {
-        EnvoyGlobal { limit, window: SecondWindow::new(limit.unit_s), last: (0, 1) }
+        EnvoyGlobal { limit, window: SecondWindow::new(limit.period_s), last: (0, 1) }
     }
 }
 
@@ -67,7 +45,7 @@ impl Limiter for EnvoyGlobal {
         let count = self.window.count_at(t).0;
         self.window.add(t);
         self.last = (count + 1, self.window.reset_s(t));
-        count < self.limit.requests
+        count < self.limit.limit
     }
 
     fn consume(&mut self, now: SimTime) {
@@ -75,7 +53,7 @@ impl Limiter for EnvoyGlobal {
     }
 
     fn status(&self, now: SimTime) -> Status {
-        self.window.status(self.limit.requests, now.as_nanos())
+        self.window.status(self.limit.limit, now.as_nanos())
     }
 
     fn gauge(&self, now: SimTime) -> Gauge {
@@ -83,13 +61,13 @@ impl Limiter for EnvoyGlobal {
     }
 
     fn quota(&self) -> Quota {
-        self.window.quota(self.limit.requests)
+        self.window.quota(self.limit.limit)
     }
 
     /// Envoy's draft-03 headers from the service's answer, and `x-envoy-ratelimited` on a 429.
     fn headers(&self, d: &Decision) -> Vec<(&'static str, String)> {
         let (count, reset) = self.last;
-        let GlobalLimit { unit_s, requests } = self.limit;
+        let GlobalLimit { period_s: unit_s, limit: requests } = self.limit;
         let mut h = vec![
             ("x-ratelimit-limit", format!("{requests}, {requests};w={unit_s}")),
             ("x-ratelimit-remaining", requests.saturating_sub(count).to_string()),
@@ -108,7 +86,7 @@ mod tests {
 
     #[test]
     fn refused_hits_count_in_epoch_aligned_windows() {
-        let mut e = EnvoyGlobal::new(GlobalLimit { unit_s: 1, requests: 2 });
+        let mut e = EnvoyGlobal::new(GlobalLimit { period_s: 1, limit: 2 });
         let at = |ms: u64| SimTime(ms * 1_000_000);
         let got: Vec<bool> = [0, 100, 200, 999, 1_000, 1_001, 1_002].iter().map(|&ms| e.acquire(at(ms))).collect();
         assert_eq!(got, [true, true, false, false, true, true, false]);

@@ -7,7 +7,7 @@ use crate::sim::products::product::Config;
 
 pub(super) fn config(p: &Policy) -> Config {
     let l = KongLimit::of(p);
-    let (field, limit) = (l.field(), l.limit);
+    let (field, limit) = (l.name(), l.limit);
     let snippet = format!(
         "# kong.yml (declarative configuration): on a service, a route, or globally\n\
          plugins:\n\

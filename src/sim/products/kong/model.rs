@@ -10,34 +10,11 @@
 
 use crate::sim::decision::{Decision, Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
-use crate::sim::products::policy::{nearest_period, Policy};
-use crate::sim::products::second_window::SecondWindow;
+use crate::sim::products::second_window::{PeriodLimit, SecondWindow};
 use crate::sim::time::SimTime;
 
-/// Kong's periods: its config field and length in seconds (month and year left out).
-pub const PERIODS: [(&str, u64); 4] = [("second", 1), ("minute", 60), ("hour", 3_600), ("day", 86_400)];
-
-/// The plugin's one limit as the production panel exports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KongLimit {
-    /// The period's length, seconds (one of [`PERIODS`]).
-    pub period_s: u64,
-    /// Requests per period.
-    pub limit: u64,
-}
-
-impl KongLimit {
-    /// The period nearest the policy's window, with the limit that keeps its rate.
-    pub fn of(p: &Policy) -> KongLimit {
-        let (period_s, limit) = nearest_period(p, &PERIODS.map(|(_, s)| s));
-        KongLimit { period_s, limit }
-    }
-
-    /// The period's config field: `minute`.
-    pub fn field(&self) -> &'static str {
-        PERIODS.iter().find(|(_, s)| *s == self.period_s).map_or("second", |(n, _)| n)
-    }
-}
+/// The plugin's one limit as the production panel exports it: `minute: 100`.
+pub type KongLimit = PeriodLimit;
 
 /// One identifier's counters under the plugin.
 #[derive(Clone, Debug)]
@@ -90,7 +67,7 @@ impl Limiter for Kong {
     fn headers(&self, d: &Decision) -> Vec<(&'static str, String)> {
         let (usage, reset) = self.last;
         let remaining = self.limit.limit.saturating_sub(usage + 1).to_string();
-        let (limit_name, remaining_name) = match self.limit.field() {
+        let (limit_name, remaining_name) = match self.limit.name() {
             "second" => ("X-RateLimit-Limit-Second", "X-RateLimit-Remaining-Second"),
             "minute" => ("X-RateLimit-Limit-Minute", "X-RateLimit-Remaining-Minute"),
             "hour" => ("X-RateLimit-Limit-Hour", "X-RateLimit-Remaining-Hour"),
@@ -144,6 +121,7 @@ mod tests {
 
     #[test]
     fn the_period_nearest_the_window_keeps_the_rate() {
+        use crate::sim::products::policy::Policy;
         let p = |limit, window_s: u64| Policy {
             shape: crate::sim::products::Shape::FixedWindow,
             burst: limit,
