@@ -24,6 +24,7 @@ mod page;
 pub(crate) mod playback;
 pub mod playground;
 mod plot_canvas;
+mod product_options;
 pub mod raf;
 pub(crate) mod response;
 pub mod script;

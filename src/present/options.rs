@@ -38,12 +38,25 @@ pub const VIEWS: [Labelled<View>; 6] = [
     item(View::Compare, "compare", "Compare all"),
 ];
 
-/// The product models, in the registry's order (the production panel's).
+/// The product models whose real software `make test` runs against them.
+pub const PRODUCTS_RUN_HERE: usize = {
+    let (mut n, mut i) = (0, 0);
+    while i < REGISTRY.len() {
+        n += REGISTRY[i].run_here as usize;
+        i += 1;
+    }
+    n
+};
+
+/// The product models: the [`PRODUCTS_RUN_HERE`] run here first, then those read from source or
+/// documentation, each group in the registry's order (the production panel's).
 pub const PRODUCT_VIEWS: [Labelled<View>; PRODUCTS.len()] = {
     let mut out = [item(View::Compare, "", ""); PRODUCTS.len()];
-    let mut i = 0;
+    let (mut here, mut read, mut i) = (0, PRODUCTS_RUN_HERE, 0);
     while i < PRODUCTS.len() {
-        out[i] = item(View::Single(PRODUCTS[i]), REGISTRY[i].key, REGISTRY[i].label);
+        let slot = if REGISTRY[i].run_here { &mut here } else { &mut read };
+        out[*slot] = item(View::Single(PRODUCTS[i]), REGISTRY[i].key, REGISTRY[i].label);
+        *slot += 1;
         i += 1;
     }
     out
@@ -126,6 +139,22 @@ mod tests {
         unique.sort_unstable();
         unique.dedup();
         assert_eq!(unique.len(), keys.len(), "duplicate keys: {keys:?}");
+    }
+
+    #[test]
+    fn products_run_here_come_first_each_group_in_the_registry_order() {
+        let run_here = |v: &Labelled<View>| match v.value {
+            View::Single(algo) => crate::sim::products::run_here(algo),
+            View::Compare => panic!("not a product"),
+        };
+        let (here, read) = PRODUCT_VIEWS.split_at(PRODUCTS_RUN_HERE);
+        assert!(here.iter().all(run_here) && !read.iter().any(run_here));
+        assert!(here.len() >= 8 && read.len() >= 6, "{} run here, {} not", here.len(), read.len());
+        let registry = |v: &Labelled<View>| REGISTRY.iter().position(|p| p.key == v.key).unwrap();
+        for group in [here, read] {
+            assert!(group.windows(2).all(|w| registry(&w[0]) < registry(&w[1])), "registry order");
+        }
+        assert_eq!(here.len() + read.len(), REGISTRY.len());
     }
 
     #[test]

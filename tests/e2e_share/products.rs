@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use fantoccini::Locator;
+use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 
 use super::page::{cdp, click, js, screenshot, set_control, text, viewport, wait_until};
@@ -22,9 +22,39 @@ fn cli_admitted(query: &str) -> u64 {
     report["admitted"].as_u64().expect("admitted")
 }
 
+/// The product picker's two groups: the products whose real software `make test` runs, then
+/// those read from source or documentation, said to be not run here.
+async fn picker_groups_say_what_runs_here(client: &Client, which: &str) {
+    let groups = js(
+        client,
+        "return [...document.querySelectorAll('#algo-product optgroup')].map(g => [g.label, [...g.children].map(o => o.value)]);",
+    )
+    .await;
+    let groups: Vec<(String, Vec<String>)> = serde_json::from_value(groups).expect("optgroups");
+    assert_eq!(groups.len(), 2, "{which}: {groups:?}");
+    let (run, read) = (&groups[0], &groups[1]);
+    assert_eq!(run.0, "Checked against the real software", "{which}");
+    assert!(read.0.ends_with("not run here"), "{which}: {}", read.0);
+    for key in ["nginx", "haproxy", "redis_cell", "go_rate", "governor"] {
+        assert!(run.1.iter().any(|k| k == key), "{which}: {key} is run here: {groups:?}");
+    }
+    for key in ["kong", "aws", "cloudflare", "spring", "envoy_global", "traefik"] {
+        assert!(read.1.iter().any(|k| k == key), "{which}: {key} is not run here: {groups:?}");
+    }
+    let all = ratelimit_playground::sim::products::REGISTRY.len();
+    assert_eq!(run.1.len() + read.1.len(), all, "{which}: every product once: {groups:?}");
+}
+
 pub async fn run_config_and_product_picker() {
     let (server, browser, client) = start().await;
     open(&client, &format!("{}?capacity=5&refill=0.017&rate=1&duration=600", server.url)).await;
+    // The first module's stand-in lists the same products in the same order, without the groups.
+    let listed =
+        js(&client, "return [...document.querySelectorAll('#algo-product option')].map(o => o.value).filter(v => v);")
+            .await;
+    let listed: Vec<String> = serde_json::from_value(listed).expect("options");
+    let at = |key: &str| listed.iter().position(|k| k == key).unwrap_or_else(|| panic!("{key} in {listed:?}"));
+    assert!(at("go_rate") < at("kong") && at("haproxy") < at("traefik"), "run here first: {listed:?}");
     load_panel(&client, "#production-load", "#production-snippet", "production-tab-0").await;
 
     // Run this config on the nginx tab: the model of exactly the exported snippet.
@@ -35,6 +65,7 @@ pub async fn run_config_and_product_picker() {
     wait_until(&client, "location.search.includes('algo=nginx')", Duration::from_secs(3), "the URL says algo=nginx")
         .await;
     assert_eq!(js(&client, "return document.querySelector('#algo-product').value;").await, json!("nginx"));
+    picker_groups_say_what_runs_here(&client, "the whole page's picker").await;
     // Above the parameters, which model reads them (the groups keep the textbook's names).
     let reads = text(&client, "#product-reads").await;
     assert!(reads.starts_with("nginx limit_req runs on the parameters below"), "{reads}");

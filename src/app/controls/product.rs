@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use crate::app::playground::Playground;
+use crate::app::product_options::product_options;
 use crate::present::options::{View, PRODUCT_VIEWS};
 use crate::sim::products::{self, Choice, Toggle};
 
@@ -39,7 +40,7 @@ pub fn ProductControls(
             <select id="algo-product" on:change=on_pick
                 prop:value=move || PRODUCT_VIEWS.iter().find(|p| p.value == View::Single(algo())).map_or("", |p| p.key)>
                 <option value="">"— choose —"</option>
-                {PRODUCT_VIEWS.iter().map(|p| view! { <option value=p.key>{p.label}</option> }).collect_view()}
+                {product_options()}
             </select>
             {toggles}
             {move || choice().map(|c| view! { <ChoiceMenu playground=pg choice=c /> })}
