@@ -36,3 +36,21 @@ pub fn exclusive() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
+
+/// Compiles the C library `src` (a path under tests/real/, e.g. `nginx/one_clock.c`) into `dir`
+/// for a server the test starts with it in `LD_PRELOAD`, and returns the library's path.
+pub fn preload_library(src: &str, dir: &std::path::Path) -> std::path::PathBuf {
+    let name = std::path::Path::new(src).file_stem().expect("a file name");
+    let so = dir.join(name).with_extension("so");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real").join(src);
+    let mut cc = std::process::Command::new("cc");
+    let out = cc
+        .args(["-shared", "-fPIC", "-O2", "-o"])
+        .arg(&so)
+        .arg(&src)
+        .arg("-ldl")
+        .output()
+        .expect("cc is on this machine kind");
+    assert!(out.status.success(), "cc {}: {}", src.display(), String::from_utf8_lossy(&out.stderr));
+    so
+}

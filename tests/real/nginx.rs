@@ -34,11 +34,7 @@ impl Nginx {
         std::fs::write(dir.join("html/index.html"), "ok\n").unwrap();
         // Workers run as an unprivileged user: the folder must be readable by them.
         Command::new("chmod").args(["-R", "755"]).arg(&dir).status().unwrap();
-        let shim = dir.join("one_clock.so");
-        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real/nginx/one_clock.c");
-        let cc = Command::new("cc").args(["-shared", "-fPIC", "-O2", "-o"]).arg(&shim).arg(&src).arg("-ldl").output();
-        let cc = cc.expect("cc is on this machine kind");
-        assert!(cc.status.success(), "cc one_clock.c: {}", String::from_utf8_lossy(&cc.stderr));
+        let shim = super::preload_library("nginx/one_clock.c", &dir);
         let conf = format!(
             "daemon on;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log warn;\n\
              events {{ worker_connections 1024; }}\n\

@@ -13,8 +13,7 @@ use ratelimit_playground::sim::products::redis_cell::{CellQuota, RedisCell};
 use ratelimit_playground::sim::{Limiter, Scenario, SimTime};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Simulated time 0: 2026-01-01T00:00:00Z, in ns since the Unix epoch (a UTC midnight).
@@ -27,16 +26,6 @@ fn module() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cache"));
     let so = cache.join("ratelimit-playground/redis-cell-0.2.2/libredis_cell.so");
     assert!(so.is_file(), "{} is missing: scripts/bootstrap.sh --test builds it", so.display());
-    so
-}
-
-/// The preloaded clock, compiled into `dir`.
-fn fake_clock(dir: &Path) -> PathBuf {
-    let so = dir.join("fake_clock.so");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real/redis_cell/fake_clock.c");
-    let out =
-        Command::new("cc").args(["-shared", "-fPIC", "-O2", "-o"]).arg(&so).arg(&src).arg("-ldl").output().unwrap();
-    assert!(out.status.success(), "cc fake_clock.c: {}", String::from_utf8_lossy(&out.stderr));
     so
 }
 
@@ -58,7 +47,7 @@ fn ints(reply: &Reply) -> Vec<i64> {
 fn redis_cell_replies_as_the_model_field_by_field() {
     let dir = std::env::temp_dir().join(format!("rlp-cell-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let shim = fake_clock(&dir);
+    let shim = super::preload_library("redis_cell/fake_clock.c", &dir);
     let path = dir.join("clock");
     std::fs::write(&path, format!("{EPOCH_NS:020}")).unwrap();
     let clock = Clock(File::options().write(true).open(&path).unwrap());
