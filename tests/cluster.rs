@@ -82,3 +82,51 @@ fn a_timeout_shorter_than_the_round_trip_fails_every_request() {
     let rep = run(&format!("{BASE}&nodes=2&store=atomic&rtt=20&timeout=10&fail=closed"));
     assert_eq!((rep.admitted, rep.timeouts), (0, rep.requests));
 }
+
+// Kong's `policy: redis` (store=sync), read from its source: see
+// src/sim/products/kong/redis_policy.rs.
+const KONG: &str = "algo=kong&limit=100&window=60&rate=200&rtt=5&duration=120&store=sync";
+
+#[test]
+fn kong_with_sync_rate_minus_one_waits_for_redis_and_is_exact() {
+    for nodes in [1, 4, 16] {
+        let rep = run(&format!("{KONG}&nodes={nodes}&sync_rate=0&traffic=poisson"));
+        assert_eq!(rep.over_admitted, 0, "{nodes} nodes");
+        assert_eq!(rep.latency_ns.p50, 5_000_000, "every request waits one round trip");
+    }
+}
+
+#[test]
+fn a_kong_node_leaves_its_first_request_out_of_its_own_count() {
+    // One node, 3 per second, syncing every 10 s: each second it INCRs once, caches the count
+    // before that request with a delta of −1, and so admits 4 where Kong's limit is 3.
+    let rep = run("algo=kong&limit=3&window=1&rate=10&nodes=1&store=sync&sync_rate=10&rtt=1&duration=10");
+    assert_eq!((rep.admitted, rep.reference_admitted), (40, 30));
+}
+
+#[test]
+fn kong_overshoot_grows_with_sync_rate_up_to_every_node_admitting_the_limit() {
+    let over: Vec<i64> =
+        ["0.1", "1", "10", "60"].iter().map(|s| run(&format!("{KONG}&nodes=4&sync_rate={s}")).over_admitted).collect();
+    assert!(over[..3].windows(2).all(|w| w[0] < w[1]), "{over:?}");
+    // Two windows; at most each node admits its limit plus its one uncounted request. From 10 s
+    // on every node admits about that much.
+    assert!(over[2..].iter().all(|&o| o > 2 * (4 * 100 - 100) - 20 && o <= 2 * (4 * 101 - 100)), "{over:?}");
+}
+
+#[test]
+fn increments_a_kong_node_admits_while_its_sync_is_on_the_wire_are_lost() {
+    use ratelimit_playground::sim::{Scenario, SimTime, Simulation};
+    // One node, far under a daily limit: every request is admitted; it syncs every second and
+    // each sync takes a 100 ms round trip, during which 10 admissions are counted and then
+    // forgotten. Redis ends up short of what was admitted.
+    let sc =
+        Scenario::from_query("algo=kong&limit=100000&window=86400&rate=100&nodes=1&store=sync&sync_rate=1&rtt=100")
+            .unwrap();
+    let mut sim = Simulation::new(&sc);
+    sim.step_until(SimTime::from_secs(30));
+    let admitted = sim.metrics().totals.admitted;
+    let counted = sim.gauge().current;
+    assert_eq!(admitted, 3_001, "arrivals at 0, 10 ms, …, 30 s");
+    assert!(counted < admitted - 250, "Redis counted {counted} of {admitted}");
+}

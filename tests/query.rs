@@ -12,7 +12,9 @@ fn every_problem_names_its_parameter_and_the_allowed_range() {
         ("capacity=2.5", "capacity: '2.5' must be a whole number; allowed: from 1 to 1000000 tokens"),
         ("rtt=abc", "rtt: 'abc' is not a number; allowed: from 0 to 1000 ms"),
         ("capacity=-5", "capacity: -5 is out of range; allowed: from 1 to 1000000 tokens"),
-        ("store=redis", "store: 'redis' is not one of local | race | atomic | async"),
+        ("store=redis", "store: 'redis' is not one of local | race | atomic | async | sync"),
+        ("store=sync&nodes=2", "store: 'sync' is Kong's policy: redis and runs with algo=kong only"),
+        ("algo=kong&sync_rate=-1", "sync_rate: -1 is out of range; allowed: from 0 to 3600 s (0 for Kong's -1: every request)"),
         ("outage=9-3", "outage: '9-3' is not START-END in seconds with START < END ≤ 86400 (e.g. 10-20), or none"),
         ("rate=1&rate=2", "rate: is given more than once; the last value is used"),
         ("backoff_base=500&backoff_cap=100", "backoff_cap: must be at least backoff_base"),
@@ -32,6 +34,9 @@ fn lenient_parsing_clamps_ignores_and_says_so() {
     let named: Vec<&str> = notices.iter().map(|n| n.key.as_str()).collect();
     assert_eq!(named, ["nodes", "rate", "bogus"]);
     assert!(notices[0].notice().message.ends_with("; using 16"), "{:?}", notices[0]);
+    let (sc, notices) = Scenario::read("store=sync&nodes=3");
+    assert_eq!(sc.store, ratelimit_playground::sim::StoreMode::Async, "the nearest to Kong's sync for another algorithm");
+    assert_eq!(notices[0].notice().message, "'sync' is Kong's policy: redis and runs with algo=kong only; using async");
     let (sc, notices) = Scenario::read("capacity=-5&refill=-0.5");
     assert_eq!((sc.capacity, sc.refill.milli()), (1, 1), "a negative number is clamped to the minimum");
     assert!(notices[0].notice().message.ends_with("out of range; allowed: from 1 to 1000000 tokens; using 1"));

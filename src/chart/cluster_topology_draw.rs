@@ -49,7 +49,7 @@ pub fn draw_topology<DB: DrawingBackend>(
         root.draw(&PathElement::new(vec![(l.lb.2, l.lane), (n.0, n.cy())], thin))?;
         if shared {
             let (a, b) = ((n.2, n.cy()), store_port(&l, i));
-            if topo.mode == StoreMode::Async {
+            if matches!(topo.mode, StoreMode::Async | StoreMode::Sync) {
                 let dashes = DashedPathElement::new(vec![a, b], style.px(5.0), style.px(4.0), thin);
                 root.draw(&dashes)?;
             } else {
@@ -158,7 +158,8 @@ pub fn draw_topology_labels<DB: DrawingBackend>(
     put(policy, (l.lb.cx(), l.lb.1 + line * 2), &sub)?;
     for (i, n) in l.nodes.iter().enumerate() {
         let height = n.3 - n.1;
-        let barred = matches!(labels.mode, StoreMode::Local | StoreMode::Async) && height >= style.px(10.0);
+        let barred =
+            matches!(labels.mode, StoreMode::Local | StoreMode::Async | StoreMode::Sync) && height >= style.px(10.0);
         let label = if n.2 - n.0 >= style.px(44.0) { format!("node {}", i + 1) } else { format!("{}", i + 1) };
         let y = if barred { n.cy() - style.px(3.0) } else { n.cy() };
         if height >= style.px(9.0) {
@@ -171,6 +172,7 @@ pub fn draw_topology_labels<DB: DrawingBackend>(
         StoreMode::Race => ("Store", "GET, then SET"),
         StoreMode::Atomic => ("Store", "one Lua script"),
         StoreMode::Async => ("Store", "INCR, async"),
+        StoreMode::Sync => ("Redis", "Kong's counts"),
     };
     put(name, (s.cx(), s.cy() - line / 2), &head)?;
     put(how, (s.cx(), s.cy() + line / 2), &sub)?;

@@ -243,7 +243,7 @@ impl NodeLoop {
                 self.decided(a, v, false);
                 Ok(())
             }
-            StoreMode::Local => unreachable!("the runner refuses store=local"),
+            StoreMode::Local | StoreMode::Sync => unreachable!("the runner refuses store=local and product models"),
         }
     }
 

@@ -42,6 +42,9 @@ pub enum StoreMode {
     Atomic,
     /// The edge design: decide from a local view at once, send the increment, adopt the reply.
     Async,
+    /// Kong's `policy: redis`: `INCR` per request, or with `sync_rate` each node decides on its
+    /// own count and sends it every `sync_rate` seconds (`algo=kong` only).
+    Sync,
 }
 
 /// How the load balancer picks a node.
@@ -200,6 +203,22 @@ impl Scenario {
             let ns = (u128::from(self.capacity) * TOKEN + milli / 2) / milli;
             Nanos(u64::try_from(ns).unwrap_or(u64::MAX).max(1))
         })
+    }
+
+    /// Keeps the store mode one the algorithm has: `store=sync` is Kong's `policy: redis`, so
+    /// with any other algorithm it becomes the edge design (`async`), the nearest. Returns
+    /// whether it changed.
+    pub fn fit_store(&mut self) -> bool {
+        let misfit = self.store_misfit();
+        if misfit {
+            self.store = StoreMode::Async;
+        }
+        misfit
+    }
+
+    /// Whether the store mode is one the algorithm does not have (`store=sync` without Kong).
+    pub fn store_misfit(&self) -> bool {
+        self.store == StoreMode::Sync && self.algo != super::products::KONG
     }
 
     /// The limiter this scenario describes, fresh at t = 0.

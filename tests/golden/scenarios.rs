@@ -20,6 +20,8 @@ pub const GOLDEN: &[&str] = &[
     "algo=nginx&nodelay=0&traffic=bursts&rate=60&duration=30",
     "algo=upstash_sliding&traffic=clients&clients=20&rate=25&seed=9&duration=30",
     "algo=governor&rate=300&nodes=4&store=race&rtt=2&seed=4&duration=10",
+    // Kong's policy: redis, its nodes' counts synced by timers, with an outage.
+    "algo=kong&limit=50&window=10&traffic=poisson&rate=80&nodes=4&store=sync&sync_rate=0.5&rtt=20&outage=12-14&seed=8&duration=30",
 ];
 
 /// `query<TAB>fnv1a-hex` per golden scenario, one line each.

@@ -67,6 +67,11 @@ pub fn SwimlaneCard(
                         <span>"one at a time at the store"</span>
                     }.into_any(),
                     StoreMode::Async => view! { <span>"▲ increment (the node did not wait for it)"</span> }.into_any(),
+                    StoreMode::Sync => view! {
+                        <span class="key-admitted">"◆ INCR, then under the limit"</span>
+                        <span class="key-rejected">"◆ INCR, at the limit"</span>
+                        <span>"▲ a node's sync (INCRBY)"</span>
+                    }.into_any(),
                     StoreMode::Local => view! { <span>"No store: each node decides alone."</span> }.into_any(),
                 }}
                 <span class="key-admitted">"▮ 200"</span>

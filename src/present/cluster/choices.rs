@@ -18,6 +18,15 @@ pub const STORES: [Labelled<StoreMode>; 4] = [
     Labelled { value: StoreMode::Async, key: "async", label: "Edge: decide now, sync later" },
 ];
 
+/// [`STORES`] and Kong's own (`policy: redis`), for `algo=kong`: the one algorithm it runs.
+pub const KONG_STORES: [Labelled<StoreMode>; 5] = [
+    STORES[0],
+    STORES[1],
+    STORES[2],
+    STORES[3],
+    Labelled { value: StoreMode::Sync, key: "sync", label: "Kong's policy: redis (sync_rate)" },
+];
+
 /// What a node does when the store does not answer in time.
 pub const FAILS: [Labelled<FailMode>; 2] = [
     Labelled { value: FailMode::Open, key: "open", label: "Fail open (admit)" },
@@ -31,6 +40,7 @@ pub fn short_name(mode: StoreMode) -> &'static str {
         StoreMode::Race => "GET, then SET",
         StoreMode::Atomic => "Atomic script",
         StoreMode::Async => "Edge (async)",
+        StoreMode::Sync => "Kong, redis",
     }
 }
 
@@ -47,6 +57,9 @@ pub fn describe(mode: StoreMode) -> &'static str {
         StoreMode::Async => {
             "Each node decides at once from its own view and sends the increment without waiting; it adopts the store's count from the reply. Fast, and it overshoots by the traffic of one sync delay."
         }
+        StoreMode::Sync => {
+            "Kong's policy: redis. With sync_rate −1 every request INCRs Redis and waits. With sync_rate, a node reads Redis once, decides alone on its own count, and sends its count every sync_rate seconds, then forgets it: each node may admit up to the limit between syncs, and what it admits while a sync is on the wire is lost."
+        }
     }
 }
 
@@ -56,8 +69,8 @@ mod tests {
 
     #[test]
     fn keys_are_the_query_formats_values() {
-        for s in STORES {
-            let sc = crate::sim::Scenario::from_query(&format!("store={}", s.key)).unwrap();
+        for s in KONG_STORES {
+            let sc = crate::sim::Scenario::from_query(&format!("algo=kong&store={}", s.key)).unwrap();
             assert_eq!(sc.store, s.value);
         }
         for b in BALANCERS {

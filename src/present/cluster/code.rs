@@ -70,6 +70,24 @@ const ASYNC: &[Line] = &[
     (None, "}"),
 ];
 
+/// Kong's handler with `policy: redis`, as its Lua does it (sync_rate −1 takes the first branch
+/// every time).
+const KONG: &[Line] = &[
+    (Some(Step::Receive), "async function limit(req) {"),
+    (None, "  let used = usage[win];"),
+    (None, "  if (SYNC_RATE < 0 || used === undefined) {"),
+    (Some(Step::Script), "    used = await redis.incr(key) - 1;"),
+    (None, "    usage[win] = used; delta[win] = -1;"),
+    (None, "  } else used += delta[win];"),
+    (None, "  if (used < LIMIT) delta[win] += 1;"),
+    (Some(Step::Respond), "  return used < LIMIT ? 200 : 429;"),
+    (None, "}"),
+    (None, "every(SYNC_RATE, async () => {"),
+    (Some(Step::Increment), "  await redis.incrby(key, delta[win]);"),
+    (None, "  usage = {}; delta = {};"),
+    (None, "});"),
+];
+
 /// The node's code in `mode`.
 pub fn node_code(mode: StoreMode) -> &'static [Line] {
     match mode {
@@ -77,6 +95,7 @@ pub fn node_code(mode: StoreMode) -> &'static [Line] {
         StoreMode::Race => RACE,
         StoreMode::Atomic => ATOMIC,
         StoreMode::Async => ASYNC,
+        StoreMode::Sync => KONG,
     }
 }
 

@@ -28,7 +28,7 @@ pub fn picture(sim: &Simulation, running: bool, speed: f64) -> Topology {
     let tau = Nanos::from_secs_f64(TRAVEL_SECS * speed).min(Nanos(held.as_nanos() / 2)).max(Nanos(1));
     let at = if running { SimTime(now.as_nanos().saturating_sub(tau.as_nanos())) } else { now };
     let mut topo = Topology::at(&traces, at, tau, &Link::of(sc), sc.store, sc.nodes as usize);
-    if matches!(sc.store, StoreMode::Local | StoreMode::Async) {
+    if matches!(sc.store, StoreMode::Local | StoreMode::Async | StoreMode::Sync) {
         topo.node_quota = sim.node_gauges().iter().map(|g| quota_left(sc, g)).collect();
     }
     if sc.store != StoreMode::Local {

@@ -50,6 +50,19 @@ pub(super) enum Ev {
         state: Box<AnyLimiter>,
     },
     Timeout(Attempt),
+    /// Kong's usage script (`INCR`) for the request's window (store = sync).
+    KongIncr(Attempt, u64),
+    /// Its reply: the window and the count before the increment.
+    KongReply(Attempt, u64, i64),
+    /// A node's sync timer (store = sync).
+    KongSyncTimer(usize),
+    /// A node's sync reaching Redis: its deltas by window.
+    KongFlush {
+        node: usize,
+        deltas: Box<[(u64, i64)]>,
+    },
+    /// A node's sync ended: it forgets its counts.
+    KongSynced(usize),
     /// An admitted request the limiter holds until now (nginx without `nodelay`).
     Delayed(Attempt, Verdict),
 }

@@ -18,6 +18,7 @@ use crate::sim::time::{Nanos, SimTime};
 use crate::sim::traffic::Arrivals;
 
 mod events;
+mod kong_sync;
 mod local;
 mod requests;
 pub mod shared;
@@ -57,6 +58,8 @@ pub struct Simulation {
     decisions: Option<Vec<DecisionRecord>>,
     /// The limiter may hold admitted requests (nginx without `nodelay`): no fast path.
     delays: bool,
+    /// store = sync: Kong's Redis and its nodes' tables, made at the first request.
+    kong: Option<kong_sync::KongSync>,
 }
 
 impl Simulation {
@@ -98,6 +101,7 @@ impl Simulation {
             alone: n == 1 && sc.store == StoreMode::Local,
             decisions: None,
             delays,
+            kong: None,
             sc: sc.clone(),
         }
     }
@@ -162,9 +166,8 @@ impl Simulation {
         if t.saturating_sub(samples.due()) > span {
             samples.skip_to(t - span);
         }
-        let authority = self.authority(0);
         while samples.due() <= t {
-            samples.record(authority.gauge(SimTime(samples.due())));
+            samples.record(self.state_gauge(0, SimTime(samples.due())));
         }
         self.sample_due = samples.due();
         self.samples = Some(samples);
@@ -253,7 +256,10 @@ impl Simulation {
     /// limiter that decided, as of that moment.
     pub fn last_decision(&self) -> Option<Decision> {
         self.last.map(|l| {
-            let status = self.authority(l.node).status(l.at);
+            let status = match &self.kong {
+                Some(k) => k.status(l.at),
+                None => self.authority(l.node).status(l.at),
+            };
             Decision {
                 allowed: l.verdict.allowed,
                 remaining: status.remaining,
@@ -270,7 +276,7 @@ impl Simulation {
     /// The limiter state that decides, at the current time: the store's, or node 0's when
     /// nothing is shared.
     pub fn gauge(&self) -> Gauge {
-        self.authority(0).gauge(self.now)
+        self.state_gauge(0, self.now)
     }
 
     /// The quota the deciding limiter advertises (`RateLimit-Policy`).
@@ -302,7 +308,10 @@ impl Simulation {
 
     /// Each node's own limiter (store = local) or view (store = async) at the current time.
     pub fn node_gauges(&self) -> Vec<Gauge> {
-        self.nodes.iter().map(|n| n.limiter.gauge(self.now)).collect()
+        match &self.kong {
+            Some(k) => k.node_gauges(self.now),
+            None => self.nodes.iter().map(|n| n.limiter.gauge(self.now)).collect(),
+        }
     }
 
     /// Events processed so far: arrivals, retries, store operations and replies.
@@ -319,6 +328,15 @@ impl Simulation {
         match self.sc.store {
             StoreMode::Local => &self.nodes[node].limiter,
             _ => self.store.state(),
+        }
+    }
+
+    /// The deciding state's gauge at `now`: [`authority`](Self::authority)'s, or Kong's Redis
+    /// count (store = sync).
+    fn state_gauge(&self, node: usize, now: SimTime) -> Gauge {
+        match &self.kong {
+            Some(k) => k.gauge(now),
+            None => self.authority(node).gauge(now),
         }
     }
 

@@ -71,6 +71,12 @@ fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
             }
             sim.decided(a, v, at, true);
         }
+        StoreMode::Sync => {
+            if sim.kong.is_none() {
+                sim.kong = Some(super::kong_sync::KongSync::new(&sim.sc, sim.nodes.len()));
+            }
+            super::kong_sync::arrive(sim, a, at)
+        }
         StoreMode::Local => unreachable!("a local node decides alone"),
     }
 }
@@ -116,8 +122,16 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
             sim.metrics.totals.timeouts += 1;
             sim.metrics.event(now, a.id, a.node as usize, EventKind::TimedOut);
             let v = Verdict::new(sim.sc.fail == FailMode::Open, None);
+            if v.allowed && sim.sc.store == StoreMode::Sync {
+                super::kong_sync::failed_open(sim, a);
+            }
             sim.decided(a, v, now, false);
         }
+        ev @ (Ev::KongIncr(..)
+        | Ev::KongReply(..)
+        | Ev::KongSyncTimer(_)
+        | Ev::KongFlush { .. }
+        | Ev::KongSynced(_)) => super::kong_sync::handle(sim, now, ev),
         Ev::Retry(_) | Ev::Delayed(..) => unreachable!("a node's own events are handled by the engine"),
     }
 }

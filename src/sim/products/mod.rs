@@ -80,6 +80,28 @@ pub const PRODUCTS: [Algorithm; N] = {
     out
 };
 
+/// The registry's product whose key is `key`, at compile time (`products::KONG`).
+const fn product_named(key: &str) -> Algorithm {
+    let mut i = 0;
+    while i < N {
+        let (a, b) = (REGISTRY[i].key.as_bytes(), key.as_bytes());
+        let mut same = a.len() == b.len();
+        let mut j = 0;
+        while same && j < a.len() {
+            same = a[j] == b[j];
+            j += 1;
+        }
+        if same {
+            return PRODUCTS[i];
+        }
+        i += 1;
+    }
+    panic!("no such product")
+}
+
+/// Kong's `rate-limiting` plugin: the one algorithm `store=sync` (its `policy: redis`) runs.
+pub const KONG: Algorithm = product_named("kong");
+
 // The tables below are computed from REGISTRY at compile time and hold one field each, so a
 // module that reads, say, a product's name carries the names and none of the models, exports
 // or texts: the page's first module has no product models (see `models`).

@@ -52,6 +52,11 @@ impl SecondWindow {
         SecondWindow { period_s: period_s.max(1), window: (u64::MAX, 0) }
     }
 
+    /// A key whose window starting at `start` (s) holds `count`: a store's counter, to read.
+    pub fn holding(period_s: u64, start: u64, count: u64) -> Self {
+        SecondWindow { period_s: period_s.max(1), window: (start, count) }
+    }
+
     /// The count at `t` (ns) and the start of its window (s).
     pub fn count_at(&self, t: u64) -> (u64, u64) {
         let start = t / SEC / self.period_s * self.period_s;

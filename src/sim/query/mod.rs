@@ -150,6 +150,9 @@ pub fn read_query<P: Problems>(query: &str, other: &mut dyn OtherKeys<P>, proble
     if sc.traffic == TrafficShape::Trace && sc.trace.is_none() {
         problems.add(|| Problem::new("traffic", Kind::TraceWithoutTimes, Used::Nothing));
     }
+    if sc.fit_store() {
+        problems.add(|| Problem::new("store", Kind::SyncNeedsKong, Used::Nearest));
+    }
     any.then_some(sc)
 }
 
@@ -312,6 +315,9 @@ impl Scenario {
         }
         if self.traffic == TrafficShape::Trace && self.trace.is_none() {
             return Some(Invalid::TraceWithoutTimes);
+        }
+        if self.store_misfit() {
+            return Some(Invalid::SyncNeedsKong);
         }
         None
     }

@@ -65,6 +65,8 @@ pub enum Kind {
     BackoffCapBelowBase,
     /// `traffic=trace` without the trace's arrival times.
     TraceWithoutTimes,
+    /// `store=sync` (Kong's `policy: redis`) with an algorithm other than Kong's.
+    SyncNeedsKong,
     /// A moment (`t`) that is not a time in seconds from 0 to `max`, or is past it.
     Moment {
         /// The value, as given.
@@ -182,6 +184,8 @@ pub enum Invalid {
     BackoffCapBelowBase,
     /// `traffic=trace` without the trace's arrival times.
     TraceWithoutTimes,
+    /// `store=sync` (Kong's `policy: redis`) with an algorithm other than Kong's.
+    SyncNeedsKong,
 }
 
 impl Invalid {
@@ -194,6 +198,7 @@ impl Invalid {
             }
             Invalid::BackoffCapBelowBase => Problem::new("backoff_cap", Kind::BackoffCapBelowBase, used),
             Invalid::TraceWithoutTimes => Problem::new("traffic", Kind::TraceWithoutTimes, used),
+            Invalid::SyncNeedsKong => Problem::new("store", Kind::SyncNeedsKong, used),
         }
     }
 }

@@ -61,6 +61,7 @@ impl Problem {
             (Kind::Moment { .. }, Used::Nearest) => "; opening at 0".into(),
             (Kind::TooLong { .. }, Used::Nearest) => "; cut there".into(),
             (Kind::BackoffCapBelowBase, Used::Nearest) => "; using backoff_base".into(),
+            (Kind::SyncNeedsKong, Used::Nearest) => "; using async".into(),
             (_, Used::Nearest) => String::new(),
         };
         ParamError { param: self.key.clone(), message: message + &used }
@@ -94,6 +95,7 @@ impl Problem {
             ),
             Kind::BackoffCapBelowBase => BACKOFF_CAP_BELOW_BASE.into(),
             Kind::TraceWithoutTimes => TRACE_WITHOUT_TIMES.into(),
+            Kind::SyncNeedsKong => SYNC_NEEDS_KONG.into(),
             Kind::Moment { value, max, late: true } => {
                 format!("{} s is past the latest moment, {max} s", clip(value, 32))
             }
@@ -120,12 +122,15 @@ impl Invalid {
             }
             Invalid::BackoffCapBelowBase => ("backoff_cap", BACKOFF_CAP_BELOW_BASE.into()),
             Invalid::TraceWithoutTimes => ("traffic", TRACE_WITHOUT_TIMES.into()),
+            Invalid::SyncNeedsKong => ("store", SYNC_NEEDS_KONG.into()),
         };
         ParamError { param: key.to_string(), message }
     }
 }
 
 const BACKOFF_CAP_BELOW_BASE: &str = "must be at least backoff_base";
+
+const SYNC_NEEDS_KONG: &str = "'sync' is Kong's policy: redis and runs with algo=kong only";
 
 /// `40 is out of range; allowed: from 1 to 16 nodes`.
 fn out_of_range(value: &str, range: &Range) -> String {

@@ -25,9 +25,9 @@ pub(super) fn config(p: &Policy) -> Config {
         "Refused once the count has reached the limit, and refused requests are not counted; admitted ones are \
          counted just after the decision (in a timer), so requests at the same instant can all pass."
             .into(),
-        "policy: local counts per Kong node: N nodes admit N times. policy: redis shares the count; with sync_rate \
-         set, each node decides on its own count and syncs every sync_rate seconds — the multi-node view's edge \
-         design (store=async) shows what that costs."
+        "policy: local counts per Kong node: N nodes admit N times. policy: redis shares the count: by default \
+         (sync_rate: -1) every request waits for Redis; with sync_rate set each node decides on its own count, \
+         sends it every sync_rate seconds and then forgets it — the multi-node view runs it (store=sync)."
             .into(),
         "Not run here: Kong cannot be installed on this machine; algo=kong is read from its source (3.x).".into(),
     ];

@@ -3,9 +3,11 @@
 
 pub mod export;
 pub mod model;
+pub mod redis_policy;
 
 pub use model::*;
 
+use super::key::{KeyKind, ProductKey};
 use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
@@ -18,7 +20,7 @@ pub const PRODUCT: Product = Product {
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::FixedWindow),
     run_here: false,
-    keys: &[],
+    keys: &[SYNC_RATE],
     model: |p, _| Box::new(Kong::new(KongLimit::of(p))),
     config: |p, _| export::config(p),
     reason: |_, _| "its windows are calendar seconds, minutes, hours or days on a whole-second clock".into(),
@@ -32,4 +34,13 @@ pub const PRODUCT: Product = Product {
     },
     toggles: &[],
     choice: None,
+};
+
+/// `sync_rate`, seconds to the millisecond: how often a node of the multi-node view's Kong
+/// (`store=sync`, `policy: redis`) sends its counts to Redis. 0 stands for Kong's `-1` (its
+/// default): every request increments Redis and waits for it.
+pub const SYNC_RATE: ProductKey = ProductKey {
+    key: "sync_rate",
+    kind: KeyKind::Num { unit: "s (0 for Kong's -1: every request)", digits: 3, min: 0, max: 3_600_000 },
+    default: 0,
 };
