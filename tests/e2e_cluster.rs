@@ -41,6 +41,9 @@ use server::StaticServer;
 
 use harness::{launch, one_browser_at_a_time, script_ms_per_frame, ERROR_HOOK};
 
+#[path = "e2e_cluster/kong.rs"]
+mod kong;
+
 /// The arrival-rate slider of the traffic group.
 const RATE: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };
 

@@ -14,7 +14,10 @@ fn every_problem_names_its_parameter_and_the_allowed_range() {
         ("capacity=-5", "capacity: -5 is out of range; allowed: from 1 to 1000000 tokens"),
         ("store=redis", "store: 'redis' is not one of local | race | atomic | async | sync"),
         ("store=sync&nodes=2", "store: 'sync' is Kong's policy: redis and runs with algo=kong only"),
-        ("algo=kong&sync_rate=-1", "sync_rate: -1 is out of range; allowed: from 0 to 3600 s (0 for Kong's -1: every request)"),
+        (
+            "algo=kong&sync_rate=-1",
+            "sync_rate: -1 is out of range; allowed: from 0 to 3600 s (0 for Kong's -1: every request)",
+        ),
         ("outage=9-3", "outage: '9-3' is not START-END in seconds with START < END ≤ 86400 (e.g. 10-20), or none"),
         ("rate=1&rate=2", "rate: is given more than once; the last value is used"),
         ("backoff_base=500&backoff_cap=100", "backoff_cap: must be at least backoff_base"),
@@ -35,7 +38,11 @@ fn lenient_parsing_clamps_ignores_and_says_so() {
     assert_eq!(named, ["nodes", "rate", "bogus"]);
     assert!(notices[0].notice().message.ends_with("; using 16"), "{:?}", notices[0]);
     let (sc, notices) = Scenario::read("store=sync&nodes=3");
-    assert_eq!(sc.store, ratelimit_playground::sim::StoreMode::Async, "the nearest to Kong's sync for another algorithm");
+    assert_eq!(
+        sc.store,
+        ratelimit_playground::sim::StoreMode::Async,
+        "the nearest to Kong's sync for another algorithm"
+    );
     assert_eq!(notices[0].notice().message, "'sync' is Kong's policy: redis and runs with algo=kong only; using async");
     let (sc, notices) = Scenario::read("capacity=-5&refill=-0.5");
     assert_eq!((sc.capacity, sc.refill.milli()), (1, 1), "a negative number is clamped to the minimum");

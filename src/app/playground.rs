@@ -112,7 +112,11 @@ impl Playground {
             }
             View::Single(algo) => {
                 self.compare.set(false);
-                self.scenario.update(|s| s.algo = algo);
+                self.scenario.update(|s| {
+                    s.algo = algo;
+                    // Kong's own store mode leaves with Kong.
+                    s.fit_store();
+                });
             }
         }
         self.restart();

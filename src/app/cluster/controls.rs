@@ -3,13 +3,15 @@
 
 use leptos::prelude::*;
 
+use super::kong_controls::KongSyncControls;
 use super::outage_controls::OutageControls;
 use crate::app::choice::Choice;
 use crate::app::knob::field_range;
 use crate::app::playground::Playground;
 use crate::app::slider::Slider;
-use crate::present::cluster::choices::{describe, BALANCERS, STORES};
+use crate::present::cluster::choices::{describe, BALANCERS, KONG_STORES, STORES};
 use crate::present::cluster::presets::{NODES, RTT_MS};
+use crate::sim::products::KONG;
 use crate::sim::{Nanos, StoreMode};
 
 /// The cluster group and the outage group, shown in multi-node mode above the limiter's.
@@ -21,6 +23,8 @@ pub fn ClusterControls(
     let pg = playground;
     let sc = pg.scenario;
     let store = Memo::new(move |_| sc.with(|s| s.store));
+    // Kong has a store mode of its own, its `policy: redis`.
+    let kong = Memo::new(move |_| sc.with(|s| s.algo == KONG));
     view! {
         <fieldset class="group in-use cluster-group">
             <legend>"Cluster"</legend>
@@ -40,14 +44,22 @@ pub fn ClusterControls(
                 value=Signal::derive(move || sc.with(|s| s.lb))
                 on_change=Callback::new(move |b| pg.edit(|s| s.lb = b))
             />
-            <Choice
-                id="store"
-                label="Where the count lives"
-                options=&STORES
-                value=store
-                on_change=Callback::new(move |m| pg.edit(|s| s.store = m))
-            />
+            {move || {
+                let options = if kong.get() { &KONG_STORES[..] } else { &STORES[..] };
+                view! {
+                    <Choice
+                        id="store"
+                        label="Where the count lives"
+                        options=options
+                        value=store
+                        on_change=Callback::new(move |m| pg.edit(|s| s.store = m))
+                    />
+                }
+            }}
             <p class="hint" id="store-hint">{move || describe(store.get())}</p>
+            <Show when=move || store.get() == StoreMode::Sync>
+                <KongSyncControls playground=pg />
+            </Show>
             <Slider
                 id="rtt"
                 range=field_range("rtt")

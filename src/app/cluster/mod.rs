@@ -10,6 +10,7 @@
 
 pub(crate) mod code_view;
 mod controls;
+mod kong_controls;
 mod layered;
 mod mode;
 pub(crate) mod modes_view;

@@ -70,14 +70,15 @@ const ASYNC: &[Line] = &[
     (None, "}"),
 ];
 
-/// Kong's handler with `policy: redis`, as its Lua does it (sync_rate −1 takes the first branch
-/// every time).
+/// Kong's handler with `policy: redis`, as its Lua does it (with sync_rate −1 nothing is cached,
+/// so every request takes the first branch).
 const KONG: &[Line] = &[
     (Some(Step::Receive), "async function limit(req) {"),
-    (None, "  let used = usage[win];"),
-    (None, "  if (SYNC_RATE < 0 || used === undefined) {"),
+    (None, "  let used = usage[win]; // -1: none"),
+    (None, "  if (used === undefined) {"),
     (Some(Step::Script), "    used = await redis.incr(key) - 1;"),
-    (None, "    usage[win] = used; delta[win] = -1;"),
+    (None, "    usage[win] = used;"),
+    (None, "    delta[win] = -1;"),
     (None, "  } else used += delta[win];"),
     (None, "  if (used < LIMIT) delta[win] += 1;"),
     (Some(Step::Respond), "  return used < LIMIT ? 200 : 429;"),
@@ -147,7 +148,8 @@ mod tests {
         assert!(steps(StoreMode::Race).contains(&Step::Get) && steps(StoreMode::Race).contains(&Step::Set));
         assert!(steps(StoreMode::Atomic).contains(&Step::Script));
         assert!(steps(StoreMode::Async).contains(&Step::Increment));
-        for mode in crate::present::cluster::modes::STORE_MODES {
+        assert!(steps(StoreMode::Sync).contains(&Step::Script) && steps(StoreMode::Sync).contains(&Step::Increment));
+        for mode in crate::present::cluster::modes::KONG_MODES {
             assert!(steps(mode).contains(&Step::Receive) && steps(mode).contains(&Step::Respond), "{mode:?}");
         }
     }

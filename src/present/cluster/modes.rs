@@ -1,4 +1,4 @@
-//! The four store modes side by side on the current scenario, each computed by a short
+//! The four store modes (five for Kong, with its `policy: redis`) side by side on the current scenario, each computed by a short
 //! fast-forward: what each admits against one exact limiter, and what its decisions cost in
 //! latency — the price of the round trip to the store.
 
@@ -6,6 +6,10 @@ use crate::sim::{Nanos, Scenario, SimTime, Simulation, StoreMode};
 
 /// The store modes in the order the page lists them.
 pub const STORE_MODES: [StoreMode; 4] = [StoreMode::Local, StoreMode::Race, StoreMode::Atomic, StoreMode::Async];
+
+/// [`STORE_MODES`] and Kong's own, for `algo=kong`.
+pub const KONG_MODES: [StoreMode; 5] =
+    [StoreMode::Local, StoreMode::Race, StoreMode::Atomic, StoreMode::Async, StoreMode::Sync];
 
 /// Requests each mode's run simulates at most, so recomputing on every slider move stays quick.
 pub const REQUESTS_PER_MODE: f64 = 20_000.0;
@@ -53,10 +57,11 @@ pub fn stretch(sc: &Scenario) -> Nanos {
     Nanos::from_secs_f64(secs)
 }
 
-/// Runs `sc` in each of [`STORE_MODES`] for [`stretch`] and reports each.
+/// Runs `sc` in each of [`STORE_MODES`] (Kong in [`KONG_MODES`]) for [`stretch`] and reports each.
 pub fn compare_modes(sc: &Scenario) -> Vec<ModeRow> {
     let horizon = SimTime(stretch(sc).as_nanos());
-    STORE_MODES
+    let modes = if sc.algo == crate::sim::products::KONG { &KONG_MODES[..] } else { &STORE_MODES[..] };
+    modes
         .iter()
         .map(|&mode| {
             let mut sim = Simulation::with_history(&Scenario { store: mode, ..sc.clone() }, 2);
@@ -89,5 +94,15 @@ mod tests {
         assert_eq!(row(StoreMode::Race).p99, Nanos::from_millis(40));
         assert!(row(StoreMode::Local).over().unwrap() > 5.0, "8 unshared limiters: {rows:?}");
         assert_eq!(row(StoreMode::Async).p99, Nanos::ZERO, "the edge decides at once");
+        assert!(rows.iter().all(|r| r.mode != StoreMode::Sync), "Kong's own mode is Kong's only");
+    }
+
+    #[test]
+    fn kong_gets_its_policy_redis_row() {
+        let sc = Scenario::from_query("algo=kong&limit=100&window=60&nodes=8&rtt=20&rate=100&sync_rate=1").unwrap();
+        let rows = compare_modes(&sc);
+        let sync = rows.iter().find(|r| r.mode == StoreMode::Sync).copied().unwrap();
+        assert!(sync.over().unwrap() > 0.5, "8 nodes deciding alone between syncs: {rows:?}");
+        assert_eq!(sync.p50, Nanos::ZERO, "most requests decided on the node's own count");
     }
 }

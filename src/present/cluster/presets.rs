@@ -12,6 +12,10 @@ pub const NODES: SliderScale = SliderScale::Linear { min: 1, max: 16 };
 pub const RTT_MS: SliderScale = SliderScale::Log { min: 0.05, max: 200.0, steps: 800 };
 /// How long a node waits for the store: 0.1 ms – 10 s, logarithmic.
 pub const TIMEOUT_MS: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 500 };
+/// Kong's `sync_rate`: 0.02 s (its least) to 60 s, logarithmic.
+pub const SYNC_RATE_S: SliderScale = SliderScale::Log { min: 0.02, max: 60.0, steps: 400 };
+/// The `sync_rate` a node syncs at once it no longer waits for Redis on every request: 1 s.
+pub const FIRST_SYNC_RATE_MS: u64 = 1_000;
 /// When the outage starts: 0–120 s of simulated time.
 pub const OUTAGE_START_S: SliderScale = SliderScale::Linear { min: 0, max: 120 };
 /// How long the store stays down: 1–60 s.

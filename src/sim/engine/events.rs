@@ -50,19 +50,24 @@ pub(super) enum Ev {
         state: Box<AnyLimiter>,
     },
     Timeout(Attempt),
-    /// Kong's usage script (`INCR`) for the request's window (store = sync).
-    KongIncr(Attempt, u64),
-    /// Its reply: the window and the count before the increment.
-    KongReply(Attempt, u64, i64),
-    /// A node's sync timer (store = sync).
-    KongSyncTimer(usize),
-    /// A node's sync reaching Redis: its deltas by window.
-    KongFlush {
-        node: usize,
-        deltas: Box<[(u64, i64)]>,
-    },
-    /// A node's sync ended: it forgets its counts.
-    KongSynced(usize),
+    /// One of Kong's (store = sync).
+    Kong(KongEv),
     /// An admitted request the limiter holds until now (nginx without `nodelay`).
     Delayed(Attempt, Verdict),
+}
+
+/// An event of Kong's `policy: redis` (store = sync): one variant of [`Ev`] for all of them, so
+/// a module without the shared store has one arm for them, not five.
+#[derive(Debug)]
+pub(super) enum KongEv {
+    /// Kong's usage script (`INCR`) for the request's window.
+    Incr(Attempt, u64),
+    /// Its reply: the window and the count before the increment.
+    Reply(Attempt, u64, i64),
+    /// A node's sync timer.
+    SyncTimer(usize),
+    /// A node's sync reaching Redis: its deltas by window.
+    Flush(usize, Box<[(u64, i64)]>),
+    /// A node's sync ended: it forgets its counts.
+    Synced(usize),
 }

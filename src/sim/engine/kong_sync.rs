@@ -3,16 +3,18 @@
 //! sync timer, the sync's `INCRBY` pipeline and its end.
 //!
 //! Part of the shared-store code ([`super::shared`]): only modules that run several nodes have it.
+//! The engine draws and reads the store's and the nodes' limiters; here they are kept as
+//! pictures of Redis's newest counter and of each node's own count ([`Kong::holding`]).
 
-use super::events::{Attempt, Ev};
+use super::events::{Attempt, Ev, KongEv};
 use super::Simulation;
-use crate::sim::decision::{Status, Verdict};
-use crate::sim::limiter::Gauge;
+use crate::sim::decision::Verdict;
+use crate::sim::limiter::AnyLimiter;
 use crate::sim::metrics::EventKind;
 use crate::sim::products::kong::redis_policy::{admits, window_of, KongNode, KongRedis};
-use crate::sim::products::kong::{KongLimit, SYNC_RATE};
+use crate::sim::products::kong::{Kong, KongLimit, SYNC_RATE};
 use crate::sim::products::policy::Policy;
-use crate::sim::scenario::Scenario;
+use crate::sim::store::Store;
 use crate::sim::time::{Nanos, SimTime};
 
 /// Kong's Redis and its nodes' tables.
@@ -28,47 +30,52 @@ pub(super) struct KongSync {
 }
 
 impl KongSync {
-    /// Kong's Redis with `nodes` nodes that have read nothing yet, under `sc`'s policy.
-    pub(super) fn new(sc: &Scenario, nodes: usize) -> Self {
-        let sync_ms = sc.product.get(&SYNC_RATE);
-        KongSync {
-            limit: KongLimit::of(&Policy::of(sc)),
-            sync_rate: Nanos::from_millis(sync_ms),
-            redis: KongRedis::default(),
-            nodes: vec![KongNode::default(); nodes],
-            syncs: 0,
-        }
+    /// A picture of a counter: `count` in the window starting at `start` (s), or none yet.
+    fn picture(&self, counter: Option<(u64, i64)>) -> AnyLimiter {
+        let (start, count) = counter.unwrap_or((u64::MAX, 0));
+        AnyLimiter::product(Box::new(Kong::holding(self.limit, start, count.max(0) as u64)))
     }
 
-    /// Redis's count for the window at `now`.
-    pub(super) fn gauge(&self, now: SimTime) -> Gauge {
-        self.redis.gauge(&self.limit, now.as_nanos())
-    }
-
-    /// What is left by Redis's count at `now`.
-    pub(super) fn status(&self, now: SimTime) -> Status {
-        self.redis.status(&self.limit, now.as_nanos())
-    }
-
-    /// Each node's own count at `now`.
-    pub(super) fn node_gauges(&self, now: SimTime) -> Vec<Gauge> {
-        self.nodes.iter().map(|n| n.gauge(&self.limit, now.as_nanos())).collect()
-    }
-
-    /// The answer to a request of window `window` decided on `usage`, at `now`.
-    fn verdict(&self, usage: i64, now: SimTime) -> Verdict {
+    /// The answer to a request that arrived at `at`, decided on `usage`.
+    fn verdict(&self, usage: i64, at: SimTime) -> Verdict {
         let allowed = admits(&self.limit, usage);
-        let reset = self
-            .limit
-            .period_s
-            .saturating_sub(now.as_nanos() / 1_000_000_000 - window_of(&self.limit, now.as_nanos()))
-            .max(1);
+        let t = at.as_nanos();
+        let reset = (self.limit.period_s - (t / 1_000_000_000 - window_of(&self.limit, t))).max(1);
         Verdict::new(allowed, (!allowed).then(|| Nanos::from_secs(reset)))
     }
 }
 
+/// Kong's tables, made at the first request.
 fn kong(sim: &mut Simulation) -> &mut KongSync {
-    sim.kong.as_mut().expect("store=sync keeps Kong's tables")
+    if sim.kong.is_none() {
+        let sc = &sim.sc;
+        sim.kong = Some(Box::new(KongSync {
+            limit: KongLimit::of(&Policy::of(sc)),
+            sync_rate: Nanos::from_millis(sc.product.get(&SYNC_RATE)),
+            redis: KongRedis::default(),
+            nodes: vec![KongNode::default(); sim.nodes.len()],
+            syncs: 0,
+        }));
+    }
+    sim.kong.as_mut().and_then(|k| k.downcast_mut()).expect("made above")
+}
+
+/// Redis's counter changed: the store's picture follows.
+fn redraw_store(sim: &mut Simulation) {
+    let k = kong(sim);
+    let picture = k.picture(k.redis.newest());
+    sim.store = Store::new(picture);
+}
+
+/// Node `node`'s count changed: its picture follows.
+fn redraw_node(sim: &mut Simulation, node: usize) {
+    let k = kong(sim);
+    let picture = k.picture(k.nodes[node].newest());
+    sim.nodes[node].limiter = picture;
+}
+
+fn push(sim: &mut Simulation, at: SimTime, ev: KongEv) {
+    sim.push(at, Ev::Kong(ev));
 }
 
 /// A request `a` arriving at `at`: decided on the node's cached usage, or sent to Redis.
@@ -83,7 +90,8 @@ pub(super) fn arrive(sim: &mut Simulation, a: Attempt, at: SimTime) {
         }
         sim.decided(a, v, at, false);
     } else if sim.answered(at) {
-        sim.push(at + sim.up, Ev::KongIncr(a, window));
+        let at = at + sim.up;
+        push(sim, at, KongEv::Incr(a, window));
     } else {
         sim.push(at + sim.sc.timeout, Ev::Timeout(a));
     }
@@ -92,10 +100,14 @@ pub(super) fn arrive(sim: &mut Simulation, a: Attempt, at: SimTime) {
 /// The node counts an admission in `window` and starts a sync unless one is pending.
 fn admitted(sim: &mut Simulation, node: usize, window: u64, now: SimTime) {
     let k = kong(sim);
-    if k.sync_rate > Nanos::ZERO && k.nodes[node].admitted(window) {
-        let at = now + k.sync_rate;
-        sim.push(at, Ev::KongSyncTimer(node));
+    if k.sync_rate == Nanos::ZERO {
+        return;
     }
+    if k.nodes[node].admitted(window) {
+        let at = now + k.sync_rate;
+        push(sim, at, KongEv::SyncTimer(node));
+    }
+    redraw_node(sim, node);
 }
 
 /// A request the store did not answer, admitted (fail open: Kong's `fault_tolerant`): counted
@@ -106,50 +118,60 @@ pub(super) fn failed_open(sim: &mut Simulation, a: Attempt) {
 }
 
 /// An event of Kong's at `now`.
-pub(super) fn handle(sim: &mut Simulation, now: SimTime, ev: Ev) {
+pub(super) fn handle(sim: &mut Simulation, now: SimTime, ev: KongEv) {
     match ev {
-        Ev::KongIncr(a, window) => {
+        KongEv::Incr(a, window) => {
             let k = kong(sim);
             let before = k.redis.incr(window);
             let allowed = admits(&k.limit, before);
+            redraw_store(sim);
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed });
-            sim.push(now + sim.down, Ev::KongReply(a, window, before));
+            let at = now + sim.down;
+            push(sim, at, KongEv::Reply(a, window, before));
         }
-        Ev::KongReply(a, window, before) => {
+        KongEv::Reply(a, window, before) => {
             let k = kong(sim);
             let node = a.node as usize;
             let v = k.verdict(before, a.at);
             if k.sync_rate > Nanos::ZERO {
                 k.nodes[node].read(window, before);
+                redraw_node(sim, node);
                 if v.allowed {
                     admitted(sim, node, window, now);
                 }
             }
             sim.decided(a, v, now, false);
         }
-        Ev::KongSyncTimer(node) => {
+        KongEv::SyncTimer(node) => {
             let k = kong(sim);
             if k.nodes[node].running {
                 // `ngx.sleep(timeout / 2)` while the previous sync runs.
-                sim.push(now + Nanos(sim.sc.timeout.as_nanos() / 2), Ev::KongSyncTimer(node));
+                let at = now + Nanos(sim.sc.timeout.as_nanos() / 2);
+                push(sim, at, KongEv::SyncTimer(node));
                 return;
             }
-            let deltas = k.nodes[node].start_sync();
+            let deltas = k.nodes[node].start_sync().into_boxed_slice();
             if sim.answered(now) {
-                sim.push(now + sim.up, Ev::KongFlush { node, deltas: deltas.into_boxed_slice() });
+                let at = now + sim.up;
+                push(sim, at, KongEv::Flush(node, deltas));
             } else {
-                sim.push(now + sim.sc.timeout, Ev::KongSynced(node));
+                let at = now + sim.sc.timeout;
+                push(sim, at, KongEv::Synced(node));
             }
         }
-        Ev::KongFlush { node, deltas } => {
+        KongEv::Flush(node, deltas) => {
             let k = kong(sim);
             k.redis.incr_by(&deltas);
             let id = k.syncs;
             k.syncs += 1;
+            redraw_store(sim);
             sim.metrics.event(now, id, node, EventKind::Increment);
-            sim.push(now + sim.down, Ev::KongSynced(node));
+            let at = now + sim.down;
+            push(sim, at, KongEv::Synced(node));
         }
-        Ev::KongSynced(node) => kong(sim).nodes[node].end_sync(),
-        _ => unreachable!("only Kong's events come here"),
+        KongEv::Synced(node) => {
+            kong(sim).nodes[node].end_sync();
+            redraw_node(sim, node);
+        }
     }
 }

@@ -58,8 +58,10 @@ pub struct Simulation {
     decisions: Option<Vec<DecisionRecord>>,
     /// The limiter may hold admitted requests (nginx without `nodelay`): no fast path.
     delays: bool,
-    /// store = sync: Kong's Redis and its nodes' tables, made at the first request.
-    kong: Option<kong_sync::KongSync>,
+    /// store = sync: Kong's Redis and its nodes' tables ([`kong_sync::KongSync`]), made at the
+    /// first request; behind `Any` so that a module without the shared store, which never makes
+    /// one, carries none of its code. The store's and the nodes' limiters picture its counts.
+    kong: Option<Box<dyn std::any::Any>>,
 }
 
 impl Simulation {
@@ -166,8 +168,9 @@ impl Simulation {
         if t.saturating_sub(samples.due()) > span {
             samples.skip_to(t - span);
         }
+        let authority = self.authority(0);
         while samples.due() <= t {
-            samples.record(self.state_gauge(0, SimTime(samples.due())));
+            samples.record(authority.gauge(SimTime(samples.due())));
         }
         self.sample_due = samples.due();
         self.samples = Some(samples);
@@ -256,10 +259,7 @@ impl Simulation {
     /// limiter that decided, as of that moment.
     pub fn last_decision(&self) -> Option<Decision> {
         self.last.map(|l| {
-            let status = match &self.kong {
-                Some(k) => k.status(l.at),
-                None => self.authority(l.node).status(l.at),
-            };
+            let status = self.authority(l.node).status(l.at);
             Decision {
                 allowed: l.verdict.allowed,
                 remaining: status.remaining,
@@ -276,7 +276,7 @@ impl Simulation {
     /// The limiter state that decides, at the current time: the store's, or node 0's when
     /// nothing is shared.
     pub fn gauge(&self) -> Gauge {
-        self.state_gauge(0, self.now)
+        self.authority(0).gauge(self.now)
     }
 
     /// The quota the deciding limiter advertises (`RateLimit-Policy`).
@@ -306,12 +306,10 @@ impl Simulation {
         (self.peak.peak(), self.peak.peak_at())
     }
 
-    /// Each node's own limiter (store = local) or view (store = async) at the current time.
+    /// Each node's own limiter (store = local) or view (store = async; store = sync: its own
+    /// count) at the current time.
     pub fn node_gauges(&self) -> Vec<Gauge> {
-        match &self.kong {
-            Some(k) => k.node_gauges(self.now),
-            None => self.nodes.iter().map(|n| n.limiter.gauge(self.now)).collect(),
-        }
+        self.nodes.iter().map(|n| n.limiter.gauge(self.now)).collect()
     }
 
     /// Events processed so far: arrivals, retries, store operations and replies.
@@ -328,15 +326,6 @@ impl Simulation {
         match self.sc.store {
             StoreMode::Local => &self.nodes[node].limiter,
             _ => self.store.state(),
-        }
-    }
-
-    /// The deciding state's gauge at `now`: [`authority`](Self::authority)'s, or Kong's Redis
-    /// count (store = sync).
-    fn state_gauge(&self, node: usize, now: SimTime) -> Gauge {
-        match &self.kong {
-            Some(k) => k.gauge(now),
-            None => self.authority(node).gauge(now),
         }
     }
 

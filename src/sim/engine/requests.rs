@@ -71,17 +71,18 @@ impl Simulation {
         let node = a.node as usize;
         let latency = now.since(a.at);
         self.count_decision(node, d.allowed, now);
-        // Sampled once per bucket: the gauge's float conversion is the costliest step here.
-        let first = self.metrics.series.at(now).is_some_and(|b| b.admitted + b.rejected == 0);
-        let level = first.then(|| self.state_gauge(node, now).level);
         let m = &mut self.metrics;
         if let Some(b) = m.series.at(now) {
             if arrived_now {
                 b.requests += 1;
                 b.retries += u64::from(a.retry > 0);
             }
-            if let Some(level) = level {
-                b.level = level;
+            if b.admitted + b.rejected == 0 {
+                // Sampled once per bucket: the gauge's float conversion is the costliest step here.
+                b.level = match self.sc.store {
+                    StoreMode::Local => self.nodes[node].limiter.gauge(now).level,
+                    _ => self.store.state().gauge(now).level,
+                };
             }
             if d.allowed {
                 b.admitted += 1;

@@ -71,12 +71,7 @@ fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
             }
             sim.decided(a, v, at, true);
         }
-        StoreMode::Sync => {
-            if sim.kong.is_none() {
-                sim.kong = Some(super::kong_sync::KongSync::new(&sim.sc, sim.nodes.len()));
-            }
-            super::kong_sync::arrive(sim, a, at)
-        }
+        StoreMode::Sync => super::kong_sync::arrive(sim, a, at),
         StoreMode::Local => unreachable!("a local node decides alone"),
     }
 }
@@ -127,11 +122,7 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
             }
             sim.decided(a, v, now, false);
         }
-        ev @ (Ev::KongIncr(..)
-        | Ev::KongReply(..)
-        | Ev::KongSyncTimer(_)
-        | Ev::KongFlush { .. }
-        | Ev::KongSynced(_)) => super::kong_sync::handle(sim, now, ev),
+        Ev::Kong(ev) => super::kong_sync::handle(sim, now, ev),
         Ev::Retry(_) | Ev::Delayed(..) => unreachable!("a node's own events are handled by the engine"),
     }
 }

@@ -32,6 +32,14 @@ impl Kong {
     }
 }
 
+impl Kong {
+    /// An identifier whose window starting at `start` (s) holds `count`: a picture of a
+    /// store's counter (`store=sync`), to draw and read the status of.
+    pub fn holding(limit: KongLimit, start: u64, count: u64) -> Self {
+        Kong { limit, window: SecondWindow::holding(limit.period_s, start, count), last: (0, 1) }
+    }
+}
+
 crate::sim::limiter::model!(Kong);
 
 impl Limiter for Kong {

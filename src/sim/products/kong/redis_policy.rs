@@ -18,15 +18,13 @@
 //! request it admitted (`usage + delta` is the count *before* it), so each node admits one more
 //! per sync round; and when that first request is refused, the `−1` lets the next one through.
 
-use crate::sim::decision::Status;
-use crate::sim::limiter::Gauge;
-use crate::sim::products::second_window::{PeriodLimit, SecondWindow};
+use crate::sim::products::second_window::PeriodLimit;
 
 const SEC: u64 = 1_000_000_000;
 
-/// Windows a node or Redis keeps counts for: the current one and the one before (a count for an
+/// Windows a node or Redis keeps counts for: the current one and the two before (a count for an
 /// older window decides nothing any more).
-const KEPT: usize = 2;
+const KEPT: usize = 3;
 
 /// One window's counter, by the window's start in whole seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,21 +42,22 @@ impl Counts {
         self.0.iter().find(|c| c.start == start).map(|c| c.value)
     }
 
-    /// The counter of window `start`, made at `value` if absent (dropping windows older than
-    /// the one before it).
-    fn entry(&mut self, start: u64, value: i64) -> &mut i64 {
-        let i = match self.0.iter().position(|c| c.start == start) {
-            Some(i) => i,
-            None => {
-                self.0.push(Count { start, value });
-                self.0.sort_by_key(|c| c.start);
-                if self.0.len() > KEPT {
-                    self.0.remove(0);
-                }
-                self.0.iter().position(|c| c.start == start).unwrap_or(0)
+    /// The counter of window `start`, made at `value` if absent, dropping the oldest beyond
+    /// [`KEPT`]; `None` for a window older than every one kept (it decides nothing any more).
+    fn entry(&mut self, start: u64, value: i64) -> Option<&mut i64> {
+        // In order of start, found or made in place (a sort would cost the module ~2 KB).
+        let mut i = self.0.iter().take_while(|c| c.start < start).count();
+        if self.0.get(i).is_none_or(|c| c.start != start) {
+            if i == 0 && self.0.len() == KEPT {
+                return None;
             }
-        };
-        &mut self.0[i].value
+            self.0.insert(i, Count { start, value });
+            if self.0.len() > KEPT {
+                self.0.remove(0);
+                i -= 1;
+            }
+        }
+        Some(&mut self.0[i].value)
     }
 }
 
@@ -77,15 +76,18 @@ pub struct KongRedis {
 impl KongRedis {
     /// The usage script (`INCR`, `EXPIRE` on the first): the count before this increment.
     pub fn incr(&mut self, window: u64) -> i64 {
-        let c = self.counts.entry(window, 0);
-        *c += 1;
-        *c - 1
+        self.counts.entry(window, 0).map_or(0, |c| {
+            *c += 1;
+            *c - 1
+        })
     }
 
     /// The sync's pipeline: `INCRBY` each window's delta.
     pub fn incr_by(&mut self, deltas: &[(u64, i64)]) {
         for &(window, delta) in deltas {
-            *self.counts.entry(window, 0) += delta;
+            if let Some(c) = self.counts.entry(window, 0) {
+                *c += delta;
+            }
         }
     }
 
@@ -94,20 +96,9 @@ impl KongRedis {
         self.counts.get(window).unwrap_or(0)
     }
 
-    /// The counter of the window holding `t` (ns), as a window to read status and gauge from.
-    fn view(&self, limit: &PeriodLimit, t: u64) -> SecondWindow {
-        let start = window_of(limit, t);
-        SecondWindow::holding(limit.period_s, start, self.count(start).max(0) as u64)
-    }
-
-    /// What is left of `limit` at `t` (ns), by Redis's count.
-    pub fn status(&self, limit: &PeriodLimit, t: u64) -> Status {
-        self.view(limit, t).status(limit.limit, t)
-    }
-
-    /// Redis's count at `t` (ns), as the state chart draws it.
-    pub fn gauge(&self, limit: &PeriodLimit, t: u64) -> Gauge {
-        self.view(limit, t).gauge(t)
+    /// The newest window's start and count, if Redis has any: what the state chart shows.
+    pub fn newest(&self) -> Option<(u64, i64)> {
+        self.counts.0.last().map(|c| (c.start, c.value))
     }
 }
 
@@ -133,22 +124,25 @@ impl KongNode {
     /// Caches the reply to this node's `INCR`: the count before it, with the increment to be
     /// taken back.
     pub fn read(&mut self, window: u64, before: i64) {
-        *self.usage.entry(window, 0) = before;
-        *self.delta.entry(window, 0) = -1;
+        if let (Some(u), Some(d)) = (self.usage.entry(window, before), self.delta.entry(window, -1)) {
+            (*u, *d) = (before, -1);
+        }
     }
 
     /// Counts one admitted request in window `window` (`update_local_counters`). Returns whether
     /// a sync must be started (none is pending).
     pub fn admitted(&mut self, window: u64) -> bool {
-        *self.delta.entry(window, 0) += 1;
+        if let Some(d) = self.delta.entry(window, 0) {
+            *d += 1;
+        }
         !std::mem::replace(&mut self.pending, true)
     }
 
-    /// The node's own count at `t` (ns), for its bar: what it would decide on (0 before it has
-    /// read Redis in this window).
-    pub fn gauge(&self, limit: &PeriodLimit, t: u64) -> Gauge {
-        let count = self.cached(window_of(limit, t)).unwrap_or(0).max(0) as u64;
-        Gauge { level: count as f64, current: count, previous: 0 }
+    /// The newest window the node has read Redis for, with the count it decides on there:
+    /// what its bar shows.
+    pub fn newest(&self) -> Option<(u64, i64)> {
+        let start = self.usage.0.last()?.start;
+        Some((start, self.cached(start)?))
     }
 
     /// The sync starts: the deltas it sends.
@@ -220,12 +214,15 @@ mod tests {
     }
 
     #[test]
-    fn only_the_current_and_previous_windows_are_kept() {
+    fn only_the_current_window_and_two_before_are_kept() {
         let mut r = KongRedis::default();
-        for w in [0, 60, 120] {
+        for w in [60, 0, 120, 180, 60] {
             r.incr(w);
         }
-        assert_eq!((r.count(0), r.count(60), r.count(120)), (0, 1, 1));
+        assert_eq!((r.count(0), r.count(60), r.count(120), r.count(180)), (0, 2, 1, 1));
+        // A sync for a window older than all three is dropped, not added to another.
+        r.incr_by(&[(0, 5), (120, 1)]);
+        assert_eq!((r.count(0), r.count(60), r.count(120), r.count(180)), (0, 2, 2, 1));
         assert_eq!(window_of(&LIMIT, 119 * SEC + 999_999_999), 60);
     }
 }
