@@ -137,6 +137,17 @@ fn the_same_policy_runs_through_every_product_on_the_same_arrivals() {
 }
 
 #[test]
+fn kongs_own_store_mode_stays_with_kong_in_every_product_and_run_this_config() {
+    use ratelimit_playground::sim::product_runs::every_product;
+    use ratelimit_playground::sim::StoreMode;
+    let sc = Scenario::from_query("algo=kong&limit=3&window=1&rate=10&nodes=2&store=sync&sync_rate=0.5&duration=10")
+        .unwrap();
+    assert_eq!(every_product(&sc).unwrap().len(), EXPORT_NAMES.len() + 1, "every product runs");
+    assert_eq!(run_config(&sc, "kong").unwrap().store, StoreMode::Sync);
+    assert_eq!(run_config(&sc, "nginx").unwrap().store, StoreMode::Async, "the nearest for nginx");
+}
+
+#[test]
 fn every_product_refuses_a_run_too_long_to_compute_on_every_change() {
     use ratelimit_playground::sim::product_runs::every_product;
     let sc = Scenario::from_query("rate=1000&duration=3600").unwrap();

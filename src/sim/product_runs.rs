@@ -36,6 +36,8 @@ pub fn run_config(sc: &Scenario, export: &str) -> Option<Scenario> {
         out.limit = Some(p.limit);
         out.window = Some(Nanos(p.window_ns));
     }
+    // Kong's own store mode (store=sync) is not another product's.
+    out.fit_store();
     Some(out)
 }
 
@@ -113,7 +115,8 @@ pub const EVERY_PRODUCT_MAX: u128 = 2_000_000;
 /// server: what each product makes of the same policy.
 pub fn every_product(sc: &Scenario) -> Result<Vec<ProductRow>, ParamError> {
     let textbook = if sc.algo.is_product() { sc.algo.textbook(&sc.product) } else { sc.algo };
-    let base = Scenario { algo: textbook, nodes: 1, ..sc.clone() };
+    let mut base = Scenario { algo: textbook, nodes: 1, ..sc.clone() };
+    base.fit_store();
     let runs = products::EXPORT_NAMES.len() as u128 + 1;
     if report::run_requests(&base).saturating_mul(runs) > EVERY_PRODUCT_MAX {
         return Err(ParamError {
