@@ -18,6 +18,8 @@
 mod browser;
 #[path = "e2e/capabilities.rs"]
 mod capabilities;
+#[path = "e2e/first_paint.rs"]
+mod first_paint;
 #[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;

@@ -7,6 +7,8 @@
 #[allow(dead_code)]
 #[path = "../../tests/e2e/browser.rs"]
 mod browser;
+#[path = "cold.rs"]
+mod cold;
 #[allow(dead_code)]
 #[path = "../../tests/e2e/harness.rs"]
 mod harness;
@@ -48,6 +50,39 @@ async fn open(client: &Client, url: &str) {
     client.goto(url).await.expect("open the app");
     let mounted = "document.querySelector('#requests') && performance.getEntriesByName('rlp-first-frame').length > 0";
     wait_until(client, mounted, Duration::from_secs(20), "the app has mounted").await;
+}
+
+/// The rows of five cold loads of `what` (issue #34's targets, medians).
+fn cold_rows(what: &str, loads: &[cold::Load]) -> Vec<Row> {
+    let median = |f: fn(&cold::Load) -> f64| {
+        let mut v: Vec<f64> = loads.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        (percentile(&v, 50.0), v)
+    };
+    let ms = |v: &[f64]| v.iter().map(|x| format!("{x:.0}")).collect::<Vec<_>>().join(", ");
+    let (fcp, fcps) = median(|l| l.fcp);
+    let (live, lives) = median(|l| l.live);
+    let (cls, clss) = median(|l| l.cls);
+    vec![
+        Row {
+            what: format!("{what}, first visit: first contentful paint"),
+            value: format!("median {fcp:.0} ms ({} ms)", ms(&fcps)),
+            target: "≤ 150 ms (#34)",
+            met: Some(fcp <= 150.0),
+        },
+        Row {
+            what: format!("{what}, first visit: first live frame"),
+            value: format!("median {live:.0} ms ({} ms)", ms(&lives)),
+            target: "≤ 250 ms (#34)",
+            met: Some(live <= 250.0),
+        },
+        Row {
+            what: format!("{what}, first visit: layout shift (CLS) as the app takes over"),
+            value: format!("median {cls:.3} (worst {:.3})", clss.last().copied().unwrap_or(f64::NAN)),
+            target: "≈ 0 (≤ 0.01, #34)",
+            met: Some(cls <= 0.01),
+        },
+    ]
 }
 
 /// Script time per frame (summed over the frame's callbacks) for `secs` of real time.
@@ -126,9 +161,16 @@ async fn run(url: String) -> Vec<Row> {
     let probes = format!("{}\n{MEMORY_PROBE}", harness::FRAME_PROBE);
     cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": probes })).await;
     let mut rows = Vec::new();
-    // `BENCH_ONLY=logs make bench` measures only the log panel (a few minutes less).
+    // `BENCH_ONLY=logs make bench` measures only the log panel (a few minutes less);
+    // `BENCH_ONLY=cold` only the first visits.
     if std::env::var("BENCH_ONLY").as_deref() == Ok("logs") {
         rows.extend(logs(&client, &url).await);
+        return rows;
+    }
+    for (what, link) in [("the page", ""), ("a frame (?embed=1)", "?embed=1")] {
+        rows.extend(cold_rows(what, &cold::loads(&format!("{url}{link}"), 5).await));
+    }
+    if std::env::var("BENCH_ONLY").as_deref() == Ok("cold") {
         return rows;
     }
 

@@ -34,9 +34,12 @@ globalThis.rlpStartWhole = startWhole;
 // index.html's word for an app that did not start (style/main.css shows it after a few seconds).
 const word = document.getElementById("boot-failed");
 
-// Tells whoever listens that the module runs, as Trunk's own loader does, and takes the word away.
+// Tells whoever listens that the module runs, as Trunk's own loader does, and takes the word away,
+// and index.html's first paint with it: the app has mounted its own header below it, in this same
+// task, so no frame shows both.
 const started = (wasm) => {
   word?.remove();
+  document.getElementById("first-paint")?.remove();
   dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));
 };
 

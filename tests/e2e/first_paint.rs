@@ -1,0 +1,55 @@
+//! The first paint before any module loads (index.html's `#first-paint`, issue #34): the page
+//! shows its header at once, in the words and at the place where the app mounts its own, so the
+//! app takes over without a jump; a frame shows none of it. `make bench` times it on cold loads.
+
+use std::time::Duration;
+
+use fantoccini::Client;
+use serde_json::{json, Value};
+
+use super::page::{cdp, js, viewport, wait_until};
+use super::{launch, one_browser_at_a_time};
+
+/// The page header's title and lede: their text and where they are (x, y, width, height).
+const HEADER: &str = "const h = document.querySelector(ID); if (!h) return null; \
+    return [...h.querySelectorAll('h1, .lede')].map(e => { const r = e.getBoundingClientRect(); \
+    return [e.textContent.trim(), Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; });";
+
+async fn header(client: &Client, id: &str) -> Value {
+    js(client, &HEADER.replace("ID", &format!("'{id}'"))).await
+}
+
+#[test]
+fn the_page_paints_its_header_before_the_code_loads_and_the_app_takes_its_place() {
+    one_browser_at_a_time(first_paint());
+}
+
+async fn first_paint() {
+    let (server, browser, client) = launch().await;
+    for (width, height) in [(1280, 800), (375, 700)] {
+        viewport(&client, width, height, 1.0, false).await;
+        // No module can load: what the HTML and CSS paint alone.
+        cdp(&client, "Network.enable", json!({})).await;
+        cdp(&client, "Network.setBlockedURLs", json!({ "urls": ["*.wasm", "*loader-*.js"] })).await;
+        client.goto(&server.url).await.expect("open the page without its code");
+        wait_until(&client, "document.readyState === 'complete'", Duration::from_secs(10), "the HTML is in").await;
+        let first = header(&client, "#first-paint").await;
+        assert_eq!(first.as_array().map(Vec::len), Some(2), "title and lede painted at {width} px: {first}");
+        client.goto(&format!("{}?embed=1", server.url)).await.expect("open a frame without its code");
+        wait_until(&client, "document.readyState === 'complete'", Duration::from_secs(10), "the HTML is in").await;
+        let shown = js(&client, "return getComputedStyle(document.querySelector('#first-paint')).display;").await;
+        assert_eq!(shown, json!("none"), "a frame does not show the page's header");
+
+        // With its code: the app's header, the same words at the same place, and one header.
+        cdp(&client, "Network.setBlockedURLs", json!({ "urls": [] })).await;
+        client.goto(&server.url).await.expect("open the page");
+        wait_until(&client, "document.querySelector('#mode-cluster')", Duration::from_secs(15), "mounted").await;
+        assert_eq!(header(&client, ".site-header").await, first, "the app's header where the first paint's was");
+        assert_eq!(
+            js(&client, "return document.querySelectorAll('#first-paint, .site-header').length;").await,
+            json!(1)
+        );
+    }
+    client.close().await.expect("close the WebDriver session");
+    drop(browser);
+}
