@@ -18,7 +18,8 @@ async fn kong_sync() {
     wait_until(&client, drawn, Duration::from_secs(15), "the multi-node view").await;
     assert_eq!(js(&client, "return document.querySelector('#store').value;").await, json!("sync"));
     assert_eq!(js(&client, "return document.querySelector('#sync-rate-field').value;").await, json!("1"));
-    assert!(text(&client, "#store-hint").await.contains("policy: redis"));
+    let hint = text(&client, "#store-hint").await;
+    assert!(hint.contains("policy: redis") && hint.contains("not run here"), "{hint}");
     assert!(text(&client, "#node-code").await.contains("redis.incrby(key, delta[win])"));
 
     // Each node decides on its own count between syncs: more than one exact limiter.

@@ -58,7 +58,7 @@ pub fn describe(mode: StoreMode) -> &'static str {
             "Each node decides at once from its own view and sends the increment without waiting; it adopts the store's count from the reply. Fast, and it overshoots by the traffic of one sync delay."
         }
         StoreMode::Sync => {
-            "Kong's policy: redis. With sync_rate −1 every request INCRs Redis and waits. With sync_rate, a node reads Redis once, decides alone on its own count, and sends its count every sync_rate seconds, then forgets it: each node may admit up to the limit between syncs, and what it admits while a sync is on the wire is lost."
+            "Kong's policy: redis, as read from its source (Kong is not run here). With sync_rate −1 every request INCRs Redis and waits. With sync_rate, a node reads Redis once, decides alone on its own count, and sends its count every sync_rate seconds, then forgets it: each node may admit up to the limit between syncs, and what it admits while a sync is on the wire is lost."
         }
     }
 }
