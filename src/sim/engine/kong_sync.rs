@@ -11,7 +11,7 @@ use super::Simulation;
 use crate::sim::decision::Verdict;
 use crate::sim::limiter::AnyLimiter;
 use crate::sim::metrics::EventKind;
-use crate::sim::products::kong::redis_policy::{admits, window_of, KongNode, KongRedis};
+use crate::sim::products::kong::redis_policy::{admits, retry_after_s, window_of, KongNode, KongRedis};
 use crate::sim::products::kong::{Kong, KongLimit, SYNC_RATE};
 use crate::sim::products::policy::Policy;
 use crate::sim::store::Store;
@@ -39,8 +39,7 @@ impl KongSync {
     /// The answer to a request that arrived at `at`, decided on `usage`.
     fn verdict(&self, usage: i64, at: SimTime) -> Verdict {
         let allowed = admits(&self.limit, usage);
-        let t = at.as_nanos();
-        let reset = (self.limit.period_s - (t / 1_000_000_000 - window_of(&self.limit, t))).max(1);
+        let reset = retry_after_s(&self.limit, at.as_nanos());
         Verdict::new(allowed, (!allowed).then(|| Nanos::from_secs(reset)))
     }
 }

@@ -18,9 +18,7 @@
 //! request it admitted (`usage + delta` is the count *before* it), so each node admits one more
 //! per sync round; and when that first request is refused, the `−1` lets the next one through.
 
-use crate::sim::products::second_window::PeriodLimit;
-
-const SEC: u64 = 1_000_000_000;
+use crate::sim::products::second_window::{PeriodLimit, SecondWindow};
 
 /// Windows a node or Redis keeps counts for: the current one and the two before (a count for an
 /// older window decides nothing any more).
@@ -64,7 +62,12 @@ impl Counts {
 /// The start (whole seconds) of the calendar window holding `t` (ns), on Kong's whole-second
 /// clock: Redis's key for a request at `t`.
 pub fn window_of(limit: &PeriodLimit, t: u64) -> u64 {
-    t / SEC / limit.period_s * limit.period_s
+    SecondWindow::new(limit.period_s).count_at(t).1
+}
+
+/// Kong's `Retry-After` for a refusal at `t` (ns): whole seconds to the window's end, at least 1.
+pub fn retry_after_s(limit: &PeriodLimit, t: u64) -> u64 {
+    SecondWindow::new(limit.period_s).reset_s(t)
 }
 
 /// Redis's side: the counters the nodes `INCR` and `INCRBY`.
@@ -171,6 +174,7 @@ mod tests {
     use super::*;
 
     const LIMIT: PeriodLimit = PeriodLimit { period_s: 60, limit: 3 };
+    const SEC: u64 = 1_000_000_000;
 
     #[test]
     fn incr_answers_the_count_before_it() {
