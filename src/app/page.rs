@@ -81,6 +81,8 @@ pub fn WholeEmbedPage() -> impl IntoView {
 /// whole page.
 #[component]
 pub fn WholeApp() -> impl IntoView {
+    // Before any link is read: the products' keys are read only once installed.
+    crate::sim::products::models::install();
     if read_link(&first_scenario()).0.embed {
         view! { <WholeEmbedPage /> }.into_any()
     } else {

@@ -110,6 +110,10 @@ pub async fn snippet_layout_and_two_frames() {
         second.contains("?algo=fixed_window&amp;rate=20&amp;embed=1&amp;controls=algo,rate&amp;show=throughput\""),
         "{second}"
     );
+    // A product's own key travels into the frame: the builder (a module of its own, without
+    // the product models) reads the products' keys all the same.
+    let nginx = snippet(&client, &format!("{base}?algo=nginx&nodelay=0&rate=20"), &[]).await;
+    assert!(nginx.contains("?algo=nginx&amp;rate=20&amp;nodelay=0&amp;embed=1"), "{nginx}");
     assert_clean(&client, "the Embed button").await;
 
     // The embed layout: no page chrome, only the chosen controls, a link to the full page; it

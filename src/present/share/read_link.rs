@@ -6,7 +6,7 @@
 
 use crate::present::share::frame::{flag, Frame};
 use crate::present::share::link::{Link, LinkView, APP_KEYS, VIEWS};
-use crate::sim::query::{read_query, Clean, Kind, OtherKeys, Problem, Problems, Used, KEYS};
+use crate::sim::query::{is_key, read_query, Clean, Kind, OtherKeys, Problem, Problems, Used};
 use crate::sim::{Scenario, TrafficShape};
 
 /// The app keys a reader of links knows, read in the same pass as the scenario's
@@ -102,7 +102,7 @@ impl Link {
         // The app's keys' and unknown keys' problems first, then the scenario's, as the notice
         // has always listed them (a partition: a stable sort would bring a sort routine).
         let (scenario_keys, mut problems): (Vec<Problem>, Vec<Problem>) =
-            problems.into_iter().partition(|p| KEYS.contains(&p.key.as_str()));
+            problems.into_iter().partition(|p| is_key(&p.key));
         problems.extend(scenario_keys);
         let scenario = match scenario {
             None => base.clone(),

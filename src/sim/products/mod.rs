@@ -240,9 +240,10 @@ const fn declared(keys: &[ProductKey], n: usize, key: &str) -> bool {
     false
 }
 
-/// The product key named `key`, if a product declares one.
+/// The product key named `key`, if a product declares one and this module reads product keys
+/// ([`models::keys`]).
 pub fn product_key(key: &str) -> Option<&'static ProductKey> {
-    PRODUCT_KEYS.iter().find(|k| k.key == key)
+    models::keys().iter().find(|k| k.key == key)
 }
 
 impl ProductOptions {
@@ -277,7 +278,7 @@ impl ProductOptions {
 
 /// The slot of the product key named `key`.
 fn slot(key: &str) -> Option<usize> {
-    PRODUCT_KEYS.iter().position(|k| k.key == key)
+    models::keys().iter().position(|k| k.key == key)
 }
 
 /// The configuration of every production tab for `p`, in [`EXPORT_NAMES`]' order.

@@ -253,6 +253,12 @@ pub const KEYS: [&str; SHARED_KEYS.len() + PRODUCT_KEYS.len()] = {
     out
 };
 
+/// Whether `key` is one of the query format's keys that this module reads: a shared key, or a
+/// product's once the module reads those (`sim::products::models::keys`).
+pub fn is_key(key: &str) -> bool {
+    SHARED_KEYS.contains(&key) || product_key(key).is_some()
+}
+
 pub(super) fn name_of<T: PartialEq + Copy>(table: &[(&'static str, T)], v: T) -> &'static str {
     table.iter().find(|(_, x)| *x == v).map_or("?", |(n, _)| n)
 }

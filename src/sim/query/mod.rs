@@ -10,12 +10,12 @@ mod words;
 
 use super::scenario::{Outage, Scenario, TrafficShape};
 use super::time::SimTime;
-use crate::sim::products::{product_key, KeyKind, ProductKey, PRODUCT_KEYS};
+use crate::sim::products::{models, product_key, KeyKind, ProductKey};
 use crate::sim::support::decimal::{format_fixed, parse_fixed};
 use keys::{name_of, num, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, SEC, STORES, TRAFFIC};
 use std::fmt;
 
-pub use keys::{number_range, KEYS};
+pub use keys::{is_key, number_range, KEYS};
 pub use problem::{Clean, Invalid, Kind, NumberWhy, Problem, Problems, Range, Used};
 pub use words::{range_words, TRACE_WITHOUT_TIMES};
 
@@ -127,7 +127,7 @@ pub fn read_query<P: Problems>(query: &str, other: &mut dyn OtherKeys<P>, proble
     let mut any = false;
     let mut seen: Vec<String> = Vec::new();
     for (key, value) in pairs(query) {
-        let scenario_key = KEYS.contains(&key.as_str());
+        let scenario_key = is_key(&key);
         let known = scenario_key || other.knows(&key);
         if seen.contains(&key) {
             problems.add(|| Problem::new(&key, Kind::Repeated, Used::Last));
@@ -304,7 +304,7 @@ impl Scenario {
     #[inline(never)]
     pub fn check(&self) -> Option<Invalid> {
         let shared = NUMS.iter().filter_map(|n| Some((*n, (n.get)(self)?)));
-        let products = PRODUCT_KEYS.iter().filter_map(|k| Some((Num::of_product(k)?, self.product.get(k))));
+        let products = models::keys().iter().filter_map(|k| Some((Num::of_product(k)?, self.product.get(k))));
         for (num, value) in shared.chain(products) {
             if value < num.min || value > num.max {
                 return Some(Invalid::OutOfRange { key: num.key, value, range: num.range() });
@@ -376,7 +376,7 @@ impl Scenario {
                 out.push(format!("{k}={v}"));
             }
         };
-        for key in &PRODUCT_KEYS {
+        for key in models::keys() {
             let shown = |v: u64| match key.kind {
                 KeyKind::Num { digits, .. } => format_fixed(v, digits),
                 KeyKind::Names(_) => key.name_of(v).unwrap_or_default().to_string(),
