@@ -233,7 +233,7 @@ impl RedisLua {
         let from = now.as_nanos().div_ceil(1_000_000);
         let to = from + (self.args.b.max(1.0) as u64).saturating_mul(2);
         let admits = |ms: u64| self.answer(ms as f64).allowed;
-        let at = crate::sim::products::probe::first_ms(from, to, admits).unwrap_or(to);
+        let at = crate::sim::products::probe::first(from, to, admits).unwrap_or(to);
         Nanos((at * 1_000_000).saturating_sub(now.as_nanos()))
     }
 }

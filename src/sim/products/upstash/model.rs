@@ -252,7 +252,7 @@ impl Limiter for Upstash {
         } else {
             // The first millisecond, up to two windows on, at which limit() would succeed.
             let to = ms + self.window().saturating_mul(2).max(1) + 1;
-            crate::sim::products::probe::first_ms(ms, to, |t| probe.clone().limit(t, false).0)
+            crate::sim::products::probe::first(ms, to, |t| probe.clone().limit(t, false).0)
                 .map_or(until_reset, |t| Nanos((t * NS_PER_MS).saturating_sub(now.as_nanos())))
         };
         Status { remaining, reset: until_reset, wait }
