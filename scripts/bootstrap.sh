@@ -6,8 +6,9 @@
 #   scripts/bootstrap.sh          build tools (wasm32 target, trunk, wasm-bindgen-cli, wasm-opt,
 #                                 esbuild)
 #   scripts/bootstrap.sh --test   the same plus Debian chromium + chromium-driver + brotli, and
-#                                 redis-server and nginx-light (tests/real starts its own), and the
-#                                 npm packages tests/real drives in Node, at pinned versions
+#                                 redis-server and nginx-light (tests/real starts its own), Ruby's
+#                                 and PHP's libraries from Debian, and the npm and PyPI packages
+#                                 tests/real drives in Node and Python, at pinned versions
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -80,6 +81,11 @@ if [[ "${1:-}" == "--test" ]]; then
   [[ -x /usr/sbin/haproxy ]] || missing+=(haproxy)
   command -v go >/dev/null 2>&1 || missing+=(golang-go)
   [[ -f /usr/share/gocode/src/golang.org/x/time/rate/rate.go ]] || missing+=(golang-golang-x-time-dev)
+  # Ruby's Rack::Attack with Timecop and ActiveSupport's cache, PHP's Laravel RateLimiter: the
+  # libraries tests/real/rack_attack.rs and laravel.rs drive (Debian bookworm: 6.6.1, 8.83.26).
+  for pkg in ruby ruby-rack-attack ruby-timecop ruby-activesupport php-cli php-illuminate-cache; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
   if ((${#missing[@]})); then
     say "installing ${missing[*]} from Debian"
     SUDO=""; [[ $(id -u) == 0 ]] || SUDO="sudo"
@@ -96,6 +102,18 @@ if [[ "${1:-}" == "--test" ]]; then
     mkdir -p "$NODE_REAL"
     npm install --silent --no-audit --no-fund --prefix "$NODE_REAL" "${NODE_PKGS[@]}"
     echo "${NODE_PKGS[*]}" > "$NODE_REAL/.pinned"
+  fi
+fi
+# 7. For the tests: the PyPI libraries tests/real/python/replay.py drives under a fake clock, at
+#    pinned versions (with their dependencies' versions pinned too), into a folder of their own.
+if [[ "${1:-}" == "--test" ]]; then
+  PYTHON_REAL="$CACHE/python-real"
+  PYTHON_PKGS=(limits==5.8.0 deprecated==1.3.1 wrapt==2.5.2 packaging==26.4 typing_extensions==4.16.0)
+  if [[ "$(cat "$PYTHON_REAL/.pinned" 2>/dev/null)" != "${PYTHON_PKGS[*]}" ]]; then
+    say "installing ${PYTHON_PKGS[*]} from PyPI into $PYTHON_REAL"
+    rm -rf "$PYTHON_REAL" && mkdir -p "$PYTHON_REAL"
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --target "$PYTHON_REAL" "${PYTHON_PKGS[@]}"
+    echo "${PYTHON_PKGS[*]}" > "$PYTHON_REAL/.pinned"
   fi
 fi
 # redis-cell, the Redis module the tests load (tests/real/redis_cell.rs): built from its crates.io

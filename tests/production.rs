@@ -41,7 +41,10 @@ fn every_target_is_covered_in_a_fixed_order() {
             "envoyproxy/ratelimit",
             "Spring Cloud Gateway",
             "AWS API Gateway",
-            "Cloudflare"
+            "Cloudflare",
+            "Python limits",
+            "Rack::Attack",
+            "Laravel"
         ]
     );
 }
@@ -245,4 +248,44 @@ fn window_policies_map_to_buckets_with_the_same_burst_and_long_run_rate_where_on
     has_line(c, "limit_req_zone $binary_remote_addr zone=api:10m rate=100r/m;");
     has_line(c, "limit_req zone=api burst=99 nodelay;");
     noted(c, "nginx has no window limiter");
+}
+
+#[test]
+fn python_limits_takes_a_rate_string_and_names_the_strategy() {
+    let all = for_query("algo=python_limits&limits_strategy=moving_window&limit=100&window=60");
+    let c = target(&all, "Python limits");
+    has_line(c, "LIMIT = parse(\"100/minute\")  # 100 hits per 60 s");
+    has_line(c, "limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())");
+    noted(c, "refused hits are not recorded");
+    let all = for_query("algo=fixed_window&limit=7&window=2.5");
+    let c = target(&all, "Python limits");
+    has_line(c, "LIMIT = parse(\"7 per 3 seconds\")  # 7 hits per 3 s");
+    noted(c, "2.5 s rounded to 3 s");
+    noted(c, "starting at the client's first hit");
+}
+
+#[test]
+fn rack_attack_throttles_per_ip_on_epoch_aligned_periods() {
+    let all = for_query("algo=rack_attack&limit=30&window=11");
+    let c = target(&all, "Rack::Attack");
+    has_line(c, "Rack::Attack.throttle(\"requests per ip\", limit: 30, period: 11) do |request|");
+    has_line(c, "Rack::Attack.throttled_response_retry_after_header = true");
+    noted(c, "aligned to the Unix epoch (Time.now.to_i / 11)");
+    noted(c, "up to 60 within a second");
+    let all = for_query("capacity=10&refill=4");
+    noted(target(&all, "Rack::Attack"), "2.5 s rounded to 3 s");
+}
+
+#[test]
+fn laravel_gives_the_middleware_for_whole_minutes_and_attempt_in_seconds() {
+    let all = for_query("algo=laravel&limit=100&window=120");
+    let c = target(&all, "Laravel");
+    has_line(c, "// Routes: ->middleware('throttle:100,2'), or a named limiter:");
+    has_line(c, "return $limiter->attempt('requests:' . $client, 100, fn () => true, 120);");
+    noted(c, "it lasts 121 s, and its last second refuses with Retry-After: 0");
+    let all = for_query("algo=laravel&limit=5&window=11");
+    has_line(
+        target(&all, "Laravel"),
+        "// Routes: the throttle middleware counts whole minutes; for 11 s call attempt() as below.",
+    );
 }

@@ -1,7 +1,7 @@
 //! Checks against real software the tests start themselves: one file per product under `real/`.
 //! Each needs what it runs installed by `scripts/bootstrap.sh --test` (Debian's redis-server,
-//! nginx-light, haproxy, golang-go and golang-golang-x-time-dev, the npm libraries at pinned versions,
-//! redis-cell built from crates.io); a
+//! nginx-light, haproxy, golang-go and golang-golang-x-time-dev, Ruby's and PHP's libraries, the npm
+//! and PyPI libraries at pinned versions, redis-cell built from crates.io); a
 //! missing one is a failure, never a skip.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -13,6 +13,8 @@ mod governor;
 mod haproxy;
 #[path = "real/http.rs"]
 mod http;
+#[path = "real/laravel.rs"]
+mod laravel;
 #[path = "real/lua.rs"]
 mod lua;
 #[path = "real/model.rs"]
@@ -21,6 +23,10 @@ mod model;
 mod nginx;
 #[path = "real/node.rs"]
 mod node;
+#[path = "real/python_limits.rs"]
+mod python_limits;
+#[path = "real/rack_attack.rs"]
+mod rack_attack;
 #[path = "real/redis.rs"]
 mod redis;
 #[path = "real/redis_cell.rs"]

@@ -9,6 +9,11 @@ use std::ops::{Add, AddAssign, Sub};
 /// Nanoseconds in one second.
 pub const NANOS_PER_SEC: u64 = 1_000_000_000;
 
+/// The Unix time, in seconds, that the product models' clocks read at simulated time 0:
+/// 2026-01-01T00:00:00Z, a UTC midnight, so windows a product aligns to the epoch (Rack::Attack's
+/// periods, Python limits' sliding counter) fall where they would in production.
+pub const EPOCH_S: u64 = 1_767_225_600;
+
 /// A duration in simulated nanoseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Nanos(pub u64);

@@ -22,6 +22,12 @@ pub const GOLDEN: &[&str] = &[
     "algo=governor&rate=300&nodes=4&store=race&rtt=2&seed=4&duration=10",
     // Kong's policy: redis, its nodes' counts synced by timers, with an outage.
     "algo=kong&limit=50&window=10&traffic=poisson&rate=80&nodes=4&store=sync&sync_rate=0.5&rtt=20&outage=12-14&seed=8&duration=30",
+    // Python limits' sliding-window counter: epoch-aligned 7 s windows on a float clock.
+    "algo=python_limits&limits_strategy=sliding_window_counter&limit=30&window=7&traffic=poisson&rate=9&seed=13&duration=30",
+    // Rack::Attack: 11 s periods aligned to the Unix epoch, not to simulated 0, refusals counted.
+    "algo=rack_attack&limit=20&window=11&traffic=bursts&rate=60&burst_on=1&burst_off=3&seed=5&duration=30",
+    // Laravel: windows from the first admitted request lasting decay + 1 whole seconds.
+    "algo=laravel&limit=12&window=4&traffic=poisson&rate=6&seed=21&duration=30",
 ];
 
 /// `query<TAB>fnv1a-hex` per golden scenario, one line each.

@@ -43,3 +43,27 @@ pub fn agreement(a: &[bool], b: &[bool]) -> (usize, Vec<usize>) {
     let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
     (a.len() - differ.len(), differ)
 }
+
+/// Runs `program` with `args` and `envs`, `input` on its stdin, and returns its stdout: the way
+/// the tests drive a library's own interpreter (Python, Ruby, PHP). A missing interpreter or a
+/// failed run fails the test, naming the program and what it wrote to stderr.
+pub fn run(program: &str, args: &[&str], envs: &[(&str, &std::ffi::OsStr)], input: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(program)
+        .args(args)
+        .envs(envs.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{program} (scripts/bootstrap.sh --test installs it): {e}"));
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{program} {args:?} failed (scripts/bootstrap.sh --test installs what it needs): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}

@@ -24,12 +24,15 @@ pub mod governor;
 pub mod haproxy;
 pub mod key;
 pub mod kong;
+pub mod laravel;
 pub mod models;
 pub mod nginx;
 pub mod options;
 pub mod policy;
 pub(crate) mod probe;
 pub mod product;
+pub mod python_limits;
+pub mod rack_attack;
 pub mod redis_cell;
 pub mod redis_lua;
 pub mod second_window;
@@ -47,7 +50,7 @@ use options::MAX_PRODUCT_KEYS;
 
 /// Every product, in the product picker's and the production panel's order: a product's
 /// [`ProductId`] is its index here.
-pub const REGISTRY: [Product; 17] = [
+pub const REGISTRY: [Product; 20] = [
     nginx::PRODUCT,
     envoy::PRODUCT,
     governor::PRODUCT,
@@ -65,6 +68,9 @@ pub const REGISTRY: [Product; 17] = [
     spring::PRODUCT,
     aws::PRODUCT,
     cloudflare::PRODUCT,
+    python_limits::PRODUCT,
+    rack_attack::PRODUCT,
+    laravel::PRODUCT,
 ];
 
 const N: usize = REGISTRY.len();
@@ -313,10 +319,13 @@ impl Algorithm {
     }
 
     /// Makes a product whose textbook algorithm is chosen by a key of its own run `textbook`
-    /// ("Run this config" on a tab that exports one script per shape); nothing for another.
+    /// ("Run this config" on a tab that exports one script per shape), when the key offers it
+    /// (Python limits has no bucket: its default stands); nothing for another.
     pub fn choose_textbook(self, o: &mut ProductOptions, textbook: Algorithm) {
         if let Some(Textbook::ChosenBy(key)) = self.product().map(|id| TEXTBOOKS[id.index()]) {
-            o.set(key, textbook as u64);
+            if key.name_of(textbook as u64).is_some() {
+                o.set(key, textbook as u64);
+            }
         }
     }
 }

@@ -1,12 +1,13 @@
 //! [`SecondWindow`]: a count per fixed window of whole seconds on a whole-second clock, windows
-//! aligned to simulated time 0 (a UTC midnight, so to the Unix epoch and the calendar's days):
-//! what Kong's local policy and envoyproxy/ratelimit keep, which differ only in what they count
-//! and when they refuse.
+//! aligned to simulated time 0 (a UTC midnight, so to the Unix epoch and the calendar's days) or,
+//! for periods that do not divide a day, to the Unix epoch itself ([`SecondWindow::unix`]): what
+//! Kong's local policy, envoyproxy/ratelimit and Rack::Attack keep, which differ only in what they
+//! count and when they refuse.
 
 use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::Gauge;
 use crate::sim::products::policy::{nearest_period, Policy};
-use crate::sim::time::Nanos;
+use crate::sim::time::{Nanos, EPOCH_S};
 
 const SEC: u64 = 1_000_000_000;
 
@@ -42,24 +43,38 @@ impl PeriodLimit {
 pub struct SecondWindow {
     /// The window's length, whole seconds.
     pub period_s: u64,
-    /// The current window's start (s) and its count; `u64::MAX` before the first request.
+    /// The clock's reading at simulated time 0, s: windows are aligned to its zero.
+    origin_s: u64,
+    /// The current window's start (s on that clock) and its count; `u64::MAX` before the first
+    /// request.
     window: (u64, u64),
 }
 
 impl SecondWindow {
     /// A key with no count yet.
     pub fn new(period_s: u64) -> Self {
-        SecondWindow { period_s: period_s.max(1), window: (u64::MAX, 0) }
+        SecondWindow { period_s: period_s.max(1), origin_s: 0, window: (u64::MAX, 0) }
+    }
+
+    /// A key with no count yet, on the Unix clock (simulated 0 is [`EPOCH_S`]): windows of any
+    /// length start at multiples of it since 1970, as `Time.now.to_i / period` puts them.
+    pub fn unix(period_s: u64) -> Self {
+        SecondWindow { origin_s: EPOCH_S, ..Self::new(period_s) }
     }
 
     /// A key whose window starting at `start` (s) holds `count`: a store's counter, to read.
     pub fn holding(period_s: u64, start: u64, count: u64) -> Self {
-        SecondWindow { period_s: period_s.max(1), window: (start, count) }
+        SecondWindow { period_s: period_s.max(1), origin_s: 0, window: (start, count) }
     }
 
-    /// The count at `t` (ns) and the start of its window (s).
+    /// The clock's reading at `t` (ns): whole seconds.
+    fn clock(&self, t: u64) -> u64 {
+        t / SEC + self.origin_s
+    }
+
+    /// The count at `t` (ns) and the start of its window (s on the window's clock).
     pub fn count_at(&self, t: u64) -> (u64, u64) {
-        let start = t / SEC / self.period_s * self.period_s;
+        let start = self.clock(t) / self.period_s * self.period_s;
         (if self.window.0 == start { self.window.1 } else { 0 }, start)
     }
 
@@ -72,14 +87,14 @@ impl SecondWindow {
     /// Whole seconds from `t` to the end of its window, at least 1 (`reset`).
     pub fn reset_s(&self, t: u64) -> u64 {
         let start = self.count_at(t).1;
-        self.period_s.saturating_sub(t / SEC - start).max(1)
+        self.period_s.saturating_sub(self.clock(t) - start).max(1)
     }
 
     /// The status under `limit`: what is left of it, the window's end, and the wait until a
     /// request is admitted once it is used up.
     pub fn status(&self, limit: u64, t: u64) -> Status {
         let (count, start) = self.count_at(t);
-        let end = (start + self.period_s) * SEC;
+        let end = (start + self.period_s - self.origin_s) * SEC;
         let remaining = limit.saturating_sub(count);
         Status { remaining, reset: Nanos(end - t), wait: Nanos(if remaining > 0 { 0 } else { end - t }) }
     }
