@@ -93,10 +93,10 @@ if [[ "${1:-}" == "--test" ]]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 fi
-# 6. For the tests: the npm libraries tests/real/node/replay.mjs runs under fake timers.
+# 6. For the tests: the npm libraries tests/real/node/replay.mjs and rlflex.mjs run under fake timers.
 if [[ "${1:-}" == "--test" ]]; then
   NODE_REAL="$CACHE/node-real"
-  NODE_PKGS=(express-rate-limit@8.7.4 @upstash/ratelimit@2.2.0 @sinonjs/fake-timers@15.5.0)
+  NODE_PKGS=(express-rate-limit@8.7.4 @upstash/ratelimit@2.2.0 @sinonjs/fake-timers@15.5.0 rate-limiter-flexible@11.4.0)
   if [[ "$(cat "$NODE_REAL/.pinned" 2>/dev/null)" != "${NODE_PKGS[*]}" ]]; then
     say "installing ${NODE_PKGS[*]} from npm into $NODE_REAL"
     mkdir -p "$NODE_REAL"
@@ -104,11 +104,27 @@ if [[ "${1:-}" == "--test" ]]; then
     echo "${NODE_PKGS[*]}" > "$NODE_REAL/.pinned"
   fi
 fi
-# 7. For the tests: the PyPI libraries tests/real/python/replay.py drives under a fake clock, at
+# 6b. For the tests: NestJS's throttler with NestJS itself and TypeScript (tests/real/nestjs.rs
+#     drives its guard and compiles the exported module), in a folder of their own: NestJS's
+#     express is not express-rate-limit's.
+if [[ "${1:-}" == "--test" ]]; then
+  NODE_NEST="$CACHE/node-nest"
+  NEST_PKGS=(@nestjs/throttler@6.7.1 @nestjs/common@11.2.12 @nestjs/core@11.2.12 @nestjs/platform-express@11.2.12
+    reflect-metadata@0.2.2 rxjs@7.8.2 typescript@5.9.3 @types/node@20.19.43 @sinonjs/fake-timers@15.5.0)
+  if [[ "$(cat "$NODE_NEST/.pinned" 2>/dev/null)" != "${NEST_PKGS[*]}" ]]; then
+    say "installing ${NEST_PKGS[*]} from npm into $NODE_NEST"
+    mkdir -p "$NODE_NEST"
+    npm install --silent --no-audit --no-fund --prefix "$NODE_NEST" "${NEST_PKGS[@]}"
+    echo "${NEST_PKGS[*]}" > "$NODE_NEST/.pinned"
+  fi
+fi
+# 7. For the tests: the PyPI libraries tests/real/python/ drives under a fake clock (limits,
+#    django-ratelimit on Django), at
 #    pinned versions (with their dependencies' versions pinned too), into a folder of their own.
 if [[ "${1:-}" == "--test" ]]; then
   PYTHON_REAL="$CACHE/python-real"
-  PYTHON_PKGS=(limits==5.8.0 deprecated==1.3.1 wrapt==2.5.2 packaging==26.4 typing_extensions==4.16.0)
+  PYTHON_PKGS=(limits==5.8.0 deprecated==1.3.1 wrapt==2.5.2 packaging==26.4 typing_extensions==4.16.0
+    django-ratelimit==4.1.0 Django==5.2.19 asgiref==3.13.0 sqlparse==0.6.1)
   if [[ "$(cat "$PYTHON_REAL/.pinned" 2>/dev/null)" != "${PYTHON_PKGS[*]}" ]]; then
     say "installing ${PYTHON_PKGS[*]} from PyPI into $PYTHON_REAL"
     rm -rf "$PYTHON_REAL" && mkdir -p "$PYTHON_REAL"

@@ -44,7 +44,10 @@ fn every_target_is_covered_in_a_fixed_order() {
             "Cloudflare",
             "Python limits",
             "Rack::Attack",
-            "Laravel"
+            "Laravel",
+            "rate-limiter-flexible",
+            "django-ratelimit",
+            "NestJS"
         ]
     );
 }
@@ -288,4 +291,46 @@ fn laravel_gives_the_middleware_for_whole_minutes_and_attempt_in_seconds() {
         target(&all, "Laravel"),
         "// Routes: the throttle middleware counts whole minutes; for 11 s call attempt() as below.",
     );
+}
+
+#[test]
+fn rate_limiter_flexible_takes_points_per_duration_in_seconds_and_its_keys() {
+    let all = for_query("algo=rlflex&limit=30&window=2.5&block=60&exec_evenly=1");
+    let c = target(&all, "rate-limiter-flexible");
+    has_line(
+        c,
+        "const limiter = new RateLimiterMemory({ points: 30, duration: 2.5, blockDuration: 60, execEvenly: true });",
+    );
+    has_line(c, "res.set(\"Retry-After\", String(Math.round(rejRes.msBeforeNext / 1000) || 1));");
+    noted(c, "blocks the client that long from then");
+    noted(c, "requests are delayed, not refused");
+    let all = for_query("algo=fixed_window&limit=3&window=0.0704");
+    let c = target(&all, "rate-limiter-flexible");
+    has_line(c, "const limiter = new RateLimiterMemory({ points: 3, duration: 0.07 });");
+    noted(c, "0.0704 s rounded to 0.07 s");
+}
+
+#[test]
+fn django_ratelimit_decorates_with_a_rate_string_and_says_it_answers_403() {
+    let all = for_query("algo=django_ratelimit&limit=5&window=600");
+    let c = target(&all, "django-ratelimit");
+    has_line(c, "@ratelimit(key=\"ip\", rate=\"5/10m\", block=True)");
+    noted(c, "now % 600 == crc32(key) % 600");
+    noted(c, "gets 403 (Ratelimited is a PermissionDenied) and no Retry-After");
+    let all = for_query("algo=fixed_window&limit=7&window=11");
+    has_line(target(&all, "django-ratelimit"), "@ratelimit(key=\"ip\", rate=\"7/11s\", block=True)");
+}
+
+#[test]
+fn nestjs_takes_ttl_and_block_duration_in_ms_and_says_the_block_clears_the_count() {
+    let all = for_query("algo=nestjs&limit=30&window=2.5&block=20");
+    let c = target(&all, "NestJS");
+    has_line(c, "imports: [ThrottlerModule.forRoot([{ ttl: 2500, limit: 30, blockDuration: 20000 }])],");
+    has_line(c, "providers: [{ provide: APP_GUARD, useClass: ThrottlerGuard }],");
+    noted(c, "blocks the client for 20 s");
+    noted(c, "the block's end clears the count");
+    let all = for_query("algo=sliding_log&limit=5&window=1");
+    let c = target(&all, "NestJS");
+    has_line(c, "imports: [ThrottlerModule.forRoot([{ ttl: 1000, limit: 5 }])],");
+    noted(c, "(blockDuration left out: the ttl)");
 }

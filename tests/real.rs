@@ -5,6 +5,8 @@
 //! missing one is a failure, never a skip.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "real/django.rs"]
+mod django;
 #[path = "real/go.rs"]
 mod go;
 #[path = "real/governor.rs"]
@@ -19,6 +21,8 @@ mod laravel;
 mod lua;
 #[path = "real/model.rs"]
 mod model;
+#[path = "real/nestjs.rs"]
+mod nestjs;
 #[path = "real/nginx.rs"]
 mod nginx;
 #[path = "real/node.rs"]
@@ -33,6 +37,8 @@ mod redis;
 mod redis_cell;
 #[path = "real/redis_server.rs"]
 mod redis_server;
+#[path = "real/rlflex.rs"]
+mod rlflex;
 
 /// Held by every test here (through `RedisServer` or by hand): the real-time replays (nginx,
 /// HAProxy) compare on the servers' own clocks, but a trace replayed on two cores shared with

@@ -16,7 +16,18 @@ pub fn LastResponse(
     let pg = playground;
     let last = Memo::new(move |_| pg.readout.with(|s| s.last.clone()));
     let status = move || status_line(last.with(|l| l.as_ref().map(|l| l.status)));
-    let bare = move || last.with(|l| l.as_ref().is_some_and(|l| l.headers.is_empty()));
+    // What the headers are: none (a pass, or a refusal too), a product's own, or the IETF
+    // draft's, which the hint explains.
+    let hint = move || {
+        last.with(|l| match l {
+            Some(l) if l.headers.is_empty() && l.allowed => "No rate-limit headers on a pass: this limiter sends none.",
+            Some(l) if l.headers.is_empty() => "No rate-limit headers: this limiter sends none (and no Retry-After).",
+            Some(l) if !l.headers.iter().any(|(k, _)| &k[..] == "RateLimit-Policy") => {
+                "The headers this product sets itself, as it sends them."
+            }
+            _ => "RateLimit-Policy: the quota q per window w (s). RateLimit: r requests remaining, t seconds until the quota is fully restored.",
+        })
+    };
     let lines = move || {
         last.with(|l| l.as_ref().map(|l| l.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>()))
             .unwrap_or_default()
@@ -30,13 +41,7 @@ pub fn LastResponse(
                     {move || lines().into_iter().map(|l| view! { <span class="header-line">{l}</span> }).collect_view()}
                 </code>
             </pre>
-            <p class="hint">
-                {move || if bare() {
-                    "No rate-limit headers: this limiter sends none (and no Retry-After)."
-                } else {
-                    "RateLimit-Policy: the quota q per window w (s). RateLimit: r requests remaining, t seconds until the quota is fully restored."
-                }}
-            </p>
+            <p class="hint">{hint}</p>
         </section>
     }
 }

@@ -8,6 +8,7 @@
 pub mod chart_data;
 pub mod clock;
 pub mod cluster;
+pub mod differences;
 pub mod every_product;
 pub mod explain;
 pub mod explain_products;

@@ -153,6 +153,46 @@ pub async fn run_config_and_product_picker() {
     )
     .await;
 
+    // A product picked opens the production panel on its own tab; Rack::Attack's 429 carries
+    // only its Retry-After, which the last response shows as the product's own.
+    let own_tab = |target: &str| {
+        format!("document.querySelector('#production [role=tab][aria-selected=true]')?.dataset.target === '{target}'")
+    };
+    wait_until(&client, &own_tab("Redis Lua script"), Duration::from_secs(3), "the Lua script's tab").await;
+    set_control(&client, "#algo-product", "rack_attack", "change").await;
+    wait_until(&client, &own_tab("Rack::Attack"), Duration::from_secs(3), "Rack::Attack's tab").await;
+    assert!(text(&client, "#production-snippet").await.contains("Rack::Attack.throttle(\"requests per ip\""));
+    click(&client, "#jump-60").await;
+    let throttled = "document.querySelector('#headers .status-line').textContent.startsWith('HTTP/1.1 429')";
+    for _ in 0..20 {
+        if js(&client, &format!("return {throttled};")).await == json!(true) {
+            break;
+        }
+        click(&client, "#step").await;
+    }
+    wait_until(&client, throttled, Duration::from_secs(3), "a 429 from Rack::Attack").await;
+    let lines =
+        js(&client, "return [...document.querySelectorAll('#headers .header-line')].map(l => l.textContent);").await;
+    assert!(
+        lines.as_array().is_some_and(|l| l.len() == 1 && l[0].as_str().unwrap().starts_with("Retry-After: ")),
+        "{lines}"
+    );
+    assert!(text(&client, ".response .hint").await.contains("sets itself"));
+    // How they differ: a row per product, the registry's words.
+    js(&client, "document.querySelector('#differences summary').click();").await;
+    let rows =
+        js(&client, "return [...document.querySelectorAll('#differences-table tbody tr')].map(r => r.textContent);")
+            .await;
+    let rows = rows.as_array().expect("rows");
+    assert_eq!(rows.len(), ratelimit_playground::sim::products::REGISTRY.len(), "{rows:?}");
+    assert!(
+        rows.iter().any(|r| r.as_str().unwrap().starts_with("Rack::Attack (Rails)whole sthe Unix epochyes")),
+        "{rows:?}"
+    );
+    js(&client, "document.querySelector('#differences').scrollIntoView();").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(&client, "product-differences.png").await;
+
     // Back to a textbook algorithm: the picker shows no product.
     set_control(&client, "#algo-product", "envoy", "change").await;
     wait_until(&client, "!!document.querySelector('#envoy-timer')", Duration::from_secs(3), "Envoy's timer knob").await;
@@ -168,6 +208,9 @@ pub async fn run_config_and_product_picker() {
     js(&client, "document.querySelector('#production').scrollIntoView();").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(&client, "product-mobile-panel.png").await;
+    js(&client, "document.querySelector('#differences').scrollIntoView();").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(&client, "product-mobile-differences.png").await;
 
     viewport(&client, 1280, 800, 1.0, false).await;
     let dark = json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] });

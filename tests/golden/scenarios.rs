@@ -28,6 +28,12 @@ pub const GOLDEN: &[&str] = &[
     "algo=rack_attack&limit=20&window=11&traffic=bursts&rate=60&burst_on=1&burst_off=3&seed=5&duration=30",
     // Laravel: windows from the first admitted request lasting decay + 1 whole seconds.
     "algo=laravel&limit=12&window=4&traffic=poisson&rate=6&seed=21&duration=30",
+    // rate-limiter-flexible: a block from the first refusal, and execEvenly's holds.
+    "algo=rlflex&limit=10&window=2&block=5&exec_evenly=1&traffic=bursts&rate=40&burst_on=1&burst_off=3&seed=3&duration=30",
+    // django-ratelimit: 11 s windows shifted by crc32("127.0.0.1") % 11 = 8 s.
+    "algo=django_ratelimit&limit=20&window=11&traffic=poisson&rate=4&seed=17&duration=30",
+    // NestJS: a sliding log of 3 s, a 1.5 s block that clears the count.
+    "algo=nestjs&limit=6&window=3&block=1.5&traffic=poisson&rate=5&seed=19&duration=30",
 ];
 
 /// `query<TAB>fnv1a-hex` per golden scenario, one line each.

@@ -1,12 +1,18 @@
 //! The product models: which real limiter runs (`algo=nginx`, …) and its own knobs — each
 //! product's toggles from the registry (nginx's `nodelay` and status, Envoy's older timer
-//! bucket), and the script for the product that runs the exported Lua — shown only for a product.
+//! bucket), the script for the product that runs the exported Lua, and how long a library blocks
+//! a client that went over (`block`: rate-limiter-flexible's and NestJS's `blockDuration`) — shown
+//! only for a product.
 
 use leptos::prelude::*;
 
+use crate::app::knob::field_range;
 use crate::app::playground::Playground;
 use crate::app::product_options::product_options;
+use crate::app::slider::Slider;
 use crate::present::options::{View, PRODUCT_VIEWS};
+use crate::present::units::SliderScale;
+use crate::sim::products::rlflex::BLOCK;
 use crate::sim::products::{self, Choice, Toggle};
 
 /// A `<select>` of the product models (none chosen while a textbook algorithm runs), and the
@@ -34,6 +40,7 @@ pub fn ProductControls(
         toggles.iter().map(|t| view! { <Knob playground=pg toggle=t /> }).collect::<Vec<_>>()
     };
     let choice = move || running().and_then(products::choice);
+    let blocks = move || running().is_some_and(|a| products::keys_of(a).iter().any(|k| k.key == BLOCK.key));
     view! {
         <div class="products" id="product-controls">
             <label for="algo-product">"Or a real limiter, as it computes"</label>
@@ -44,6 +51,7 @@ pub fn ProductControls(
             </select>
             {toggles}
             {move || choice().map(|c| view! { <ChoiceMenu playground=pg choice=c /> })}
+            {move || blocks().then(|| view! { <BlockSlider playground=pg /> })}
         </div>
     }
 }
@@ -93,6 +101,27 @@ fn ChoiceMenu(
             }>
             {names.iter().zip(choice.labels).map(|(&(name, _), &label)| view! { <option value=name>{label}</option> }).collect_view()}
         </select>
+    }
+}
+
+/// How long a client that went over stays refused (`block`, seconds to the ms; 0 for the
+/// library's default).
+#[component]
+fn BlockSlider(
+    /// The page state.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    view! {
+        <Slider
+            id="product-block"
+            range=field_range(BLOCK.key)
+            label="Block after going over (blockDuration)"
+            unit="s"
+            scale=SliderScale::Linear { min: 0, max: 600 }
+            value=Signal::derive(move || pg.scenario.with(|s| s.product.get(&BLOCK)) as f64 / 1e3)
+            on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&BLOCK, (v * 1e3).round().max(0.0) as u64)))
+        />
     }
 }
 

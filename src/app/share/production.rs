@@ -12,7 +12,7 @@ use super::every_product::EveryProduct;
 use crate::app::playground::Playground;
 use crate::production::{configs, Policy, EXPORT_NAMES};
 use crate::sim::product_runs::{model_of_export, run_config, side_by_side};
-use crate::sim::products::product_name;
+use crate::sim::products::{export_name, product_name};
 
 /// Most requests the side-by-side simulates on each change (two runs of this many).
 const SIDE_BY_SIDE_MAX: u128 = 500_000;
@@ -31,6 +31,17 @@ pub fn ProductionPanel(
     let pg = playground;
     let all = Memo::new(move |_| pg.scenario.with(configs));
     let chosen = RwSignal::new(0usize);
+    // A product's link opens on the product's own tab, and picking another product moves there;
+    // a tab clicked stays chosen until the product changes.
+    let own = Memo::new(move |_| {
+        let export = pg.scenario.with(|s| export_name(s.algo))?;
+        EXPORT_NAMES.iter().position(|&n| n == export)
+    });
+    Effect::new(move |_| {
+        if let Some(i) = own.get() {
+            chosen.set(i);
+        }
+    });
     let current = Memo::new(move |_| all.with(|a| a.get(chosen.get()).cloned()));
     let snippet = Signal::derive(move || current.with(|c| c.as_ref().map(|c| c.snippet.clone()).unwrap_or_default()));
     let code = NodeRef::<Pre>::new();
@@ -131,6 +142,10 @@ pub fn ProductionPanel(
                 </div>
             </div>
             <EveryProduct playground=pg />
+            <details class="every-product" id="differences">
+                <summary>"How they differ: clocks, windows, refusals, Retry-After"</summary>
+                <div class="log-scroll" inner_html=crate::present::differences::html()></div>
+            </details>
         </section>
     }
 }

@@ -16,6 +16,7 @@
 
 pub mod aws;
 pub mod cloudflare;
+pub mod django;
 pub mod envoy;
 pub mod envoy_global;
 pub mod express;
@@ -26,6 +27,7 @@ pub mod key;
 pub mod kong;
 pub mod laravel;
 pub mod models;
+pub mod nestjs;
 pub mod nginx;
 pub mod options;
 pub mod policy;
@@ -35,6 +37,7 @@ pub mod python_limits;
 pub mod rack_attack;
 pub mod redis_cell;
 pub mod redis_lua;
+pub mod rlflex;
 pub mod second_window;
 pub mod spring;
 pub mod traefik;
@@ -43,14 +46,14 @@ pub mod upstash;
 pub use key::{KeyKind, ProductKey};
 pub use options::ProductOptions;
 pub use policy::{round_ms, Policy, Shape};
-pub use product::{Choice, Config, Explanation, Product, Textbook, Toggle};
+pub use product::{Choice, Config, Explanation, Product, Textbook, Toggle, Traits};
 
 use crate::sim::algorithm::{Algorithm, ProductId};
 use options::MAX_PRODUCT_KEYS;
 
 /// Every product, in the product picker's and the production panel's order: a product's
 /// [`ProductId`] is its index here.
-pub const REGISTRY: [Product; 20] = [
+pub const REGISTRY: [Product; 23] = [
     nginx::PRODUCT,
     envoy::PRODUCT,
     governor::PRODUCT,
@@ -71,6 +74,9 @@ pub const REGISTRY: [Product; 20] = [
     python_limits::PRODUCT,
     rack_attack::PRODUCT,
     laravel::PRODUCT,
+    rlflex::PRODUCT,
+    django::PRODUCT,
+    nestjs::PRODUCT,
 ];
 
 const N: usize = REGISTRY.len();
@@ -134,6 +140,8 @@ const REASONS: [fn(&Policy, &ProductOptions) -> String; N] = column!(reason: fn(
 const EXPLANATIONS: [Explanation; N] = column!(explanation: Explanation);
 const TOGGLES: [&[Toggle]; N] = column!(toggles: &'static [Toggle]);
 const CHOICES: [Option<Choice>; N] = column!(choice: Option<Choice>);
+const OWN_KEYS: [&[ProductKey]; N] = column!(keys: &'static [ProductKey]);
+const TRAITS: [Traits; N] = column!(traits: Traits);
 const TEXTBOOKS: [Textbook; N] = column!(textbook: Textbook);
 const RUN_HERE: [bool; N] = column!(run_here: bool);
 pub(crate) const MODELS: [product::Build; N] = column!(model: product::Build);
@@ -185,6 +193,16 @@ pub fn explanation(algo: Algorithm) -> Option<Explanation> {
 /// The toggles of `algo` ([`Product::toggles`]): none for a textbook algorithm.
 pub fn toggles(algo: Algorithm) -> &'static [Toggle] {
     algo.product().map_or(&[], |id| TOGGLES[id.index()])
+}
+
+/// How `algo` differs where limiters differ most ([`Product::traits`]), if it is a product.
+pub fn traits(algo: Algorithm) -> Option<Traits> {
+    algo.product().map(|id| TRAITS[id.index()])
+}
+
+/// The query keys of `algo`'s own ([`Product::keys`]): none for a textbook algorithm.
+pub fn keys_of(algo: Algorithm) -> &'static [ProductKey] {
+    algo.product().map_or(&[], |id| OWN_KEYS[id.index()])
 }
 
 /// The menu `algo` shows while it runs ([`Product::choice`]), if it has one.

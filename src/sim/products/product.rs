@@ -45,6 +45,26 @@ pub struct Product {
     pub toggles: &'static [Toggle],
     /// A choice among a key's names, shown as a menu while it runs (the Lua script's).
     pub choice: Option<Choice>,
+    /// How it differs where engineers ask before choosing one: the table in the README and on
+    /// the page ([`crate::present::differences`]).
+    pub traits: Traits,
+}
+
+/// What a product does where limiters differ most, each in a few words: the columns of the
+/// differences table, one row per product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Traits {
+    /// The clock it decides on: "ms", "whole s", "float s".
+    pub clock: &'static str,
+    /// Where its windows start: "the client's first request", "the Unix epoch", or what it has
+    /// instead ("no window: a token bucket").
+    pub starts: &'static str,
+    /// Whether refused requests count against the client.
+    pub refused: &'static str,
+    /// What a 429 (or its refusal) says about when to retry.
+    pub retry_after: &'static str,
+    /// Where the counts live, so what a restart loses.
+    pub state: &'static str,
 }
 
 /// The textbook algorithm a product implements.

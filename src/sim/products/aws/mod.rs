@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// API Gateway's stage (or usage plan) throttling with the exported rate and burst.
@@ -31,5 +31,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "managed",
+        starts: "no window: a token bucket",
+        refused: "no",
+        retry_after: "nothing: 429 only",
+        state: "AWS, best effort",
+    },
 };

@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// A Cloudflare rate limiting rule with the exported characteristics and `cf_timeout`.
@@ -38,5 +38,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "managed",
+        starts: "fixed counting periods, the previous weighed",
+        refused: "no (blocked for the timeout)",
+        retry_after: "nothing",
+        state: "each Cloudflare data center",
+    },
 };

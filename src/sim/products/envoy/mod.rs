@@ -9,7 +9,7 @@ pub use model::*;
 use super::key::{KeyKind, ProductKey};
 use super::options::ProductOptions;
 use super::policy::Policy;
-use super::product::{Explanation, Product, Textbook, Toggle, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Toggle, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// Envoy's HTTP local rate limit with the exported `token_bucket`.
@@ -34,7 +34,13 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[Toggle { id: "envoy-timer", label: "Envoy ≤ 1.30: refill on a timer", key: &BUCKET, on: TIMER, off: 0 }],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "double s (fill_interval in whole ms)",
+        starts: "no window: a token bucket",
+        refused: "no",
+        retry_after: "nothing: no Retry-After",
+        state: "each Envoy's memory",
+    },
 };
 
 /// `envoy_bucket=atomic|timer` (atomic): today's bucket refilled on access, or the timer-driven

@@ -7,7 +7,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// envoyproxy/ratelimit with the exported descriptor.
@@ -32,5 +32,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "whole s",
+        starts: "the Unix epoch",
+        refused: "yes",
+        retry_after: "nothing: no Retry-After",
+        state: "Redis (or Memcached)",
+    },
 };

@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// express-rate-limit 8's default MemoryStore with the exported `windowMs` and `limit`.
@@ -31,5 +31,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "ms",
+        starts: "the client's first request",
+        refused: "yes",
+        retry_after: "Retry-After: the window's rest, whole s rounded up",
+        state: "MemoryStore: process memory (Redis and others as stores)",
+    },
 };

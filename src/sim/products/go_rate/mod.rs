@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// `rate.NewLimiter(r, b)`, each request `AllowN(t, 1)`.
@@ -31,5 +31,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "ns (time.Time)",
+        starts: "no window: a token bucket",
+        refused: "no",
+        retry_after: "your code: Reservation.Delay",
+        state: "process memory",
+    },
 };

@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// The `governor` crate's GCRA with the exported `Quota`.
@@ -31,5 +31,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "ns",
+        starts: "no window: GCRA",
+        refused: "no",
+        retry_after: "your code: the wait it returns, to the ns",
+        state: "process memory",
+    },
 };

@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// HAProxy 2.6 with the exported `http_req_rate` stick table and deny rule.
@@ -34,5 +34,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "ms",
+        starts: "periods on even ms, the previous weighed",
+        refused: "yes",
+        retry_after: "nothing: no header",
+        state: "a stick table (peers can share it)",
+    },
 };

@@ -8,7 +8,7 @@ pub mod redis_policy;
 pub use model::*;
 
 use super::key::{KeyKind, ProductKey};
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// Kong's `rate-limiting` plugin, `policy: local`, with the exported limit.
@@ -33,7 +33,13 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "whole s",
+        starts: "the calendar: the UTC minute, hour, day",
+        refused: "no",
+        retry_after: "Retry-After: the period's rest, whole s",
+        state: "local: each node's memory; redis: Redis",
+    },
 };
 
 /// `sync_rate`, seconds to the millisecond: how often a node of the multi-node view's Kong

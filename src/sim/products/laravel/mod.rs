@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// Laravel 8's `RateLimiter` over the array cache, with the exported attempts and decay.
@@ -33,5 +33,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "whole s",
+        starts: "the first admitted request; lasts decay + 1 s",
+        refused: "no",
+        retry_after: "Retry-After: the timer's rest, 0 in its last second",
+        state: "the cache driver",
+    },
 };

@@ -8,7 +8,7 @@ pub use model::*;
 
 use super::options::ProductOptions;
 use super::policy::Policy;
-use super::product::{Explanation, Product, Textbook, Toggle, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Toggle, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// nginx `limit_req` with the exported `rate`, `burst` and `nodelay` (or `delay=`).
@@ -36,7 +36,13 @@ pub const PRODUCT: Product = Product {
         Toggle { id: "nginx-nodelay", label: "nodelay (without it, nginx delays the burst)", key: &NODELAY, on: 1, off: 0 },
         Toggle { id: "nginx-503", label: "no limit_req_status (503)", key: &STATUS, on: 503, off: 429 },
     ],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "ms",
+        starts: "no window: a leaky bucket (GCRA)",
+        refused: "no",
+        retry_after: "nothing: no header",
+        state: "a shared-memory zone: a restart empties it, a reload keeps it",
+    },
 };
 
 fn reason(p: &Policy, o: &ProductOptions) -> String {

@@ -7,7 +7,7 @@ pub mod model;
 pub use model::*;
 
 use super::key::{KeyKind, ProductKey};
-use super::product::{Choice, Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Choice, Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// `limits` 5.8 with its `MemoryStorage`, under the strategy `limits_strategy=` names.
@@ -43,7 +43,13 @@ pub const PRODUCT: Product = Product {
         label: "Strategy",
         key: &STRATEGY,
         labels: &["Fixed window", "Moving window", "Sliding window counter"],
-    }),
+    }),    traits: Traits {
+        clock: "float s (time.time)",
+        starts: "fixed window: the first hit; sliding counter: the Unix epoch",
+        refused: "fixed window: yes; the others: no",
+        retry_after: "your code: get_window_stats (Flask-Limiter sends Retry-After)",
+        state: "MemoryStorage: process memory; redis:// shares it",
+    },
 };
 
 /// `limits_strategy=fixed_window|moving_window|sliding_window_counter` (fixed_window, as

@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// Rack::Attack 6.6 with one `throttle` per client IP, with the exported limit and period.
@@ -31,5 +31,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "whole s",
+        starts: "the Unix epoch",
+        refused: "yes",
+        retry_after: "Retry-After: the period's rest (opt-in)",
+        state: "the cache store (Rails.cache)",
+    },
 };

@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// redis-cell 0.2.2's `CL.THROTTLE key max_burst count period` with the exported arguments.
@@ -34,5 +34,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "ns",
+        starts: "no window: GCRA",
+        refused: "no",
+        retry_after: "the reply's retry_after, whole s; your code sends it",
+        state: "Redis",
+    },
 };

@@ -7,7 +7,7 @@ pub mod model;
 pub use model::*;
 
 use super::key::{KeyKind, ProductKey};
-use super::product::{Choice, Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Choice, Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// The exported Redis Lua script (`lua=` picks which), in Lua's floating point.
@@ -37,7 +37,13 @@ pub const PRODUCT: Product = Product {
         label: "Script",
         key: &SCRIPT,
         labels: &["Token bucket", "Fixed window", "Sliding window counter", "Sliding log"],
-    }),
+    }),    traits: Traits {
+        clock: "ms, the caller's",
+        starts: "as its script: the clock's multiples, a log or a bucket",
+        refused: "no",
+        retry_after: "your code: the script returns the wait",
+        state: "Redis",
+    },
 };
 
 /// `lua=token_bucket|fixed_window|sliding_window|sliding_log` (token_bucket): which exported

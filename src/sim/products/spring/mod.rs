@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// Spring Cloud Gateway's `RequestRateLimiter` filter with `RedisRateLimiter`.
@@ -31,5 +31,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "Redis TIME, whole s",
+        starts: "no window: a token bucket",
+        refused: "no",
+        retry_after: "nothing: X-RateLimit-Remaining and the bucket's sizes",
+        state: "Redis",
+    },
 };

@@ -6,7 +6,7 @@ pub mod model;
 
 pub use model::*;
 
-use super::product::{Explanation, Product, Textbook, EVERY_SHAPE};
+use super::product::{Explanation, Product, Textbook, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
 /// Traefik's in-memory `rateLimit` middleware with the exported `average`, `period`, `burst`.
@@ -39,5 +39,11 @@ pub const PRODUCT: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "ns; idle sources dropped on whole Unix s",
+        starts: "no window: a token bucket",
+        refused: "no (held up to maxDelay)",
+        retry_after: "Retry-After, whole s rounded up, and X-Retry-In",
+        state: "each Traefik's memory",
+    },
 };

@@ -9,7 +9,7 @@ pub use model::*;
 
 use super::options::ProductOptions;
 use super::policy::{Policy, Shape};
-use super::product::{Explanation, Product, Textbook};
+use super::product::{Explanation, Product, Textbook, Traits};
 use crate::sim::algorithm::Algorithm;
 
 /// Upstash Ratelimit 2's `fixedWindow`.
@@ -20,6 +20,13 @@ pub const FIXED: Product = Product {
     textbook: Textbook::Is(Algorithm::FixedWindow),
     keys: &[],
     reason: |_, _| WINDOW_REASON.into(),
+    traits: Traits {
+        clock: "ms, the caller's",
+        starts: "the clock: multiples of the window",
+        refused: "no",
+        retry_after: "your code: reset, ms",
+        state: "Redis; its ephemeral cache in process memory",
+    },
     ..TOKEN
 };
 
@@ -31,6 +38,13 @@ pub const SLIDING: Product = Product {
     textbook: Textbook::Is(Algorithm::SlidingWindow),
     keys: &[],
     reason: |_, _| WINDOW_REASON.into(),
+    traits: Traits {
+        clock: "ms, the caller's",
+        starts: "the clock, the previous window weighed",
+        refused: "no",
+        retry_after: "your code: reset, ms",
+        state: "Redis; its ephemeral cache in process memory",
+    },
     ..TOKEN
 };
 
@@ -56,7 +70,13 @@ pub const TOKEN: Product = Product {
         ],
     },
     toggles: &[],
-    choice: None,
+    choice: None,    traits: Traits {
+        clock: "ms, the caller's",
+        starts: "no window: a token bucket",
+        refused: "no",
+        retry_after: "your code: reset, ms",
+        state: "Redis; its ephemeral cache in process memory",
+    },
 };
 
 const WINDOW_REASON: &str = "its ephemeral cache refuses in memory until the window's end, that millisecond included";

@@ -1,0 +1,138 @@
+//! @nestjs/throttler 6.7.1 from npm (installed by `scripts/bootstrap.sh --test` with NestJS 11 at
+//! pinned versions, in a folder of its own), its `ThrottlerGuard` driven under
+//! `@sinonjs/fake-timers` by `tests/real/node/nestjs.mjs`, against `algo=nestjs`: every status
+//! and every header alike. The exported module is compiled with TypeScript and run as printed: it
+//! starts its app on a free loopback port and sends it one request more than the limit.
+
+use super::model;
+use ratelimit_playground::production::Policy;
+use ratelimit_playground::sim::decision::Decision;
+use ratelimit_playground::sim::products::config;
+use ratelimit_playground::sim::products::nestjs::Throttler;
+use ratelimit_playground::sim::time::{Nanos, SimTime, EPOCH_S};
+use ratelimit_playground::sim::{Limiter, Scenario};
+use serde_json::{json, Map, Value};
+use std::path::PathBuf;
+
+/// Where the bootstrap installs NestJS and TypeScript.
+fn node_modules() -> PathBuf {
+    let home = std::env::var_os("HOME").expect("HOME is set");
+    PathBuf::from(home).join(".cache/ratelimit-playground/node-nest/node_modules")
+}
+
+/// One answer as the guard gives it: the status and the headers it set.
+fn answer(status: u64, headers: &[(&str, String)]) -> Value {
+    let headers: Map<String, Value> =
+        headers.iter().map(|(k, v)| (k.to_string(), json!(v.parse::<i64>().expect("a number")))).collect();
+    json!({ "status": status, "headers": headers })
+}
+
+/// Checks one scenario: the guard on the model's arrival times answers as the model.
+fn check(query: &str) -> usize {
+    let sc = Scenario::from_query(query).unwrap();
+    let t = Throttler::of(&Policy::of(&sc), &sc.product);
+    let mut throttler = json!({ "ttl": t.ttl_ms, "limit": t.limit });
+    if t.block_ms > 0 {
+        throttler["blockDuration"] = json!(t.block_ms);
+    }
+    let times: Vec<u64> = model::decisions(query).iter().map(|d| d.at.as_nanos()).collect();
+    let mut limiter = sc.limiter();
+    let ours: Vec<Value> = times
+        .iter()
+        .map(|&ns| {
+            let allowed = limiter.acquire(SimTime(ns));
+            let d = Decision { allowed, remaining: 0, reset: Nanos::ZERO, retry_after: None };
+            answer(if allowed { 200 } else { 429 }, &limiter.headers(&d))
+        })
+        .collect();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/real/node/nestjs.mjs");
+    let input = json!({ "throttler": throttler, "times_ns": times, "epoch_s": EPOCH_S });
+    let out = model::run(
+        "node",
+        &[script],
+        &[("RLP_NEST_MODULES", node_modules().as_os_str())],
+        input.to_string().as_bytes(),
+    );
+    let out: Value = serde_json::from_slice(&out).unwrap();
+    let real = out["decisions"].as_array().unwrap();
+    let allowed = |v: &[Value]| v.iter().map(|d| d["status"] == 200).collect::<Vec<_>>();
+    let (alike, differ) = model::agreement(&allowed(&ours), &allowed(real));
+    assert!(
+        differ.is_empty(),
+        "{query} ({throttler}): {alike} of {} alike; first differences at ns {:?}",
+        ours.len(),
+        differ.iter().take(10).map(|&i| times[i]).collect::<Vec<_>>()
+    );
+    let other = (0..ours.len()).find(|&i| ours[i] != real[i]);
+    assert!(
+        other.is_none(),
+        "{query}: headers differ at ns {}: {} vs {}",
+        times[other.unwrap()],
+        ours[other.unwrap()],
+        real[other.unwrap()]
+    );
+    assert_eq!(out["versions"]["@nestjs/throttler"], "6.7.1", "the version the bootstrap pins");
+    ours.len()
+}
+
+const TRAFFIC: [&str; 4] = [
+    "traffic=poisson&rate=30&duration=40&seed=11",
+    "traffic=bursts&rate=100&burst_on=0.5&burst_off=2&duration=30",
+    "traffic=seam&duration=40",
+    "traffic=constant&rate=20&duration=30",
+];
+
+#[test]
+fn nestjs_throttler_6_answers_as_the_model() {
+    // No server, but seconds of Node on the cores: not beside nginx's real-time replay.
+    let _alone = super::exclusive();
+    let mut n = 0;
+    for traffic in TRAFFIC {
+        // The ttl as the block (left out), a block longer and one shorter than the ttl.
+        for policy in ["limit=5&window=1", "limit=30&window=11&block=20", "limit=7&window=2.5&block=0.8"] {
+            n += check(&format!("algo=nestjs&{policy}&{traffic}"));
+        }
+    }
+    println!("@nestjs/throttler 6.7.1: {n} answers (status and headers), 100 % alike");
+}
+
+#[test]
+fn the_exported_nestjs_module_compiles_and_runs_as_printed() {
+    let _alone = super::exclusive();
+    let dir = std::env::temp_dir().join(format!("rlp-nestjs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The module's imports resolve from a node_modules beside it, as in a project.
+    let link = dir.join("node_modules");
+    if !link.exists() {
+        std::os::unix::fs::symlink(node_modules(), &link).unwrap();
+    }
+    let tsc = node_modules().join("typescript/bin/tsc");
+    for (query, printed) in [
+        ("algo=nestjs&limit=10&window=60", "10 of 11 served at once; retry after 60 s"),
+        ("algo=nestjs&limit=7&window=11&block=30", "7 of 8 served at once; retry after 30 s"),
+        ("capacity=10&refill=5", "10 of 11 served at once; retry after 2 s"),
+    ] {
+        let sc = Scenario::from_query(query).unwrap();
+        let program = config("nestjs", &Policy::of(&sc), &sc.product).unwrap().snippet;
+        std::fs::write(dir.join("app.module.ts"), &program).unwrap();
+        let flags = [
+            "--experimentalDecorators",
+            "--emitDecoratorMetadata",
+            "--module",
+            "commonjs",
+            "--target",
+            "es2022",
+            "--strict",
+            "--skipLibCheck",
+            "app.module.ts",
+        ];
+        let mut args = vec![tsc.to_str().unwrap()];
+        args.extend(flags);
+        let out = std::process::Command::new("node").args(&args).current_dir(&dir).output().expect("node runs tsc");
+        assert!(out.status.success(), "{query}: tsc: {}\n{program}", String::from_utf8_lossy(&out.stdout));
+        let out = model::run("node", &[dir.join("app.module.js").to_str().unwrap()], &[], b"");
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with(printed), "{query}: {out}\n{program}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
