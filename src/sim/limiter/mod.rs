@@ -70,6 +70,11 @@ pub trait Limiter {
         false
     }
 
+    /// Tells a fresh limiter which client it counts for, by the key a log names it with: shadow
+    /// mode does, for a product whose windows depend on the key (django-ratelimit shifts them by
+    /// its `crc32`). Nothing for the rest.
+    fn for_key(&mut self, _key: &str) {}
+
     /// Decides one request: [`acquire`](Limiter::acquire), then the full [`Decision`].
     fn decide(&mut self, now: SimTime) -> Decision {
         let allowed = self.acquire(now);
@@ -143,6 +148,8 @@ pub trait Model: Send + Sync {
     fn reject_status(&self) -> u16;
     /// [`Limiter::headers`].
     fn headers(&self, d: &Decision) -> Vec<(&'static str, String)>;
+    /// [`Limiter::for_key`].
+    fn for_key(&mut self, key: &str);
     /// A copy, state and all.
     fn boxed_clone(&self) -> Box<dyn Model>;
 }
@@ -182,6 +189,9 @@ macro_rules! model {
             }
             fn headers(&self, d: &$crate::sim::decision::Decision) -> Vec<(&'static str, String)> {
                 $crate::sim::limiter::Limiter::headers(self, d)
+            }
+            fn for_key(&mut self, key: &str) {
+                $crate::sim::limiter::Limiter::for_key(self, key)
             }
             fn boxed_clone(&self) -> Box<dyn $crate::sim::limiter::Model> {
                 Box::new(self.clone())
@@ -326,6 +336,11 @@ impl Limiter for AnyLimiter {
         match &self.kind {
             Kind::Product(l) => l.headers(d),
             _ => d.headers(self.quota()),
+        }
+    }
+    fn for_key(&mut self, key: &str) {
+        if let Kind::Product(l) = &mut self.kind {
+            l.for_key(key);
         }
     }
 }

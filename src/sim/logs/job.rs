@@ -40,8 +40,8 @@ pub enum Step<'a> {
 }
 
 /// One arrival through the shadow run, kept for the sweep while there is room.
-fn replay(run: &mut Shadow<'_>, arrivals: &mut Vec<Arrival>, a: Arrival) {
-    run.push(a);
+fn replay(run: &mut Shadow<'_>, arrivals: &mut Vec<Arrival>, a: Arrival, name: &str) {
+    run.push(a, name);
     if arrivals.len() < MAX_SWEPT {
         arrivals.push(a);
     }
@@ -80,13 +80,13 @@ impl<'s> Analysis<'s> {
     /// Reads the next `chunk` of the log.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
         let (run, arrivals) = (&mut self.run, &mut self.arrivals);
-        self.reader.feed(chunk, &mut |a| replay(run, arrivals, a))
+        self.reader.feed(chunk, &mut |a, name| replay(run, arrivals, a, name))
     }
 
     /// The end of the log: tells `on` the report, the sweep's progress and the sizing table.
     pub fn finish(self, mut on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
         let Analysis { sc, target, reader, mut run, mut arrivals } = self;
-        let read = reader.finish(&mut |a| replay(&mut run, &mut arrivals, a))?;
+        let read = reader.finish(&mut |a, name| replay(&mut run, &mut arrivals, a, name))?;
         let report = run.finish(read);
         on(Step::Report(&report));
         let sizing = sweep_with(&arrivals, &report.read.keys, sc, target, |done, of| on(Step::Swept(done, of)));

@@ -87,8 +87,9 @@ impl LogReader {
         self.format.clone()
     }
 
-    /// Reads the next `chunk` of the log, calling `out` with every arrival now in order.
-    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Arrival)) -> Result<(), LogError> {
+    /// Reads the next `chunk` of the log, calling `out` with every arrival now in order and its
+    /// key's name.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Arrival, &str)) -> Result<(), LogError> {
         let mut rest = chunk;
         if !self.carry.is_empty() {
             // A line began in an earlier chunk: its end, if it is in this one.
@@ -119,12 +120,13 @@ impl LogReader {
     }
 
     /// The end of the log: its last line, what is still held, and what reading found.
-    pub fn finish(mut self, out: &mut impl FnMut(Arrival)) -> Result<ReadSummary, LogError> {
+    pub fn finish(mut self, out: &mut impl FnMut(Arrival, &str)) -> Result<ReadSummary, LogError> {
         if !self.carry.is_empty() {
             let last = std::mem::take(&mut self.carry);
             self.line(&last, out)?;
         }
-        self.order.flush(true, out);
+        let keys = &self.keys;
+        self.order.flush(true, &mut |a| out(a, keys.name(a.key)));
         let (skipped, first_skipped) = self.skipped;
         let format = self.format.ok_or_else(|| error(0, "is empty: no request to replay"))?;
         if self.requests == 0 {
@@ -155,7 +157,7 @@ impl LogReader {
     }
 
     /// One line (its `\n` included, if it has one).
-    fn line(&mut self, bytes: &[u8], out: &mut impl FnMut(Arrival)) -> Result<(), LogError> {
+    fn line(&mut self, bytes: &[u8], out: &mut impl FnMut(Arrival, &str)) -> Result<(), LogError> {
         self.lines += 1;
         let lines = self.lines;
         if bytes.len() > MAX_LINE + 1 || (bytes.len() > MAX_LINE && bytes.last() != Some(&b'\n')) {
@@ -226,7 +228,8 @@ impl LogReader {
         }
         // What can go out only changes when the latest stamp moves.
         if order.latest != before {
-            order.flush(false, out);
+            let keys = &self.keys;
+            order.flush(false, &mut |a| out(a, keys.name(a.key)));
         }
         Ok(())
     }
@@ -235,10 +238,21 @@ impl LogReader {
 /// Reads `input` (`format`: detected from the first line if `None`), keyed by `key`, calling
 /// `out` with every arrival in time order. Stops at the first error.
 pub fn read_log(
-    mut input: impl BufRead,
+    input: impl BufRead,
     format: Option<LogFormat>,
     key: &KeyBy,
     mut out: impl FnMut(Arrival),
+) -> Result<ReadSummary, LogError> {
+    read_named(input, format, key, |a, _| out(a))
+}
+
+/// [`read_log`], calling `out` with each arrival's key's name too (shadow mode's limiters for
+/// products whose windows depend on it).
+pub fn read_named(
+    mut input: impl BufRead,
+    format: Option<LogFormat>,
+    key: &KeyBy,
+    mut out: impl FnMut(Arrival, &str),
 ) -> Result<ReadSummary, LogError> {
     let mut reader = LogReader::new(format, key);
     each_chunk(&mut input, |chunk| reader.feed(chunk, &mut out))?;

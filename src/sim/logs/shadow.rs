@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use super::error::LogError;
 use super::format::LogFormat;
 use super::order::Arrival;
-use super::reader::{read_log, KeyBy, ReadSummary};
+use super::reader::{read_named, KeyBy, ReadSummary};
 use crate::sim::{AnyLimiter, Limiter, Nanos, Scenario, SimTime};
 
 /// How often idle keys are looked for, in requests.
@@ -175,8 +175,8 @@ impl<'s> Shadow<'s> {
         Shadow { peaks: false, ..Shadow::new(sc) }
     }
 
-    /// Decides the next request.
-    pub fn push(&mut self, a: Arrival) {
+    /// Decides the next request, from the client the log names `name`.
+    pub fn push(&mut self, a: Arrival, name: &str) {
         self.first.get_or_insert(a.at);
         let k = a.key as usize;
         if self.per_key.len() <= k {
@@ -189,7 +189,11 @@ impl<'s> Shadow<'s> {
             self.live_now += 1;
             self.live_peak = self.live_peak.max(self.live_now);
         }
-        let state = slot.get_or_insert_with(|| Live { limiter: sc.limiter(), last: a.at, recent: VecDeque::new() });
+        let state = slot.get_or_insert_with(|| {
+            let mut limiter = sc.limiter();
+            limiter.for_key(name);
+            Live { limiter, last: a.at, recent: VecDeque::new() }
+        });
         state.last = a.at;
         let verdict = state.limiter.check(a.at);
         let counts = &mut self.per_key[k];
@@ -256,7 +260,7 @@ pub fn shadow(
     sc: &Scenario,
 ) -> Result<ShadowReport, LogError> {
     let mut run = Shadow::new(sc);
-    let summary = read_log(input, format, key, |a| run.push(a))?;
+    let summary = read_named(input, format, key, |a, name| run.push(a, name))?;
     Ok(run.finish(summary))
 }
 
@@ -330,6 +334,7 @@ mod tests {
             "nginx",
             "express",
             "upstash_sliding",
+            "django_ratelimit",
         ] {
             let sc = Scenario::from_query(&format!("algo={algo}&capacity=5&refill=2&limit=5&window=2")).unwrap();
             let r = shadow(text.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
@@ -340,12 +345,42 @@ mod tests {
                 .iter()
                 .filter(|(t, k)| {
                     kept.entry(k.as_str())
-                        .or_insert_with(|| sc.limiter())
+                        .or_insert_with(|| {
+                            let mut l = sc.limiter();
+                            l.for_key(k);
+                            l
+                        })
                         .check(SimTime(origin + t * 1_000_000))
                         .allowed
                 })
                 .count() as u64;
             assert_eq!(r.admitted, admitted, "{algo}");
         }
+    }
+
+    #[test]
+    fn a_product_whose_windows_depend_on_the_key_gets_each_client_s() {
+        // django-ratelimit: two clients sending at the same instants, their 11 s windows
+        // shifted by crc32 % 11 (8 for 127.0.0.1, 10 for 10.0.0.7): they are refused at
+        // different requests, each as its own limiter decides.
+        let mut text = String::new();
+        for i in 0..60u64 {
+            for ip in ["127.0.0.1", "10.0.0.7"] {
+                text += &format!("{{\"msec\": {}.000, \"ip\": \"{ip}\"}}\n", 1_767_225_600 + i / 2);
+            }
+        }
+        let sc = Scenario::from_query("algo=django_ratelimit&limit=10&window=11").unwrap();
+        let r = shadow(text.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
+        let per_key: Vec<(String, u64)> =
+            (0..2).map(|k| (r.read.keys.name(k).to_string(), r.per_key[k as usize].admitted)).collect();
+        let own = |ip: &str| {
+            let mut l = sc.limiter();
+            l.for_key(ip);
+            // Two requests a second at whole seconds, spread over the second as the reader does.
+            (0..60u64).filter(|&i| l.check(SimTime(i / 2 * 1_000_000_000 + (i % 2) * 500_000_000)).allowed).count()
+                as u64
+        };
+        assert_eq!(per_key, [("127.0.0.1".to_string(), own("127.0.0.1")), ("10.0.0.7".to_string(), own("10.0.0.7"))]);
+        assert_ne!(per_key[0].1, per_key[1].1, "the shift changes what each client gets");
     }
 }

@@ -140,7 +140,7 @@ pub fn sweep_with(
     mut on_policy: impl FnMut(usize, usize),
 ) -> Sizing {
     let mut probe = Shadow::new(sc);
-    arrivals.iter().for_each(|&a| probe.push(a));
+    arrivals.iter().for_each(|&a| probe.push(a, keys.name(a.key)));
     let counts = probe.per_key().to_vec();
     let requests: u64 = counts.iter().map(|k| k.requests).sum();
     let mut heavy: Vec<u32> = (0..counts.len() as u32).collect();
@@ -152,7 +152,7 @@ pub fn sweep_with(
         .enumerate()
         .map(|(i, p)| {
             let mut run = Shadow::without_peaks(p);
-            arrivals.iter().for_each(|&a| run.push(a));
+            arrivals.iter().for_each(|&a| run.push(a, keys.name(a.key)));
             let counts = run.per_key().to_vec();
             let policy = PolicyKeys::of(p);
             let (rate, burst) = match policy {

@@ -7,8 +7,8 @@
 //! - windows of `period` seconds are aligned to the epoch but shifted per key: a window ends on
 //!   the seconds where `ts % period == crc32(key) % period`, so two clients' windows turn over at
 //!   different seconds (a period of 1 s is not shifted). The key matters: [`Django::new`] takes
-//!   it; the playground's one client is [`DEFAULT_KEY`] (shadow mode's per-key runs use it too,
-//!   for now: the log reader hands the engine key numbers, not names);
+//!   it; the playground's one client is [`DEFAULT_KEY`], and shadow mode gives each client its
+//!   key from the log ([`Limiter::for_key`]);
 //! - the counter is named after its window, so a new window always starts from 0; every call
 //!   counts (`cache.add` then `incr`), refused ones too, and a request is limited when the count
 //!   is `> limit`;
@@ -146,6 +146,11 @@ impl Limiter for Django {
     /// None: the package sets no header.
     fn headers(&self, _: &Decision) -> Vec<(&'static str, String)> {
         Vec::new()
+    }
+
+    /// The client `key` names (its IP with `key='ip'`): its windows' shift.
+    fn for_key(&mut self, key: &str) {
+        *self = Django::new(self.rate, key);
     }
 }
 
