@@ -307,6 +307,19 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
     for k in rec["still_throttled"].as_array().unwrap() {
         assert!(k.as_str().unwrap().starts_with("203.0.113.") || k == "198.51.100.7", "{k}");
     }
+    assert!(rec.get("config").is_none(), "a textbook algorithm has no product's configuration: {rec}");
+    // Sized for a library: the recommendation also as its configuration, its numbers the row's.
+    let o = sim(&["--query", "algo=rack_attack", "--log", log.to_str().unwrap(), "--sweep"]);
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rec = &s["recommended"];
+    let (limit, window) = rec["policy"].as_str().unwrap().split_once('&').unwrap();
+    let line = format!(
+        "Rack::Attack.throttle(\"requests per ip\", limit: {}, period: {}) do |request|",
+        limit.trim_start_matches("limit="),
+        window.trim_start_matches("window=")
+    );
+    assert_eq!(rec["config"]["target"], "Rack::Attack", "{rec}");
+    assert!(rec["config"]["snippet"].as_str().unwrap().lines().any(|l| l == line), "{line}: {rec}");
     let csv = String::from_utf8(
         sim(&[
             "--query",

@@ -371,5 +371,23 @@ async fn drive_logs() {
     );
     wait_until(&client, &applied, Duration::from_secs(5), "the URL carries the applied limit and window only").await;
     eprintln!("logs: a window algorithm's policy applied");
+    assert_eq!(js(&client, "return !!document.querySelector('#log-product-config');").await, serde_json::json!(false));
+
+    // Sizing for a library: the recommendation also as its own code, with the CLI's numbers.
+    let library = "algo=python_limits&limits_strategy=moving_window&limit=3&window=7&rate=8&seed=7";
+    // (A product's link opens the whole page, log panel and all: no first module to load it.)
+    open(&client, &format!("{}?{library}", server.url)).await;
+    wait_until(&client, "document.querySelector('#log-sample-api')", Duration::from_secs(15), "the log panel").await;
+    click(&client, "#log-sample-api").await;
+    let rec = analysed(&client, "the sample under Python's limits").await;
+    assert_eq!(rec, cli_report(&sample, library).1, "the page recommends what the CLI does");
+    let code = text(&client, "#log-product-config").await;
+    let (limit, window) = rec.split_once('&').unwrap();
+    let (limit, window) = (limit.trim_start_matches("limit="), window.trim_start_matches("window="));
+    assert!(code.starts_with("As Python limits writes it (python):"), "{code}");
+    assert!(code.contains("limiter = strategies.MovingWindowRateLimiter"), "{code}");
+    assert!(code.contains(&format!("# {limit} hits per {window} s")), "{rec}: {code}");
+    super::save_element(&client, "#log-sizing", "logs-product-config.png").await;
+    eprintln!("logs: the recommendation as Python limits writes it");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -25,10 +25,12 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{js_sys, Element, File, FileList, HtmlInputElement, HtmlSelectElement};
 
 use super::playground::Playground;
+use crate::present::every_product::escape;
 use crate::present::log_report::panel::{applied, status, watching, Settings, Status, CONTROLS};
 use crate::present::log_report::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
 use crate::present::log_report::words::{policy_words, scenario_words};
 use crate::present::units::format_number;
+use crate::sim::logs::output::product_config;
 use crate::sim::logs::policy::PolicyKeys;
 use crate::sim::logs::samples::SAMPLES;
 use crate::sim::logs::watch::replay;
@@ -159,6 +161,25 @@ fn place_after(root: &Element, anchor: &Element, id: &str, markup: &str) {
     let _ = anchor.insert_adjacent_html("afterend", markup);
 }
 
+/// Sizing for a product (`algo=python_limits`, …): the recommendation as that product's own
+/// configuration, right under its Apply button ("100/minute" for Flask-Limiter, not only
+/// `limit=100&window=60`), with the product's notes.
+fn as_product(root: &Element, sc: &Scenario) {
+    let policy = find(root, "log-sizing").and_then(|e| e.get_attribute("data-recommended"));
+    let (Some(policy), Some(button)) = (policy.and_then(|p| PolicyKeys::parse(&p)), find(root, "log-apply")) else {
+        return;
+    };
+    let Some(c) = product_config(sc, policy) else { return };
+    let notes: String = c.notes.iter().map(|n| format!("<li>{}</li>", escape(n))).collect();
+    let markup = format!(
+        "<div class=\"log-product\" id=\"log-product-config\"><p>As {} writes it ({}):</p><pre class=\"snippet\"><code>{}</code></pre><ul class=\"notes\">{notes}</ul></div>",
+        escape(c.target),
+        escape(c.language),
+        escape(&c.snippet)
+    );
+    place_after(root, &button, "log-product-config", &markup);
+}
+
 /// Replays the key chosen under `#log-watch-key` live in the playground, from the start of its
 /// policy's window, and says so; `None` if nothing is chosen.
 fn watch(root: &Element, pg: Playground) -> Option<String> {
@@ -202,6 +223,7 @@ fn start(shared: &Shared, pg: Playground) {
     show_results(&s, "", false);
     show_status(&s, pg);
     let (t0, described, weak) = (now_ms(), src.describe(), Rc::downgrade(shared));
+    let asked = ask.scenario.clone();
     let on = move |m: Message| {
         let Some(shared) = weak.upgrade() else { return };
         let mut s = shared.borrow_mut();
@@ -217,6 +239,9 @@ fn start(shared: &Shared, pg: Playground) {
             Message::Sizing(markup) => {
                 (s.times.1, s.status.progress) = (Some(t), None);
                 show_results(&s, &markup, true);
+                if let Some(root) = s.root.as_ref() {
+                    as_product(root, &asked);
+                }
                 s.worker.as_ref().map(LogWorker::stop);
             }
             Message::Failed(line, message) => {

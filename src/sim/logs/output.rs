@@ -3,6 +3,7 @@
 //! `recommended`), as JSON, or as CSV with one row per key or per policy.
 
 use super::keys::Keys;
+use super::policy::PolicyKeys;
 use super::shadow::ShadowReport;
 use super::sizing::{Sizing, SizingRow};
 use crate::sim::Scenario;
@@ -86,6 +87,10 @@ pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String 
         let throttled: Vec<&str> = sizing.still_throttled().iter().map(|&k| keys.name(k)).collect();
         let mut r = row(&sizing.rows[i]);
         r["still_throttled"] = serde_json::json!(throttled);
+        // Sizing for a product: the recommendation as that product's configuration.
+        if let Some(c) = product_config(sc, sizing.rows[i].policy) {
+            r["config"] = serde_json::json!({ "target": c.target, "language": c.language, "snippet": c.snippet, "notes": c.notes });
+        }
         r
     });
     let json = serde_json::json!({
@@ -97,4 +102,13 @@ pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String 
         "grid": sizing.rows.iter().map(row).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&json).expect("JSON") + "\n"
+}
+
+/// The configuration `sc`'s product (if it runs one) exports for `policy`: what the sizing
+/// assistant recommends, in that product's own terms ("100/minute" for Python's limits).
+pub fn product_config(sc: &Scenario, policy: PolicyKeys) -> Option<crate::sim::products::Config> {
+    let export = crate::sim::products::export_name(sc.algo)?;
+    let mut sized = sc.clone();
+    policy.apply(&mut sized);
+    crate::sim::products::config(export, &crate::sim::products::Policy::of(&sized), &sized.product)
 }
