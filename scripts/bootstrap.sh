@@ -94,29 +94,27 @@ if [[ "${1:-}" == "--test" ]]; then
   fi
 fi
 # 6. For the tests: the npm libraries tests/real/node/replay.mjs and rlflex.mjs run under fake timers.
-if [[ "${1:-}" == "--test" ]]; then
-  NODE_REAL="$CACHE/node-real"
-  NODE_PKGS=(express-rate-limit@8.7.4 @upstash/ratelimit@2.2.0 @sinonjs/fake-timers@15.5.0 rate-limiter-flexible@11.4.0)
-  if [[ "$(cat "$NODE_REAL/.pinned" 2>/dev/null)" != "${NODE_PKGS[*]}" ]]; then
-    say "installing ${NODE_PKGS[*]} from npm into $NODE_REAL"
-    mkdir -p "$NODE_REAL"
-    npm install --silent --no-audit --no-fund --prefix "$NODE_REAL" "${NODE_PKGS[@]}"
-    echo "${NODE_PKGS[*]}" > "$NODE_REAL/.pinned"
+# npm_pinned DIR PACKAGE@VERSION...: installs the packages into DIR unless DIR/.pinned says they are.
+npm_pinned() {
+  local dir=$1; shift
+  if [[ "$(cat "$dir/.pinned" 2>/dev/null)" != "$*" ]]; then
+    say "installing $* from npm into $dir"
+    mkdir -p "$dir"
+    npm install --silent --no-audit --no-fund --prefix "$dir" "$@"
+    echo "$*" > "$dir/.pinned"
   fi
+}
+if [[ "${1:-}" == "--test" ]]; then
+  npm_pinned "$CACHE/node-real" express-rate-limit@8.7.4 @upstash/ratelimit@2.2.0 @sinonjs/fake-timers@15.5.0 \
+    rate-limiter-flexible@11.4.0
 fi
 # 6b. For the tests: NestJS's throttler with NestJS itself and TypeScript (tests/real/nestjs.rs
 #     drives its guard and compiles the exported module), in a folder of their own: NestJS's
 #     express is not express-rate-limit's.
 if [[ "${1:-}" == "--test" ]]; then
-  NODE_NEST="$CACHE/node-nest"
-  NEST_PKGS=(@nestjs/throttler@6.7.1 @nestjs/common@11.2.12 @nestjs/core@11.2.12 @nestjs/platform-express@11.2.12
-    reflect-metadata@0.2.2 rxjs@7.8.2 typescript@5.9.3 @types/node@20.19.43 @sinonjs/fake-timers@15.5.0)
-  if [[ "$(cat "$NODE_NEST/.pinned" 2>/dev/null)" != "${NEST_PKGS[*]}" ]]; then
-    say "installing ${NEST_PKGS[*]} from npm into $NODE_NEST"
-    mkdir -p "$NODE_NEST"
-    npm install --silent --no-audit --no-fund --prefix "$NODE_NEST" "${NEST_PKGS[@]}"
-    echo "${NEST_PKGS[*]}" > "$NODE_NEST/.pinned"
-  fi
+  npm_pinned "$CACHE/node-nest" @nestjs/throttler@6.7.1 @nestjs/common@11.2.12 @nestjs/core@11.2.12 \
+    @nestjs/platform-express@11.2.12 reflect-metadata@0.2.2 rxjs@7.8.2 typescript@5.9.3 @types/node@20.19.43 \
+    @sinonjs/fake-timers@15.5.0
 fi
 # 7. For the tests: the PyPI libraries tests/real/python/ drives under a fake clock (limits,
 #    django-ratelimit on Django), at

@@ -4,24 +4,13 @@
 //! for the playground's one client and for clients whose windows the key's `crc32` shifts
 //! differently. The exported view runs as printed.
 
-use super::model;
+use super::model::{self, python};
 use ratelimit_playground::production::Policy;
 use ratelimit_playground::sim::products::django::{crc32, Django, DjangoRate, DEFAULT_KEY};
 use ratelimit_playground::sim::products::{config, ProductOptions};
 use ratelimit_playground::sim::time::{SimTime, EPOCH_S};
 use ratelimit_playground::sim::{Limiter, Scenario};
 use serde_json::{json, Value};
-use std::path::PathBuf;
-
-/// Where the bootstrap installs the PyPI packages.
-fn site() -> PathBuf {
-    let home = std::env::var_os("HOME").expect("HOME is set");
-    PathBuf::from(home).join(".cache/ratelimit-playground/python-real")
-}
-
-fn python(args: &[&str], input: &[u8]) -> Vec<u8> {
-    model::run("python3", args, &[("PYTHONPATH", site().as_os_str())], input)
-}
 
 /// Clients whose windows end at different seconds of an 11 s period (crc32 % 11: 8, 10, 3).
 const CLIENTS: [&str; 3] = [DEFAULT_KEY, "10.0.0.7", "192.168.1.20"];
@@ -54,27 +43,14 @@ fn check(query: &str) -> usize {
             let mut limiters: Vec<Django> = clients.iter().map(|c| Django::new(rate, c)).collect();
             requests.iter().enumerate().map(|(i, &(t, _))| limiters[i % clients.len()].acquire(SimTime(t))).collect()
         };
-        let (alike, differ) = model::agreement(&ours, &real);
-        assert!(
-            differ.is_empty(),
-            "{query} ({} clients, rate {}): {alike} of {} alike; first differences at ns {:?}",
-            clients.len(),
-            rate.rate_string(),
-            ours.len(),
-            differ.iter().take(10).map(|&i| requests[i].0).collect::<Vec<_>>()
-        );
+        let what = format!("{query} ({} clients, rate {})", clients.len(), rate.rate_string());
+        let at: Vec<u64> = requests.iter().map(|r| r.0).collect();
+        model::assert_alike(&what, &at, &ours, &real, |&a| a);
         assert_eq!(out["versions"], json!({ "django-ratelimit": "4.1.0", "django": "5.2.19" }));
         n += ours.len();
     }
     n
 }
-
-const TRAFFIC: [&str; 4] = [
-    "traffic=poisson&rate=30&duration=40&seed=11",
-    "traffic=bursts&rate=100&burst_on=0.5&burst_off=2&duration=30",
-    "traffic=seam&duration=40",
-    "traffic=constant&rate=20&duration=30",
-];
 
 #[test]
 fn django_ratelimit_4_decides_as_the_model_for_every_client() {
@@ -83,12 +59,11 @@ fn django_ratelimit_4_decides_as_the_model_for_every_client() {
     assert_eq!(shifts, [8, 10, 3]);
     // No server, but seconds of Python on the cores: not beside nginx's real-time replay.
     let _alone = super::exclusive();
-    let mut n = 0;
-    for traffic in TRAFFIC {
-        for policy in ["limit=5&window=1", "limit=30&window=11", "limit=7&window=2.5"] {
-            n += check(&format!("algo=django_ratelimit&{policy}&{traffic}"));
-        }
-    }
+    let n = model::every_shape(
+        "django_ratelimit",
+        &["limit=5&window=1", "limit=30&window=11", "limit=7&window=2.5"],
+        check,
+    );
     println!("django-ratelimit 4.1.0: {n} decisions, 100 % alike");
 }
 

@@ -49,43 +49,16 @@ fn check(query: &str) -> usize {
         .map(|d| (d["allowed"].as_bool().unwrap(), d["retry_after"].as_u64(), d["remaining"].as_u64().unwrap()))
         .collect();
     let ours = ours(query, &times);
-    let (alike, differ) =
-        model::agreement(&ours.iter().map(|a| a.0).collect::<Vec<_>>(), &real.iter().map(|a| a.0).collect::<Vec<_>>());
-    assert!(
-        differ.is_empty(),
-        "{query} (max {max_attempts}, decay {decay_s} s): {alike} of {} alike; first differences at ns {:?}",
-        ours.len(),
-        differ.iter().take(10).map(|&i| times[i]).collect::<Vec<_>>()
-    );
-    let header = (0..ours.len()).find(|&i| ours[i] != real[i]);
-    assert!(
-        header.is_none(),
-        "{query}: headers differ at ns {}: {:?} vs {:?}",
-        times[header.unwrap()],
-        ours[header.unwrap()],
-        real[header.unwrap()]
-    );
+    model::assert_alike(&format!("{query} (max {max_attempts}, decay {decay_s} s)"), &times, &ours, &real, |a| a.0);
     assert!(out["versions"]["php-illuminate-cache"].as_str().unwrap().starts_with("8.83."), "{}", out["versions"]);
     ours.len()
 }
-
-const TRAFFIC: [&str; 4] = [
-    "traffic=poisson&rate=30&duration=40&seed=11",
-    "traffic=bursts&rate=100&burst_on=0.5&burst_off=2&duration=30",
-    "traffic=seam&duration=40",
-    "traffic=constant&rate=20&duration=30",
-];
 
 #[test]
 fn laravel_8_rate_limiter_decides_as_the_model() {
     // No server, but seconds of PHP on the cores: not beside nginx's real-time replay.
     let _alone = super::exclusive();
-    let mut n = 0;
-    for traffic in TRAFFIC {
-        for policy in ["limit=5&window=1", "limit=30&window=11", "limit=7&window=2.5"] {
-            n += check(&format!("algo=laravel&{policy}&{traffic}"));
-        }
-    }
+    let n = model::every_shape("laravel", &["limit=5&window=1", "limit=30&window=11", "limit=7&window=2.5"], check);
     println!("Laravel 8.83 RateLimiter: {n} decisions and headers, 100 % alike");
 }
 

@@ -67,3 +67,52 @@ pub fn run(program: &str, args: &[&str], envs: &[(&str, &std::ffi::OsStr)], inpu
     );
     out.stdout
 }
+
+/// The four traffic shapes every library check replays: Poisson, bursts, the window seam and a
+/// steady rate.
+pub const TRAFFIC: [&str; 4] = [
+    "traffic=poisson&rate=30&duration=40&seed=11",
+    "traffic=bursts&rate=100&burst_on=0.5&burst_off=2&duration=30",
+    "traffic=seam&duration=40",
+    "traffic=constant&rate=20&duration=30",
+];
+
+/// Runs `check` on `algo` under each of `policies` with each of [`TRAFFIC`]'s shapes, and
+/// returns how many requests were compared.
+pub fn every_shape(algo: &str, policies: &[&str], mut check: impl FnMut(&str) -> usize) -> usize {
+    TRAFFIC.iter().flat_map(|t| policies.iter().map(move |p| format!("algo={algo}&{p}&{t}"))).map(|q| check(&q)).sum()
+}
+
+/// A folder of the bootstrap's tool cache: `python-real`, `node-real/node_modules`, …
+pub fn cache(folder: &str) -> std::path::PathBuf {
+    let home = std::env::var_os("HOME").expect("HOME is set");
+    std::path::PathBuf::from(home).join(".cache/ratelimit-playground").join(folder)
+}
+
+/// `python3` with the bootstrap's PyPI packages on its path, `input` on stdin: its stdout.
+pub fn python(args: &[&str], input: &[u8]) -> Vec<u8> {
+    run("python3", args, &[("PYTHONPATH", cache("python-real").as_os_str())], input)
+}
+
+/// Fails unless `ours` and `real` answer alike request by request: first their decisions
+/// (`allowed` of each), naming how many agree and where the first differences are (ns), then
+/// whatever else the answers carry (headers, holds). `what` says what ran.
+pub fn assert_alike<T: PartialEq + std::fmt::Debug>(
+    what: &str,
+    times: &[u64],
+    ours: &[T],
+    real: &[T],
+    allowed: impl Fn(&T) -> bool,
+) {
+    let (a, b): (Vec<bool>, Vec<bool>) = (ours.iter().map(&allowed).collect(), real.iter().map(&allowed).collect());
+    let (alike, differ) = agreement(&a, &b);
+    assert!(
+        differ.is_empty(),
+        "{what}: {alike} of {} alike; first differences at ns {:?}",
+        ours.len(),
+        differ.iter().take(10).map(|&i| times[i]).collect::<Vec<_>>()
+    );
+    if let Some(i) = (0..ours.len()).find(|&i| ours[i] != real[i]) {
+        panic!("{what}: the answers differ at ns {}: ours {:?}, the library's {:?}", times[i], ours[i], real[i]);
+    }
+}

@@ -12,12 +12,10 @@ use ratelimit_playground::sim::products::nestjs::Throttler;
 use ratelimit_playground::sim::time::{Nanos, SimTime, EPOCH_S};
 use ratelimit_playground::sim::{Limiter, Scenario};
 use serde_json::{json, Map, Value};
-use std::path::PathBuf;
 
 /// Where the bootstrap installs NestJS and TypeScript.
-fn node_modules() -> PathBuf {
-    let home = std::env::var_os("HOME").expect("HOME is set");
-    PathBuf::from(home).join(".cache/ratelimit-playground/node-nest/node_modules")
+fn node_modules() -> std::path::PathBuf {
+    model::cache("node-nest/node_modules")
 }
 
 /// One answer as the guard gives it: the status and the headers it set.
@@ -55,44 +53,18 @@ fn check(query: &str) -> usize {
     );
     let out: Value = serde_json::from_slice(&out).unwrap();
     let real = out["decisions"].as_array().unwrap();
-    let allowed = |v: &[Value]| v.iter().map(|d| d["status"] == 200).collect::<Vec<_>>();
-    let (alike, differ) = model::agreement(&allowed(&ours), &allowed(real));
-    assert!(
-        differ.is_empty(),
-        "{query} ({throttler}): {alike} of {} alike; first differences at ns {:?}",
-        ours.len(),
-        differ.iter().take(10).map(|&i| times[i]).collect::<Vec<_>>()
-    );
-    let other = (0..ours.len()).find(|&i| ours[i] != real[i]);
-    assert!(
-        other.is_none(),
-        "{query}: headers differ at ns {}: {} vs {}",
-        times[other.unwrap()],
-        ours[other.unwrap()],
-        real[other.unwrap()]
-    );
+    model::assert_alike(&format!("{query} ({throttler})"), &times, &ours, real, |d| d["status"] == 200);
     assert_eq!(out["versions"]["@nestjs/throttler"], "6.7.1", "the version the bootstrap pins");
     ours.len()
 }
-
-const TRAFFIC: [&str; 4] = [
-    "traffic=poisson&rate=30&duration=40&seed=11",
-    "traffic=bursts&rate=100&burst_on=0.5&burst_off=2&duration=30",
-    "traffic=seam&duration=40",
-    "traffic=constant&rate=20&duration=30",
-];
 
 #[test]
 fn nestjs_throttler_6_answers_as_the_model() {
     // No server, but seconds of Node on the cores: not beside nginx's real-time replay.
     let _alone = super::exclusive();
-    let mut n = 0;
-    for traffic in TRAFFIC {
-        // The ttl as the block (left out), a block longer and one shorter than the ttl.
-        for policy in ["limit=5&window=1", "limit=30&window=11&block=20", "limit=7&window=2.5&block=0.8"] {
-            n += check(&format!("algo=nestjs&{policy}&{traffic}"));
-        }
-    }
+    // The ttl as the block (left out), a block longer and one shorter than the ttl.
+    let policies = ["limit=5&window=1", "limit=30&window=11&block=20", "limit=7&window=2.5&block=0.8"];
+    let n = model::every_shape("nestjs", &policies, check);
     println!("@nestjs/throttler 6.7.1: {n} answers (status and headers), 100 % alike");
 }
 

@@ -77,19 +77,12 @@ fn check(query: &str, redis_port: u16) -> usize {
     ours.len()
 }
 
-const TRAFFIC: [&str; 4] = [
-    "traffic=poisson&rate=30&duration=40&seed=11",
-    "traffic=bursts&rate=100&burst_on=0.5&burst_off=2&duration=30",
-    "traffic=seam&duration=40",
-    "traffic=constant&rate=20&duration=30",
-];
-
 #[test]
 fn express_rate_limit_8_decides_as_the_model() {
     // No server, but seconds of Node on the cores: not beside nginx's real-time replay.
     let _alone = super::exclusive();
     let mut n = 0;
-    for traffic in TRAFFIC {
+    for traffic in model::TRAFFIC {
         for policy in ["limit=5&window=1", "capacity=10&refill=5", "limit=7&window=2.5"] {
             n += check(&format!("algo=express&{policy}&{traffic}"), 0);
         }
@@ -103,7 +96,7 @@ fn upstash_ratelimit_2_decides_as_the_model_on_a_real_redis() {
     let port = server.url().port;
     let mut n = 0;
     for algo in ["upstash_fixed", "upstash_sliding", "upstash_token"] {
-        for traffic in TRAFFIC {
+        for traffic in model::TRAFFIC {
             for policy in ["limit=5&window=1", "capacity=10&refill=5", "capacity=4&refill=2.5"] {
                 n += check(&format!("algo={algo}&{policy}&{traffic}"), port);
             }

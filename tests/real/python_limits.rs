@@ -4,24 +4,12 @@
 //! every decision alike. The limit the driver parses is the string the production panel
 //! exports, and the exported program runs as printed.
 
-use super::model;
+use super::model::{self, python};
 use ratelimit_playground::production::Policy;
 use ratelimit_playground::sim::products::python_limits::{export::limit_string, LimitsItem, EPOCH_S};
 use ratelimit_playground::sim::products::{config, ProductOptions};
 use ratelimit_playground::sim::Scenario;
 use serde_json::{json, Value};
-use std::path::PathBuf;
-
-/// Where the bootstrap installs the PyPI packages.
-fn site() -> PathBuf {
-    let home = std::env::var_os("HOME").expect("HOME is set");
-    PathBuf::from(home).join(".cache/ratelimit-playground/python-real")
-}
-
-/// `python3` with the pinned packages on its path, `input` on stdin: its stdout.
-fn python(args: &[&str], input: &[u8]) -> Vec<u8> {
-    model::run("python3", args, &[("PYTHONPATH", site().as_os_str())], input)
-}
 
 /// Checks one scenario: the library on the model's arrival times decides as the model.
 fn check(query: &str) -> usize {
@@ -36,24 +24,10 @@ fn check(query: &str) -> usize {
     let real: Vec<bool> =
         out["decisions"].as_array().unwrap().iter().map(|d| d["allowed"].as_bool().unwrap()).collect();
     let ours: Vec<bool> = decided.iter().map(|d| d.allowed).collect();
-    let (alike, differ) = model::agreement(&ours, &real);
-    assert!(
-        differ.is_empty(),
-        "{query} ({} {}): {alike} of {} alike; first differences at ns {:?}",
-        item.strategy_name(),
-        limit_string(&item),
-        ours.len(),
-        differ.iter().take(10).map(|&i| times[i]).collect::<Vec<_>>()
-    );
+    let what = format!("{query} ({} {})", item.strategy_name(), limit_string(&item));
+    model::assert_alike(&what, &times, &ours, &real, |&a| a);
     ours.len()
 }
-
-const TRAFFIC: [&str; 4] = [
-    "traffic=poisson&rate=30&duration=40&seed=11",
-    "traffic=bursts&rate=100&burst_on=0.5&burst_off=2&duration=30",
-    "traffic=seam&duration=40",
-    "traffic=constant&rate=20&duration=30",
-];
 
 #[test]
 fn python_limits_5_decides_as_the_model_with_every_strategy() {
@@ -61,13 +35,11 @@ fn python_limits_5_decides_as_the_model_with_every_strategy() {
     let _alone = super::exclusive();
     let mut n = 0;
     for strategy in ["fixed_window", "moving_window", "sliding_window_counter"] {
-        for traffic in TRAFFIC {
-            // Windows of one second, of seven (not a divisor of a day: the epoch's alignment
-            // shows), and 2.5 s rounded to 3.
-            for policy in ["limit=5&window=1", "limit=30&window=7", "limit=7&window=2.5"] {
-                n += check(&format!("algo=python_limits&limits_strategy={strategy}&{policy}&{traffic}"));
-            }
-        }
+        // Windows of one second, of seven (not a divisor of a day: the epoch's alignment
+        // shows), and 2.5 s rounded to 3.
+        let policies = ["limit=5&window=1", "limit=30&window=7", "limit=7&window=2.5"]
+            .map(|p| format!("limits_strategy={strategy}&{p}"));
+        n += model::every_shape("python_limits", &policies.each_ref().map(|p| p.as_str()), check);
     }
     println!("limits 5.8.0: {n} decisions, 100 % alike");
 }

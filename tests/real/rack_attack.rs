@@ -45,45 +45,18 @@ fn check(query: &str) -> usize {
         .map(|d| (d["allowed"].as_bool().unwrap(), d["retry_after"].as_u64()))
         .collect();
     let ours = ours(query, &times);
-    let (alike, differ) =
-        model::agreement(&ours.iter().map(|d| d.0).collect::<Vec<_>>(), &real.iter().map(|d| d.0).collect::<Vec<_>>());
-    assert!(
-        differ.is_empty(),
-        "{query} (limit {limit}, period {period}): {alike} of {} alike; first differences at ns {:?}",
-        ours.len(),
-        differ.iter().take(10).map(|&i| times[i]).collect::<Vec<_>>()
-    );
-    let retry = (0..ours.len()).find(|&i| ours[i].1 != real[i].1);
-    assert!(
-        retry.is_none(),
-        "{query}: Retry-After differs at ns {}: {:?} vs {:?}",
-        times[retry.unwrap()],
-        ours[retry.unwrap()],
-        real[retry.unwrap()]
-    );
+    model::assert_alike(&format!("{query} (limit {limit}, period {period})"), &times, &ours, &real, |a| a.0);
     assert_eq!(out["versions"]["rack-attack"], "6.6.1", "the version the bootstrap pins");
     ours.len()
 }
-
-const TRAFFIC: [&str; 4] = [
-    "traffic=poisson&rate=30&duration=40&seed=11",
-    "traffic=bursts&rate=100&burst_on=0.5&burst_off=2&duration=30",
-    "traffic=seam&duration=40",
-    "traffic=constant&rate=20&duration=30",
-];
 
 #[test]
 fn rack_attack_6_decides_as_the_model() {
     // No server, but seconds of Ruby on the cores: not beside nginx's real-time replay.
     let _alone = super::exclusive();
-    let mut n = 0;
-    for traffic in TRAFFIC {
-        // Periods of one second, of eleven (the Unix epoch's alignment differs from simulated
-        // 0's: 1 767 225 600 % 11 = 8), and 2.5 s rounded to 3.
-        for policy in ["limit=5&window=1", "limit=30&window=11", "limit=7&window=2.5"] {
-            n += check(&format!("algo=rack_attack&{policy}&{traffic}"));
-        }
-    }
+    // Periods of one second, of eleven (the Unix epoch's alignment differs from simulated 0's:
+    // 1 767 225 600 % 11 = 8), and 2.5 s rounded to 3.
+    let n = model::every_shape("rack_attack", &["limit=5&window=1", "limit=30&window=11", "limit=7&window=2.5"], check);
     println!("Rack::Attack 6.6.1: {n} decisions and Retry-After headers, 100 % alike");
 }
 

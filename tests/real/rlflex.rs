@@ -12,13 +12,6 @@ use ratelimit_playground::sim::products::rlflex::{retry_after, RlflexOptions};
 use ratelimit_playground::sim::time::{Nanos, SimTime, EPOCH_S};
 use ratelimit_playground::sim::{Limiter, Scenario};
 use serde_json::{json, Value};
-use std::path::PathBuf;
-
-/// Where the bootstrap installs the npm packages.
-fn node_modules() -> PathBuf {
-    let home = std::env::var_os("HOME").expect("HOME is set");
-    PathBuf::from(home).join(".cache/ratelimit-playground/node-real/node_modules")
-}
 
 /// One answer: admitted, and then the hold (ms), else the `Retry-After` (s).
 type Answer = (bool, u64);
@@ -57,7 +50,7 @@ fn check(query: &str) -> usize {
     let out = model::run(
         "node",
         &[script],
-        &[("RLP_NODE_MODULES", node_modules().as_os_str())],
+        &[("RLP_NODE_MODULES", model::cache("node-real/node_modules").as_os_str())],
         input.to_string().as_bytes(),
     );
     let out: Value = serde_json::from_slice(&out).unwrap();
@@ -71,49 +64,23 @@ fn check(query: &str) -> usize {
         })
         .collect();
     let ours = ours(query, &times);
-    let (alike, differ) =
-        model::agreement(&ours.iter().map(|a| a.0).collect::<Vec<_>>(), &real.iter().map(|a| a.0).collect::<Vec<_>>());
-    assert!(
-        differ.is_empty(),
-        "{query} ({options}): {alike} of {} alike; first differences at ns {:?}",
-        ours.len(),
-        differ.iter().take(10).map(|&i| times[i]).collect::<Vec<_>>()
-    );
-    let other = (0..ours.len()).find(|&i| ours[i] != real[i]);
-    assert!(
-        other.is_none(),
-        "{query}: hold or Retry-After differs at ns {}: {:?} vs {:?}",
-        times[other.unwrap()],
-        ours[other.unwrap()],
-        real[other.unwrap()]
-    );
+    model::assert_alike(&format!("{query} ({options})"), &times, &ours, &real, |a| a.0);
     assert_eq!(out["versions"]["rate-limiter-flexible"], "11.4.0", "the version the bootstrap pins");
     ours.len()
 }
-
-const TRAFFIC: [&str; 4] = [
-    "traffic=poisson&rate=30&duration=40&seed=11",
-    "traffic=bursts&rate=100&burst_on=0.5&burst_off=2&duration=30",
-    "traffic=seam&duration=40",
-    "traffic=constant&rate=20&duration=30",
-];
 
 #[test]
 fn rate_limiter_flexible_11_decides_as_the_model() {
     // No server, but seconds of Node on the cores: not beside nginx's real-time replay.
     let _alone = super::exclusive();
-    let mut n = 0;
-    for traffic in TRAFFIC {
-        for policy in [
-            "limit=5&window=1",
-            "limit=30&window=11",
-            "limit=7&window=2.5",
-            "limit=5&window=1&block=3.5",
-            "limit=10&window=2&exec_evenly=1",
-        ] {
-            n += check(&format!("algo=rlflex&{policy}&{traffic}"));
-        }
-    }
+    let policies = [
+        "limit=5&window=1",
+        "limit=30&window=11",
+        "limit=7&window=2.5",
+        "limit=5&window=1&block=3.5",
+        "limit=10&window=2&exec_evenly=1",
+    ];
+    let n = model::every_shape("rlflex", &policies, check);
     println!("rate-limiter-flexible 11.4.0: {n} decisions, Retry-After headers and holds, 100 % alike");
 }
 
@@ -131,7 +98,12 @@ fn the_exported_middleware_runs_as_printed() {
         let program = config("rlflex", &Policy::of(&sc), &sc.product).unwrap().snippet;
         let file = dir.join("limiter.js");
         std::fs::write(&file, &program).unwrap();
-        let out = model::run("node", &[file.to_str().unwrap()], &[("NODE_PATH", node_modules().as_os_str())], b"");
+        let out = model::run(
+            "node",
+            &[file.to_str().unwrap()],
+            &[("NODE_PATH", model::cache("node-real/node_modules").as_os_str())],
+            b"",
+        );
         let out = String::from_utf8(out).unwrap();
         assert!(out.starts_with(printed), "{query}: {out}\n{program}");
     }
