@@ -193,6 +193,15 @@ pub async fn run_config_and_product_picker() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(&client, "product-differences.png").await;
 
+    // rate-limiter-flexible's block: a slider whose field takes seconds to the ms, into the URL.
+    set_control(&client, "#algo-product", "rlflex", "change").await;
+    wait_until(&client, "!!document.querySelector('#product-block-field')", Duration::from_secs(3), "the block slider")
+        .await;
+    assert!(text(&client, "label[for=product-block]").await.contains("0: none"));
+    set_control(&client, "#product-block-field", "3.5", "change").await;
+    wait_until(&client, "location.search.includes('block=3.5')", Duration::from_secs(3), "block= in the URL").await;
+    assert!(text(&client, "#production-snippet").await.contains("blockDuration: 3.5"));
+
     // Back to a textbook algorithm: the picker shows no product.
     set_control(&client, "#algo-product", "envoy", "change").await;
     wait_until(&client, "!!document.querySelector('#envoy-timer')", Duration::from_secs(3), "Envoy's timer knob").await;

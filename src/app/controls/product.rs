@@ -40,7 +40,13 @@ pub fn ProductControls(
         toggles.iter().map(|t| view! { <Knob playground=pg toggle=t /> }).collect::<Vec<_>>()
     };
     let choice = move || running().and_then(products::choice);
-    let blocks = move || running().is_some_and(|a| products::keys_of(a).iter().any(|k| k.key == BLOCK.key));
+    // What 0 means for the running product's block: its library's default.
+    let blocks = move || {
+        running().filter(|&a| products::keys_of(a).iter().any(|k| k.key == BLOCK.key)).map(|a| match a {
+            a if Some(a) == products::find("nestjs") => "Block after going over (blockDuration; 0: the ttl)",
+            _ => "Block after going over (blockDuration; 0: none)",
+        })
+    };
     view! {
         <div class="products" id="product-controls">
             <label for="algo-product">"Or a real limiter, as it computes"</label>
@@ -51,7 +57,7 @@ pub fn ProductControls(
             </select>
             {toggles}
             {move || choice().map(|c| view! { <ChoiceMenu playground=pg choice=c /> })}
-            {move || blocks().then(|| view! { <BlockSlider playground=pg /> })}
+            {move || blocks().map(|label| view! { <BlockSlider playground=pg label=label /> })}
         </div>
     }
 }
@@ -110,13 +116,15 @@ fn ChoiceMenu(
 fn BlockSlider(
     /// The page state.
     playground: Playground,
+    /// What it says, with what 0 means for the product.
+    label: &'static str,
 ) -> impl IntoView {
     let pg = playground;
     view! {
         <Slider
             id="product-block"
             range=field_range(BLOCK.key)
-            label="Block after going over (blockDuration)"
+            label=label
             unit="s"
             scale=SliderScale::Linear { min: 0, max: 600 }
             value=Signal::derive(move || pg.scenario.with(|s| s.product.get(&BLOCK)) as f64 / 1e3)
