@@ -156,11 +156,11 @@ fn every_product_refuses_a_run_too_long_to_compute_on_every_change() {
     assert!(e.message.contains("lower rate or duration"), "{}", e.message);
 }
 
-/// The README's "How they differ" table is the registry's (`present::differences`): run with
-/// `WRITE_README=1` to rewrite it after a product changes.
+/// docs/products.md's "How they differ" table is the registry's (`present::differences`): run
+/// with `WRITE_README=1` to rewrite it after a product changes.
 #[test]
-fn the_readme_s_differences_table_is_the_registry_s() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+fn the_products_doc_s_differences_table_is_the_registry_s() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/products.md");
     let readme = std::fs::read_to_string(path).unwrap();
     let (begin, end) = ("<!-- differences:begin -->\n", "<!-- differences:end -->");
     let from = readme.find(begin).expect("the begin marker") + begin.len();
@@ -170,5 +170,5 @@ fn the_readme_s_differences_table_is_the_registry_s() {
         std::fs::write(path, format!("{}{table}{}", &readme[..from], &readme[to..])).unwrap();
         return;
     }
-    assert_eq!(&readme[from..to], table, "README.md's differences table: run with WRITE_README=1");
+    assert_eq!(&readme[from..to], table, "docs/products.md's differences table: run with WRITE_README=1");
 }

@@ -1,8 +1,8 @@
 //! "How they differ": one row per product of what engineers ask before choosing a limiter — the
 //! clock it decides on, where its windows start, whether refused requests count, what it says
 //! about when to retry, and where its counts live — from each product's [`Traits`] in the
-//! registry. The README's table is this one's Markdown (a test keeps them equal); the production
-//! panel shows its HTML.
+//! registry. docs/products.md's table is this one's Markdown (a test keeps them equal); the
+//! production panel shows its HTML.
 
 use crate::present::every_product::escape;
 use crate::present::options::algorithm_label;
@@ -28,7 +28,7 @@ pub fn rows() -> Vec<[String; 6]> {
         .collect()
 }
 
-/// The table in Markdown, as the README carries it.
+/// The table in Markdown, as docs/products.md carries it.
 pub fn markdown() -> String {
     let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
     let mut out = line(&HEADINGS.map(String::from));

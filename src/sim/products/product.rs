@@ -45,7 +45,7 @@ pub struct Product {
     pub toggles: &'static [Toggle],
     /// A choice among a key's names, shown as a menu while it runs (the Lua script's).
     pub choice: Option<Choice>,
-    /// How it differs where engineers ask before choosing one: the table in the README and on
+    /// How it differs where engineers ask before choosing one: the table in docs/products.md and on
     /// the page ([`crate::present::differences`]).
     pub traits: Traits,
 }
