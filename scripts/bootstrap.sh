@@ -93,7 +93,8 @@ if [[ "${1:-}" == "--test" ]]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 fi
-# 6. For the tests: the npm libraries tests/real/node/replay.mjs and rlflex.mjs run under fake timers.
+# 6. For the tests: the npm libraries tests/real/node/replay.mjs and rlflex.mjs run under fake timers
+#    (and rlflex.mjs's RateLimiterRedis with ioredis, on the test's redis-server).
 # npm_pinned DIR PACKAGE@VERSION...: installs the packages into DIR unless DIR/.pinned says they are.
 npm_pinned() {
   local dir=$1; shift
@@ -106,7 +107,7 @@ npm_pinned() {
 }
 if [[ "${1:-}" == "--test" ]]; then
   npm_pinned "$CACHE/node-real" express-rate-limit@8.7.4 @upstash/ratelimit@2.2.0 @sinonjs/fake-timers@15.5.0 \
-    rate-limiter-flexible@11.4.0
+    rate-limiter-flexible@11.4.0 ioredis@6.1.0
 fi
 # 6b. For the tests: NestJS's throttler with NestJS itself and TypeScript (tests/real/nestjs.rs
 #     drives its guard and compiles the exported module), in a folder of their own: NestJS's
@@ -117,12 +118,12 @@ if [[ "${1:-}" == "--test" ]]; then
     @sinonjs/fake-timers@15.5.0
 fi
 # 7. For the tests: the PyPI libraries tests/real/python/ drives under a fake clock (limits,
-#    django-ratelimit on Django), at
+#    with redis-py for its RedisStorage, django-ratelimit on Django), at
 #    pinned versions (with their dependencies' versions pinned too), into a folder of their own.
 if [[ "${1:-}" == "--test" ]]; then
   PYTHON_REAL="$CACHE/python-real"
   PYTHON_PKGS=(limits==5.8.0 deprecated==1.3.1 wrapt==2.5.2 packaging==26.4 typing_extensions==4.16.0
-    django-ratelimit==4.1.0 Django==5.2.19 asgiref==3.13.0 sqlparse==0.6.1)
+    django-ratelimit==4.1.0 Django==5.2.19 asgiref==3.13.0 sqlparse==0.6.1 redis==8.2.0)
   if [[ "$(cat "$PYTHON_REAL/.pinned" 2>/dev/null)" != "${PYTHON_PKGS[*]}" ]]; then
     say "installing ${PYTHON_PKGS[*]} from PyPI into $PYTHON_REAL"
     rm -rf "$PYTHON_REAL" && mkdir -p "$PYTHON_REAL"

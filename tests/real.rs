@@ -5,6 +5,8 @@
 //! missing one is a failure, never a skip.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "real/clocked_redis.rs"]
+mod clocked_redis;
 #[path = "real/django.rs"]
 mod django;
 #[path = "real/go.rs"]

@@ -34,6 +34,10 @@ pub const GOLDEN: &[&str] = &[
     "algo=django_ratelimit&limit=20&window=11&traffic=poisson&rate=4&seed=17&duration=30",
     // NestJS: a sliding log of 3 s, a 1.5 s block that clears the count.
     "algo=nestjs&limit=6&window=3&block=1.5&traffic=poisson&rate=5&seed=19&duration=30",
+    // Python limits and rate-limiter-flexible counting in Redis: windows from the first hit on
+    // Redis's clock, floored to whole seconds, a block under 1 s without an expiry.
+    "algo=python_limits&storage=redis&limits_strategy=sliding_window_counter&limit=30&window=7&traffic=poisson&rate=9&seed=13&duration=30",
+    "algo=rlflex&storage=redis&limit=10&window=2.5&block=0.5&traffic=bursts&rate=40&burst_on=1&burst_off=3&seed=3&duration=30",
 ];
 
 /// `query<TAB>fnv1a-hex` per golden scenario, one line each.

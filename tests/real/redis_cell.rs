@@ -4,20 +4,15 @@
 //! `algo=redis_cell`: all five fields of every `CL.THROTTLE` reply alike, and the command the
 //! production panel exports runs as printed.
 
+use super::clocked_redis::ClockedRedis;
 use super::model;
-use super::redis_server::RedisServer;
 use ratelimit_playground::production::{export, Policy};
 use ratelimit_playground::redis::conn::Conn;
 use ratelimit_playground::redis::resp::Reply;
 use ratelimit_playground::sim::products::redis_cell::{CellQuota, RedisCell};
 use ratelimit_playground::sim::{Limiter, Scenario, SimTime};
-use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// Simulated time 0: 2026-01-01T00:00:00Z, in ns since the Unix epoch (a UTC midnight).
-const EPOCH_NS: u64 = 1_767_225_600_000_000_000;
 
 /// Where the bootstrap builds the module.
 fn module() -> PathBuf {
@@ -29,32 +24,14 @@ fn module() -> PathBuf {
     so
 }
 
-/// The clock file: every write replaces its 20 digits in place (the preloaded clock keeps it
-/// open and reads it on every call).
-struct Clock(File);
-
-impl Clock {
-    fn set(&self, sim_ns: u64) {
-        self.0.write_all_at(format!("{:020}", EPOCH_NS + sim_ns).as_bytes(), 0).unwrap();
-    }
-}
-
 fn ints(reply: &Reply) -> Vec<i64> {
     reply.items().iter().map(|r| r.int().unwrap_or_else(|| panic!("not an integer: {r:?}"))).collect()
 }
 
 #[test]
 fn redis_cell_replies_as_the_model_field_by_field() {
-    let dir = std::env::temp_dir().join(format!("rlp-cell-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let shim = super::preload_library("redis_cell/fake_clock.c", &dir);
-    let path = dir.join("clock");
-    std::fs::write(&path, format!("{EPOCH_NS:020}")).unwrap();
-    let clock = Clock(File::options().write(true).open(&path).unwrap());
-    let server = RedisServer::start_with(
-        &["--loadmodule", module().to_str().unwrap()],
-        &[("LD_PRELOAD", shim.as_os_str()), ("RLP_FAKE_CLOCK", path.as_os_str())],
-    );
+    let clock = ClockedRedis::start(&["--loadmodule", module().to_str().unwrap()]);
+    let server = &clock.server;
     let mut conn = Conn::open(&server.url(), None, Duration::from_secs(5)).expect("connect");
     // Replies, refusals, and requests that found their key expired (each run's first excepted).
     let (mut total, mut refused, mut gone) = (0, 0, 0);
@@ -102,6 +79,4 @@ fn redis_cell_replies_as_the_model_field_by_field() {
     println!(
         "redis-cell 0.2.2: {total} replies ({refused} refused, {gone} finding their key expired), every field alike"
     );
-    drop(server);
-    let _ = std::fs::remove_dir_all(&dir);
 }

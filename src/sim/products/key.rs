@@ -52,3 +52,10 @@ impl ProductKey {
         }
     }
 }
+
+/// `storage=memory|redis` (memory, the default): where an application library keeps its counts.
+/// In process memory (Python limits' `MemoryStorage`, rate-limiter-flexible's
+/// `RateLimiterMemory`) the library's own clock decides; in Redis (`RedisStorage`,
+/// `RateLimiterRedis`) Redis's millisecond clock and whole-second expiries do.
+pub const STORAGE: ProductKey =
+    ProductKey { key: "storage", kind: KeyKind::Names(&[("memory", 0), ("redis", 1)]), default: 0 };

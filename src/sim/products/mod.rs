@@ -36,6 +36,7 @@ pub mod product;
 pub mod python_limits;
 pub mod rack_attack;
 pub mod redis_cell;
+pub mod redis_key;
 pub mod redis_lua;
 pub mod rlflex;
 pub mod second_window;

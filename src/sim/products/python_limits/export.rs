@@ -3,7 +3,12 @@
 //! numbers come from [`LimitsItem`], which `algo=python_limits` runs.
 
 use super::model::LimitsItem;
+use crate::sim::products::options::ProductOptions;
 use crate::sim::products::policy::{secs, Policy, Shape};
+
+/// The Redis the exported snippets name when `storage=redis` (the program reads `REDIS_URL`
+/// first).
+const REDIS: &str = "redis://localhost:6379";
 use crate::sim::products::product::Config;
 
 /// The rate-limit string for `item` (`limits.parse` reads it back as the same item): a named
@@ -12,7 +17,7 @@ use crate::sim::products::product::Config;
 /// ```
 /// use ratelimit_playground::sim::products::python_limits::{export::limit_string, LimitsItem};
 /// use ratelimit_playground::sim::products::Shape;
-/// let item = |amount, expiry| LimitsItem { strategy: Shape::FixedWindow, amount, expiry };
+/// let item = |amount, expiry| LimitsItem { strategy: Shape::FixedWindow, amount, expiry, redis: false };
 /// assert_eq!(limit_string(&item(100, 60)), "100/minute");
 /// assert_eq!(limit_string(&item(5, 7_200)), "5 per 2 hours");
 /// assert_eq!(limit_string(&item(7, 3)), "7 per 3 seconds");
@@ -28,8 +33,8 @@ pub fn limit_string(item: &LimitsItem) -> String {
     }
 }
 
-pub(super) fn config(p: &Policy) -> Config {
-    let item = LimitsItem::of(p);
+pub(super) fn config(p: &Policy, o: &ProductOptions) -> Config {
+    let item = LimitsItem::of(p, o);
     let limit = limit_string(&item);
     let strategy = item.strategy_name();
     let class = match item.strategy {
@@ -38,15 +43,35 @@ pub(super) fn config(p: &Policy) -> Config {
         _ => "FixedWindowRateLimiter",
     };
     let amount = item.amount;
+    // Where the counts live: the snippet reads REDIS_URL so it runs as printed against any Redis.
+    let (flask, slowapi, store, install, import_os, fresh) = match item.redis {
+        true => (
+            format!("RATELIMIT_STRATEGY = \"{strategy}\", RATELIMIT_STORAGE_URI = \"{REDIS}\""),
+            format!("strategy=\"{strategy}\", storage_uri=\"{REDIS}\""),
+            format!("storage.storage_from_string(os.environ.get(\"REDIS_URL\", \"{REDIS}\"))"),
+            "\"limits[redis]\"",
+            "import os\n",
+            "    limiter.clear(LIMIT, \"127.0.0.1\")  # the demonstration starts from no count\n",
+        ),
+        false => (
+            format!("RATELIMIT_STRATEGY = \"{strategy}\""),
+            format!("strategy=\"{strategy}\""),
+            "storage.MemoryStorage()".to_string(),
+            "limits",
+            "",
+            "",
+        ),
+    };
     let snippet = format!(
-        "# Flask-Limiter: @limiter.limit(\"{limit}\"), with RATELIMIT_STRATEGY = \"{strategy}\"\n\
-         # SlowAPI:       @limiter.limit(\"{limit}\"), with Limiter(key_func=get_remote_address, strategy=\"{strategy}\")\n\
-         # Both decide with the limits library, as this does (pip install limits):\n\
+        "# Flask-Limiter: @limiter.limit(\"{limit}\"), with {flask}\n\
+         # SlowAPI:       @limiter.limit(\"{limit}\"), with Limiter(key_func=get_remote_address, {slowapi})\n\
+         # Both decide with the limits library, as this does (pip install {install}):\n\
          import math\n\
+         {import_os}\
          import time\n\n\
          from limits import parse, storage, strategies\n\n\
          LIMIT = parse(\"{limit}\")  # {amount} hits per {expiry} s\n\
-         limiter = strategies.{class}(storage.MemoryStorage())\n\n\n\
+         limiter = strategies.{class}({store})\n\n\n\
          def allow(client: str) -> bool:\n\
         \x20   \"\"\"True to serve the request; False to answer 429.\"\"\"\n\
         \x20   return limiter.hit(LIMIT, client)\n\n\n\
@@ -55,6 +80,7 @@ pub(super) fn config(p: &Policy) -> Config {
         \x20   reset, _ = limiter.get_window_stats(LIMIT, client)\n\
         \x20   return max(1, math.ceil(reset - time.time()))\n\n\n\
          if __name__ == \"__main__\":\n\
+         {fresh}\
         \x20   served = sum(allow(\"127.0.0.1\") for _ in range({over}))\n\
         \x20   print(f\"{{served}} of {over} served at once; retry after {{retry_after('127.0.0.1')}} s\")\n",
         expiry = item.expiry,
@@ -63,6 +89,11 @@ pub(super) fn config(p: &Policy) -> Config {
     let mut notes = vec![match item.strategy {
         Shape::SlidingLog => format!(
             "Moving window: a hit is refused while {amount} admitted hits are younger than {} s; refused hits are not recorded.",
+            item.expiry
+        ),
+        Shape::SlidingWindow if item.redis => format!(
+            "Sliding-window counter in Redis on windows of {} s that start at the client's first hit (not on the \
+             clock, unlike MemoryStorage's): the previous window weighs by its key's remaining TTL, floored.",
             item.expiry
         ),
         Shape::SlidingWindow => format!(
@@ -78,11 +109,16 @@ pub(super) fn config(p: &Policy) -> Config {
             item.expiry
         ),
     }];
-    notes.push(
-        "MemoryStorage is per process: N workers (gunicorn -w N) admit N times; use storage_uri=\"redis://…\" to share \
-         counts."
+    notes.push(match item.redis {
+        true => "RedisStorage shares the counts across workers and hosts; Redis's clock and key expiries (whole \
+                 seconds, in ms) time the windows, not the hosts' time.time()."
             .into(),
-    );
+        false => {
+            "MemoryStorage is per process: N workers (gunicorn -w N) admit N times; use storage_uri=\"redis://…\" \
+                  (storage=redis here) to share counts."
+                .into()
+        }
+    });
     if item.expiry * 1_000_000_000 != p.window_ns {
         notes.push(format!("Windows are whole seconds: {} s rounded to {} s.", secs(p.window_ns), item.expiry));
     }

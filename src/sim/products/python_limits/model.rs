@@ -19,15 +19,22 @@
 //!   counter (made to expire `2 × expiry` after its first hit), then checks again and takes the
 //!   increment back if `floor(weighted) > amount`.
 //!
+//! With `storage=redis` the fixed window and the sliding-window counter count in Redis instead
+//! ([`super::redis`]).
+//!
 //! The storage's timer thread, which every 10 ms of real time drops hit times past their
 //! expiry, is left out: it can change a decision only when a hit time is exactly `expiry` old at
 //! the instant the timer runs, which depends on the thread's timing, not on the requests.
 
 use crate::sim::decision::{Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
+use crate::sim::products::options::ProductOptions;
 use crate::sim::products::policy::{Policy, Shape};
+use crate::sim::products::redis_key;
 use crate::sim::time::{Nanos, SimTime};
 use std::collections::VecDeque;
+
+use super::redis::RedisCounts;
 
 pub use crate::sim::time::EPOCH_S;
 
@@ -46,12 +53,15 @@ pub struct LimitsItem {
     pub amount: u64,
     /// `multiples`: the window in whole seconds.
     pub expiry: u64,
+    /// Counted in a `RedisStorage` (`storage=redis`), not a `MemoryStorage`.
+    pub redis: bool,
 }
 
 impl LimitsItem {
-    /// What the production panel exports for `p`: the window in whole seconds, rounded to the
-    /// nearest and at least 1 (a bucket's policy is counted as a fixed window).
-    pub fn of(p: &Policy) -> LimitsItem {
+    /// What the production panel exports for `p` with the product's keys in `o`: the window in
+    /// whole seconds, rounded to the nearest and at least 1 (a bucket's policy is counted as a
+    /// fixed window).
+    pub fn of(p: &Policy, o: &ProductOptions) -> LimitsItem {
         let strategy = match p.shape {
             Shape::SlidingLog | Shape::SlidingWindow => p.shape,
             _ => Shape::FixedWindow,
@@ -60,6 +70,7 @@ impl LimitsItem {
             strategy,
             amount: p.limit,
             expiry: (p.window_ns.saturating_add(500_000_000) / 1_000_000_000).max(1),
+            redis: o.get(&crate::sim::products::key::STORAGE) == 1,
         }
     }
 
@@ -83,6 +94,8 @@ enum Store {
     /// The sliding-window counter's counters: `(int(now / expiry), count, expiration)`, the
     /// current window's and the one before it.
     Sliding(Vec<(i64, u64, f64)>),
+    /// The fixed window's or the sliding counter's keys in a `RedisStorage`.
+    Redis(RedisCounts),
 }
 
 /// One client's key in a `MemoryStorage`, under one strategy.
@@ -97,6 +110,7 @@ impl PythonLimits {
     pub fn new(item: LimitsItem) -> Self {
         let store = match item.strategy {
             Shape::SlidingLog => Store::Moving(VecDeque::new()),
+            _ if item.redis => Store::Redis(RedisCounts::default()),
             Shape::SlidingWindow => Store::Sliding(Vec::new()),
             _ => Store::Fixed { count: 0, expires: 0.0 },
         };
@@ -122,9 +136,9 @@ impl PythonLimits {
         previous_count as f64 * previous_ttl / self.item.expiry as f64 + current_count as f64
     }
 
-    /// Whether a hit at `t` would be admitted, without recording it.
-    fn admits(&self, t: f64) -> bool {
-        let (e, amount) = (self.item.expiry as f64, self.item.amount);
+    /// Whether a hit at `now` would be admitted, without recording it.
+    fn admits(&self, now: SimTime) -> bool {
+        let (t, e, amount) = (time_at(now), self.item.expiry as f64, self.item.amount);
         match &self.store {
             Store::Fixed { count, expires } => (if *expires <= t { 0 } else { *count }) < amount,
             Store::Moving(hits) => hits.get(amount as usize - 1).is_none_or(|&oldest| oldest < t - e),
@@ -133,13 +147,14 @@ impl PythonLimits {
                 (self.weighted(pc, pttl, cc).floor() as u64) < amount
                     && self.weighted(pc, pttl, cc + 1).floor() as u64 <= amount
             }
+            Store::Redis(_) => (self.used(now) as u64) < amount,
         }
     }
 
-    /// The hits the key counts against the limit at `t`: the fixed window's counter, the moving
-    /// window's hits younger than `expiry`, or the sliding counter's weighted estimate.
-    fn used(&self, t: f64) -> f64 {
-        let e = self.item.expiry as f64;
+    /// The hits the key counts against the limit at `now`: the fixed window's counter, the
+    /// moving window's hits younger than `expiry`, or the sliding counter's weighted estimate.
+    fn used(&self, now: SimTime) -> f64 {
+        let (t, e) = (time_at(now), self.item.expiry as f64);
         match &self.store {
             Store::Fixed { count, expires } => (if *expires <= t { 0 } else { *count }) as f64,
             Store::Moving(hits) => hits.iter().take_while(|&&h| h >= t - e).count() as f64,
@@ -147,6 +162,10 @@ impl PythonLimits {
                 let (pc, pttl, cc) = self.sliding_info(windows, t);
                 self.weighted(pc, pttl, cc)
             }
+            Store::Redis(keys) => match self.item.strategy {
+                Shape::SlidingWindow => keys.sliding_weighted(redis_key::ms(now), self.item.expiry * 1_000) as f64,
+                _ => keys.fixed_count(redis_key::ms(now)) as f64,
+            },
         }
     }
 }
@@ -157,7 +176,7 @@ impl Limiter for PythonLimits {
     fn acquire(&mut self, now: SimTime) -> bool {
         let t = time_at(now);
         let (e, amount) = (self.item.expiry as f64, self.item.amount);
-        let admitted = self.admits(t);
+        let admitted = self.admits(now);
         match &mut self.store {
             Store::Fixed { count, expires } => {
                 if *expires <= t {
@@ -187,6 +206,13 @@ impl Limiter for PythonLimits {
                 }
                 admitted
             }
+            Store::Redis(keys) => {
+                let (ms, expiry_ms) = (redis_key::ms(now), self.item.expiry * 1_000);
+                match self.item.strategy {
+                    Shape::SlidingWindow => keys.sliding_hit(ms, expiry_ms, amount),
+                    _ => keys.fixed_hit(ms, expiry_ms) <= amount,
+                }
+            }
         }
     }
 
@@ -195,16 +221,15 @@ impl Limiter for PythonLimits {
     }
 
     fn status(&self, now: SimTime) -> Status {
-        let t = time_at(now);
-        let used = self.used(t).floor() as u64;
+        let used = self.used(now).floor() as u64;
         let remaining = self.item.amount.saturating_sub(used);
-        let wait = if self.admits(t) { Nanos::ZERO } else { self.next_admission(now) };
+        let wait = if self.admits(now) { Nanos::ZERO } else { self.next_admission(now) };
         let reset = if used == 0 { Nanos::ZERO } else { Nanos::from_secs(self.item.expiry) };
         Status { remaining, reset, wait }
     }
 
     fn gauge(&self, now: SimTime) -> Gauge {
-        let used = self.used(time_at(now));
+        let used = self.used(now);
         Gauge { level: used, current: used.floor() as u64, previous: 0 }
     }
 
@@ -219,7 +244,7 @@ impl PythonLimits {
     fn next_admission(&self, now: SimTime) -> Nanos {
         let from = now.as_nanos();
         let to = from + 2 * self.item.expiry * 1_000_000_000 + 1_000_000_000;
-        let at = crate::sim::products::probe::first(from, to, |ns| self.admits(time_at(SimTime(ns)))).unwrap_or(to);
+        let at = crate::sim::products::probe::first(from, to, |ns| self.admits(SimTime(ns))).unwrap_or(to);
         Nanos(at - from)
     }
 }
@@ -229,7 +254,7 @@ mod tests {
     use super::*;
 
     fn limits(strategy: Shape, amount: u64, expiry: u64) -> PythonLimits {
-        PythonLimits::new(LimitsItem { strategy, amount, expiry })
+        PythonLimits::new(LimitsItem { strategy, amount, expiry, redis: false })
     }
 
     fn at_ms(ms: u64) -> SimTime {

@@ -7,11 +7,12 @@ pub mod model;
 
 pub use model::*;
 
-use super::key::{KeyKind, ProductKey, ON_OFF};
+use super::key::{KeyKind, ProductKey, ON_OFF, STORAGE};
 use super::product::{Explanation, Product, Textbook, Toggle, Traits, EVERY_SHAPE};
 use crate::sim::algorithm::Algorithm;
 
-/// rate-limiter-flexible 11's `RateLimiterMemory` with the exported points and duration.
+/// rate-limiter-flexible 11's `RateLimiterMemory` (or `RateLimiterRedis`, `storage=redis`) with
+/// the exported points and duration.
 pub const PRODUCT: Product = Product {
     key: "rlflex",
     label: "rate-limiter-flexible (Node.js)",
@@ -20,7 +21,7 @@ pub const PRODUCT: Product = Product {
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::FixedWindow),
     run_here: true,
-    keys: &[BLOCK, EXEC_EVENLY],
+    keys: &[BLOCK, EXEC_EVENLY, STORAGE],
     model: |p, o| Box::new(Rlflex::new(RlflexOptions::of(p, o))),
     config: export::config,
     reason: |p, o| match RlflexOptions::of(p, o) {
@@ -35,12 +36,16 @@ pub const PRODUCT: Product = Product {
         sentences: &[
             "rate-limiter-flexible counts points per key in a window that starts at the key's first consume and lasts duration seconds, on Date.now() in ms.",
             "Every consume adds its point, refused ones too; with blockDuration the first refusal blocks the key for that long (replacing the window), and with execEvenly admitted requests are held to spread them over the window.",
-            "Checked decision by decision against rate-limiter-flexible 11.4 (RateLimiterMemory) under fake timers.",
+            "RateLimiterRedis counts in Redis on Redis's clock, in whole seconds: the window is floor(duration) s and one ms, and under 1 s the key never expires.",
+            "Checked decision by decision against rate-limiter-flexible 11.4: RateLimiterMemory under fake timers, RateLimiterRedis (ioredis) on a real redis-server whose clock the test sets.",
         ],
     },
-    toggles: &[Toggle { id: "rlflex-even", label: "execEvenly (hold admitted requests to spread them)", key: &EXEC_EVENLY, on: 1, off: 0 }],
+    toggles: &[
+        Toggle { id: "rlflex-even", label: "execEvenly (hold admitted requests to spread them)", key: &EXEC_EVENLY, on: 1, off: 0 },
+        Toggle { id: "rlflex-redis", label: "RateLimiterRedis (counts in Redis, on its clock)", key: &STORAGE, on: 1, off: 0 },
+    ],
     choice: None,    traits: Traits {
-        clock: "ms",
+        clock: "ms (Redis: its clock, whole-second windows)",
         starts: "the client's first request",
         refused: "yes",
         retry_after: "your code: msBeforeNext",

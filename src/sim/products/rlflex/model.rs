@@ -17,11 +17,22 @@
 //!   held, not refused;
 //! - the storage's `setTimeout` that deletes an expired record only frees memory: a deleted key
 //!   and an expired one both start a new window at the next consume, so it is left out.
+//!
+//! `RateLimiterRedis` (`storage=redis`; `lib/RateLimiterRedis.js` with ioredis) counts in Redis,
+//! on Redis's clock (ms), in whole seconds: `secDuration = floor(duration)`, and each consume runs
+//! `SET key 0 EX secDuration NX; INCRBY key 1; PTTL key` (a key left without an expiry gets
+//! `EXPIRE secDuration`). So the window lasts `floor(duration)` s and one ms more (a Redis key is
+//! still there at its expiry millisecond), `msBeforeNext` is the `PTTL`, and a window's first
+//! consume is the one that counts 1. A duration under 1 s has no expiry at all (`INCRBY; PTTL`):
+//! the key counts for ever. The block is `SET key points EX floor(blockDuration)`, without an
+//! expiry under 1 s (until the next consume gives it the window's), while its refusal still says
+//! `msBeforeNext = blockDuration × 1000`.
 
 use crate::sim::decision::{Decision, Quota, Status};
 use crate::sim::limiter::{Gauge, Limiter};
 use crate::sim::products::options::ProductOptions;
 use crate::sim::products::policy::{round_ms, Policy};
+use crate::sim::products::redis_key::{self, RedisKey};
 use crate::sim::time::{Nanos, SimTime, EPOCH_S};
 
 const NS_PER_MS: u64 = 1_000_000;
@@ -37,6 +48,8 @@ pub struct RlflexOptions {
     pub block_ms: u64,
     /// `execEvenly`.
     pub exec_evenly: bool,
+    /// A `RateLimiterRedis` (`storage=redis`), not a `RateLimiterMemory`.
+    pub redis: bool,
 }
 
 impl RlflexOptions {
@@ -48,6 +61,7 @@ impl RlflexOptions {
             duration_ms: round_ms(p.window_ns),
             block_ms: o.get(&super::BLOCK),
             exec_evenly: o.get(&super::EXEC_EVENLY) == 1,
+            redis: o.get(&crate::sim::products::key::STORAGE) == 1,
         }
     }
 
@@ -76,6 +90,8 @@ pub struct Rlflex {
     /// `execEvenlyMinDelayMs`.
     min_delay: f64,
     record: Option<Record>,
+    /// The key in Redis, for a `RateLimiterRedis`.
+    key: Option<RedisKey>,
     /// The last consume's `msBeforeNext` and hold (ms).
     last: (f64, u64),
 }
@@ -86,7 +102,7 @@ impl Rlflex {
         let duration = RlflexOptions::seconds(o.duration_ms) * 1000.0;
         let block = RlflexOptions::seconds(o.block_ms) * 1000.0;
         let min_delay = (duration / o.points as f64).ceil();
-        Rlflex { o, duration, block, min_delay, record: None, last: (0.0, 0) }
+        Rlflex { o, duration, block, min_delay, record: None, key: None, last: (0.0, 0) }
     }
 
     /// `Date.now()` at `now`.
@@ -104,6 +120,47 @@ impl Rlflex {
     fn gone_at(&self, r: Record) -> u64 {
         (r.expires_at.ceil() as u64 - EPOCH_S * 1000) * NS_PER_MS
     }
+
+    /// One consume in a `MemoryStorage` at `ms`: the points then, `msBeforeNext`, and whether it
+    /// started the window.
+    fn memory_upsert(&mut self, ms: f64) -> (u64, f64, bool) {
+        let (record, first) = match self.live(ms) {
+            Some(r) => (Record { value: r.value + 1, ..r }, false),
+            None => (Record { value: 1, expires_at: ms + self.duration }, true),
+        };
+        self.record = Some(record);
+        (record.value, if first { self.duration } else { record.expires_at - ms }, first)
+    }
+
+    /// One consume's script in Redis at `now` (ms): the points then, `msBeforeNext` (the
+    /// `PTTL`), and whether it is the window's first.
+    fn redis_upsert(&mut self, now: u64) -> (u64, f64, bool) {
+        let seconds = self.o.duration_ms / 1000;
+        let live = RedisKey::live(self.key, now);
+        let mut key = live.unwrap_or(RedisKey::set(0, now, seconds * 1000));
+        key.value += 1;
+        if seconds > 0 && key.when.is_none() {
+            key.when = Some(now + seconds * 1000);
+        }
+        self.key = Some(key);
+        (key.value, RedisKey::pttl(self.key, now) as f64, key.value == 1)
+    }
+
+    /// The block's `SET key points EX floor(blockDuration)` at `now` (ms).
+    fn redis_block(&mut self, now: u64, points: u64) {
+        self.key = Some(RedisKey::set(points, now, self.o.block_ms / 1000 * 1000));
+    }
+
+    /// The points counted at `now`, and when (ns from simulated 0) they are gone: `None` for
+    /// never.
+    fn counted(&self, now: SimTime) -> Option<(u64, Option<u64>)> {
+        match self.o.redis {
+            true => {
+                RedisKey::live(self.key, redis_key::ms(now)).map(|k| (k.value, k.when.map(|w| (w + 1) * NS_PER_MS)))
+            }
+            false => self.live(Self::clock(now)).map(|r| (r.value, Some(self.gone_at(r)))),
+        }
+    }
 }
 
 crate::sim::limiter::model!(Rlflex);
@@ -111,28 +168,29 @@ crate::sim::limiter::model!(Rlflex);
 impl Limiter for Rlflex {
     fn acquire(&mut self, now: SimTime) -> bool {
         let ms = Self::clock(now);
-        let (record, first) = match self.live(ms) {
-            Some(r) => (Record { value: r.value + 1, ..r }, false),
-            None => (Record { value: 1, expires_at: ms + self.duration }, true),
+        let (value, ms_before_next, first) = match self.o.redis {
+            true => self.redis_upsert(redis_key::ms(now)),
+            false => self.memory_upsert(ms),
         };
-        self.record = Some(record);
         let points = self.o.points;
-        if record.value > points {
-            let ms_before_next = if self.block > 0.0 && record.value <= points + 1 {
-                self.record = Some(Record { value: record.value, expires_at: ms + self.block });
+        if value > points {
+            let ms_before_next = if self.block > 0.0 && value <= points + 1 {
+                match self.o.redis {
+                    true => self.redis_block(redis_key::ms(now), value),
+                    false => self.record = Some(Record { value, expires_at: ms + self.block }),
+                }
                 self.block
             } else {
-                record.expires_at - ms
+                ms_before_next
             };
             self.last = (ms_before_next, 0);
             return false;
         }
-        let ms_before_next = if first { self.duration } else { record.expires_at - ms };
         let mut hold = 0;
         if self.o.exec_evenly && !first && ms_before_next > 0.0 {
-            let mut delay = (ms_before_next / ((points - record.value) as f64 + 2.0)).ceil();
+            let mut delay = (ms_before_next / ((points - value) as f64 + 2.0)).ceil();
             if delay < self.min_delay {
-                delay = record.value as f64 * self.min_delay;
+                delay = value as f64 * self.min_delay;
             }
             hold = delay as u64;
         }
@@ -145,18 +203,19 @@ impl Limiter for Rlflex {
     }
 
     fn status(&self, now: SimTime) -> Status {
-        match self.live(Self::clock(now)) {
+        match self.counted(now) {
             None => Status { remaining: self.o.points, reset: Nanos::ZERO, wait: Nanos::ZERO },
-            Some(r) => {
-                let gone = Nanos(self.gone_at(r).saturating_sub(now.as_nanos()));
-                let remaining = self.o.points.saturating_sub(r.value);
+            Some((value, gone_at)) => {
+                // A Redis key without an expiry is never gone: a wait as long as a run can be.
+                let gone = gone_at.map_or(Nanos(u64::MAX / 4), |at| Nanos(at.saturating_sub(now.as_nanos())));
+                let remaining = self.o.points.saturating_sub(value);
                 Status { remaining, reset: gone, wait: if remaining > 0 { Nanos::ZERO } else { gone } }
             }
         }
     }
 
     fn gauge(&self, now: SimTime) -> Gauge {
-        let points = self.live(Self::clock(now)).map_or(0, |r| r.value);
+        let points = self.counted(now).map_or(0, |c| c.0);
         Gauge { level: points as f64, current: points, previous: 0 }
     }
 
@@ -196,7 +255,7 @@ mod tests {
     }
 
     fn rlflex(points: u64, duration_ms: u64, block_ms: u64, exec_evenly: bool) -> Rlflex {
-        Rlflex::new(RlflexOptions { points, duration_ms, block_ms, exec_evenly })
+        Rlflex::new(RlflexOptions { points, duration_ms, block_ms, exec_evenly, redis: false })
     }
 
     #[test]
@@ -221,6 +280,28 @@ mod tests {
             assert!(!r.acquire(at_ms(ms)), "{ms}");
         }
         assert!(r.acquire(at_ms(3_999)));
+    }
+
+    #[test]
+    fn in_redis_the_window_is_whole_seconds_and_lives_through_its_last_millisecond() {
+        let mut r =
+            Rlflex::new(RlflexOptions { points: 1, duration_ms: 2_500, block_ms: 0, exec_evenly: false, redis: true });
+        assert!(r.acquire(at_ms(0)));
+        // EX floor(2.5) = 2 s: still there at 2 000 ms (PTTL 0), gone at 2 001.
+        assert!(!r.acquire(at_ms(2_000)));
+        assert!(r.acquire(at_ms(2_001)));
+    }
+
+    #[test]
+    fn in_redis_a_duration_under_a_second_never_expires() {
+        let mut r =
+            Rlflex::new(RlflexOptions { points: 2, duration_ms: 500, block_ms: 0, exec_evenly: false, redis: true });
+        assert!(r.acquire(at_ms(0)));
+        assert!(r.acquire(at_ms(100)));
+        assert!(!r.acquire(at_ms(3_600_000)));
+        let refused = Decision { allowed: false, remaining: 0, reset: Nanos::ZERO, retry_after: None };
+        // msBeforeNext is the PTTL, -1: Math.round(-0.001) || 1.
+        assert_eq!(r.headers(&refused), [("Retry-After", "1".to_string())]);
     }
 
     #[test]
