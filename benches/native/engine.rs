@@ -137,7 +137,7 @@ pub fn main() {
     let mut policies = 0;
     let secs = 1.0
         / rate(1, || {
-            let sizing = ratelimit_playground::sim::logs::sizing::sweep(&arrivals, &read.keys, &sc, 0.01);
+            let sizing = ratelimit_playground::sim::logs::sizing::sweep(&arrivals, &read, &sc, 0.01);
             policies = sizing.rows.len();
             black_box(sizing);
         });

@@ -90,7 +90,7 @@ fn sizing_report(sc: &Scenario, args: &Args, paths: &[String], target: f64) -> R
     let mut arrivals = Vec::new();
     let input = open_log(paths, args.log_format.clone())?;
     let read = read_log(input, args.log_format.clone(), &key, |a| arrivals.push(a)).map_err(|e| e.to_string())?;
-    let sizing = sweep(&arrivals, &read.keys, sc, target);
+    let sizing = sweep(&arrivals, &read, sc, target);
     Ok(output::sizing(&sizing, &read.keys, sc, args.format == Format::Csv))
 }
 

@@ -134,7 +134,7 @@ mod tests {
         let mut arrivals = Vec::new();
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
         let sc = Scenario::from_query("capacity=10&refill=1").unwrap();
-        let s = sweep(&arrivals, &read.keys, &sc, 0.02);
+        let s = sweep(&arrivals, &read, &sc, 0.02);
         let html = sizing_markup(&s, &read.keys, arrivals.len(), 600, "");
         let rec = &s.rows[s.recommended.unwrap()];
         assert!(

@@ -70,10 +70,14 @@ pub trait Limiter {
         false
     }
 
-    /// Tells a fresh limiter which client it counts for, by the key a log names it with: shadow
-    /// mode does, for a product whose windows depend on the key (django-ratelimit shifts them by
-    /// its `crc32`). Nothing for the rest.
-    fn for_key(&mut self, _key: &str) {}
+    /// Tells a fresh limiter where its requests come from in a log (shadow mode does): the
+    /// client's `key`, as the log names it, and `origin_s`, the Unix second simulated 0 stands
+    /// for (the UTC midnight before the log's first request; [`crate::sim::time::EPOCH_S`]
+    /// elsewhere). For the products whose windows depend on them: django-ratelimit shifts them by
+    /// the key's `crc32`, and Rack::Attack, django-ratelimit and Python limits' sliding-window
+    /// counter align them to the Unix clock, which for a period that does not divide a day falls
+    /// differently on each day. Nothing for the rest.
+    fn for_sender(&mut self, _key: &str, _origin_s: u64) {}
 
     /// Decides one request: [`acquire`](Limiter::acquire), then the full [`Decision`].
     fn decide(&mut self, now: SimTime) -> Decision {
@@ -148,8 +152,8 @@ pub trait Model: Send + Sync {
     fn reject_status(&self) -> u16;
     /// [`Limiter::headers`].
     fn headers(&self, d: &Decision) -> Vec<(&'static str, String)>;
-    /// [`Limiter::for_key`].
-    fn for_key(&mut self, key: &str);
+    /// [`Limiter::for_sender`].
+    fn for_sender(&mut self, key: &str, origin_s: u64);
     /// A copy, state and all.
     fn boxed_clone(&self) -> Box<dyn Model>;
 }
@@ -190,8 +194,8 @@ macro_rules! model {
             fn headers(&self, d: &$crate::sim::decision::Decision) -> Vec<(&'static str, String)> {
                 $crate::sim::limiter::Limiter::headers(self, d)
             }
-            fn for_key(&mut self, key: &str) {
-                $crate::sim::limiter::Limiter::for_key(self, key)
+            fn for_sender(&mut self, key: &str, origin_s: u64) {
+                $crate::sim::limiter::Limiter::for_sender(self, key, origin_s)
             }
             fn boxed_clone(&self) -> Box<dyn $crate::sim::limiter::Model> {
                 Box::new(self.clone())
@@ -338,9 +342,9 @@ impl Limiter for AnyLimiter {
             _ => d.headers(self.quota()),
         }
     }
-    fn for_key(&mut self, key: &str) {
+    fn for_sender(&mut self, key: &str, origin_s: u64) {
         if let Kind::Product(l) = &mut self.kind {
-            l.for_key(key);
+            l.for_sender(key, origin_s);
         }
     }
 }

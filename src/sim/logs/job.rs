@@ -11,7 +11,7 @@ use super::chunks::each_chunk;
 use super::error::LogError;
 use super::format::LogFormat;
 use super::order::Arrival;
-use super::reader::{KeyBy, LogReader};
+use super::reader::{KeyBy, LogReader, Sender};
 use super::shadow::{Shadow, ShadowReport};
 use super::sizing::{sweep_with, Sizing};
 use crate::sim::Scenario;
@@ -40,8 +40,8 @@ pub enum Step<'a> {
 }
 
 /// One arrival through the shadow run, kept for the sweep while there is room.
-fn replay(run: &mut Shadow<'_>, arrivals: &mut Vec<Arrival>, a: Arrival, name: &str) {
-    run.push(a, name);
+fn replay(run: &mut Shadow<'_>, arrivals: &mut Vec<Arrival>, a: Arrival, from: Sender<'_>) {
+    run.push(a, from);
     if arrivals.len() < MAX_SWEPT {
         arrivals.push(a);
     }
@@ -80,16 +80,16 @@ impl<'s> Analysis<'s> {
     /// Reads the next `chunk` of the log.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
         let (run, arrivals) = (&mut self.run, &mut self.arrivals);
-        self.reader.feed(chunk, &mut |a, name| replay(run, arrivals, a, name))
+        self.reader.feed(chunk, &mut |a, from| replay(run, arrivals, a, from))
     }
 
     /// The end of the log: tells `on` the report, the sweep's progress and the sizing table.
     pub fn finish(self, mut on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
         let Analysis { sc, target, reader, mut run, mut arrivals } = self;
-        let read = reader.finish(&mut |a, name| replay(&mut run, &mut arrivals, a, name))?;
+        let read = reader.finish(&mut |a, from| replay(&mut run, &mut arrivals, a, from))?;
         let report = run.finish(read);
         on(Step::Report(&report));
-        let sizing = sweep_with(&arrivals, &report.read.keys, sc, target, |done, of| on(Step::Swept(done, of)));
+        let sizing = sweep_with(&arrivals, &report.read, sc, target, |done, of| on(Step::Swept(done, of)));
         on(Step::Sized { sizing: &sizing, report: &report, swept: arrivals.len(), arrivals: &arrivals });
         Ok(())
     }
@@ -130,7 +130,7 @@ mod tests {
         let direct = shadow(log.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
         let mut arrivals = Vec::new();
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
-        let expected = sizing::sweep(&arrivals, &read.keys, &sc, 0.01);
+        let expected = sizing::sweep(&arrivals, &read, &sc, 0.01);
         let (mut steps, mut swept) = (Vec::new(), 0);
         analyse_ip(log.as_bytes(), query, |step| match step {
             Step::Report(r) => {

@@ -5,6 +5,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
+use crate::sim::time::EPOCH_S;
 use crate::sim::SimTime;
 
 /// How far out of order lines may be, ms.
@@ -41,7 +42,8 @@ impl Orderer {
     }
 
     /// Emits what is at least `REORDER_MS` older than the latest stamp (everything, at the end).
-    pub(super) fn flush(&mut self, all: bool, out: &mut impl FnMut(Arrival)) {
+    /// Each goes to `out` with the Unix second of simulated 0 ([`origin_s`]).
+    pub(super) fn flush(&mut self, all: bool, out: &mut impl FnMut(Arrival, u64)) {
         let horizon = if all { i64::MAX } else { self.latest.saturating_sub(REORDER_MS) };
         while let Some((&second, _)) = self.seconds.first_key_value() {
             if !all && (second + 1) * 1000 > horizon {
@@ -76,8 +78,18 @@ impl Orderer {
     }
 
     /// Emits the arrival at `ns` (since the epoch) of `key`.
-    fn emit(&mut self, ns: i64, key: u32, out: &mut impl FnMut(Arrival)) {
+    fn emit(&mut self, ns: i64, key: u32, out: &mut impl FnMut(Arrival, u64)) {
         let origin = *self.origin_ms.get_or_insert(ns.div_euclid(DAY_NS) * (DAY_NS / 1_000_000));
-        out(Arrival { at: SimTime((ns - origin * 1_000_000).max(0) as u64), key });
+        out(Arrival { at: SimTime((ns - origin * 1_000_000).max(0) as u64), key }, origin_s(origin));
+    }
+}
+
+/// The Unix second simulated 0 stands for, given the log's origin (ms since the epoch): its
+/// first UTC midnight, or [`EPOCH_S`] for a `times` log (no clock: origin 0) and a stamp before
+/// 1970, as in the playground.
+pub fn origin_s(origin_ms: i64) -> u64 {
+    match origin_ms {
+        1.. => (origin_ms / 1000) as u64,
+        _ => EPOCH_S,
     }
 }

@@ -45,6 +45,24 @@ pub struct ReadSummary {
     pub origin_ms: i64,
 }
 
+impl ReadSummary {
+    /// Who sent arrival `a`: its key's name, and simulated 0 as a Unix second.
+    pub fn sender(&self, a: Arrival) -> Sender<'_> {
+        Sender { key: self.keys.name(a.key), origin_s: super::order::origin_s(self.origin_ms) }
+    }
+}
+
+/// Who sent an arrival, as a product's limiter for that client is told it
+/// ([`crate::sim::Limiter::for_sender`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sender<'a> {
+    /// The client's key, as the log names it.
+    pub key: &'a str,
+    /// The Unix second simulated 0 stands for: the UTC midnight before the log's first request
+    /// ([`crate::sim::time::EPOCH_S`] for a `times` log, which has no clock).
+    pub origin_s: u64,
+}
+
 /// A log read as it comes, in chunks of any size ([`LogReader::feed`]): lines split across
 /// chunks are carried over; [`LogReader::finish`] flushes what is left and says what was read.
 pub struct LogReader {
@@ -88,8 +106,8 @@ impl LogReader {
     }
 
     /// Reads the next `chunk` of the log, calling `out` with every arrival now in order and its
-    /// key's name.
-    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Arrival, &str)) -> Result<(), LogError> {
+    /// sender.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut impl FnMut(Arrival, Sender<'_>)) -> Result<(), LogError> {
         let mut rest = chunk;
         if !self.carry.is_empty() {
             // A line began in an earlier chunk: its end, if it is in this one.
@@ -120,13 +138,13 @@ impl LogReader {
     }
 
     /// The end of the log: its last line, what is still held, and what reading found.
-    pub fn finish(mut self, out: &mut impl FnMut(Arrival, &str)) -> Result<ReadSummary, LogError> {
+    pub fn finish(mut self, out: &mut impl FnMut(Arrival, Sender<'_>)) -> Result<ReadSummary, LogError> {
         if !self.carry.is_empty() {
             let last = std::mem::take(&mut self.carry);
             self.line(&last, out)?;
         }
         let keys = &self.keys;
-        self.order.flush(true, &mut |a| out(a, keys.name(a.key)));
+        self.order.flush(true, &mut |a, origin_s| out(a, Sender { key: keys.name(a.key), origin_s }));
         let (skipped, first_skipped) = self.skipped;
         let format = self.format.ok_or_else(|| error(0, "is empty: no request to replay"))?;
         if self.requests == 0 {
@@ -157,7 +175,7 @@ impl LogReader {
     }
 
     /// One line (its `\n` included, if it has one).
-    fn line(&mut self, bytes: &[u8], out: &mut impl FnMut(Arrival, &str)) -> Result<(), LogError> {
+    fn line(&mut self, bytes: &[u8], out: &mut impl FnMut(Arrival, Sender<'_>)) -> Result<(), LogError> {
         self.lines += 1;
         let lines = self.lines;
         if bytes.len() > MAX_LINE + 1 || (bytes.len() > MAX_LINE && bytes.last() != Some(&b'\n')) {
@@ -229,7 +247,7 @@ impl LogReader {
         // What can go out only changes when the latest stamp moves.
         if order.latest != before {
             let keys = &self.keys;
-            order.flush(false, &mut |a| out(a, keys.name(a.key)));
+            order.flush(false, &mut |a, origin_s| out(a, Sender { key: keys.name(a.key), origin_s }));
         }
         Ok(())
     }
@@ -246,13 +264,13 @@ pub fn read_log(
     read_named(input, format, key, |a, _| out(a))
 }
 
-/// [`read_log`], calling `out` with each arrival's key's name too (shadow mode's limiters for
-/// products whose windows depend on it).
+/// [`read_log`], calling `out` with each arrival's sender too (shadow mode's limiters for
+/// products whose windows depend on the key or the day).
 pub fn read_named(
     mut input: impl BufRead,
     format: Option<LogFormat>,
     key: &KeyBy,
-    mut out: impl FnMut(Arrival, &str),
+    mut out: impl FnMut(Arrival, Sender<'_>),
 ) -> Result<ReadSummary, LogError> {
     let mut reader = LogReader::new(format, key);
     each_chunk(&mut input, |chunk| reader.feed(chunk, &mut out))?;

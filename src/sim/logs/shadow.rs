@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use super::error::LogError;
 use super::format::LogFormat;
 use super::order::Arrival;
-use super::reader::{read_named, KeyBy, ReadSummary};
+use super::reader::{read_named, KeyBy, ReadSummary, Sender};
 use crate::sim::{AnyLimiter, Limiter, Nanos, Scenario, SimTime};
 
 /// How often idle keys are looked for, in requests.
@@ -175,8 +175,8 @@ impl<'s> Shadow<'s> {
         Shadow { peaks: false, ..Shadow::new(sc) }
     }
 
-    /// Decides the next request, from the client the log names `name`.
-    pub fn push(&mut self, a: Arrival, name: &str) {
+    /// Decides the next request, from `from`.
+    pub fn push(&mut self, a: Arrival, from: Sender<'_>) {
         self.first.get_or_insert(a.at);
         let k = a.key as usize;
         if self.per_key.len() <= k {
@@ -191,7 +191,7 @@ impl<'s> Shadow<'s> {
         }
         let state = slot.get_or_insert_with(|| {
             let mut limiter = sc.limiter();
-            limiter.for_key(name);
+            limiter.for_sender(from.key, from.origin_s);
             Live { limiter, last: a.at, recent: VecDeque::new() }
         });
         state.last = a.at;
@@ -260,13 +260,14 @@ pub fn shadow(
     sc: &Scenario,
 ) -> Result<ShadowReport, LogError> {
     let mut run = Shadow::new(sc);
-    let summary = read_named(input, format, key, |a, name| run.push(a, name))?;
+    let summary = read_named(input, format, key, |a, from| run.push(a, from))?;
     Ok(run.finish(summary))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::time::EPOCH_S;
 
     fn log(lines: &[(u64, &str)]) -> String {
         lines
@@ -347,7 +348,7 @@ mod tests {
                     kept.entry(k.as_str())
                         .or_insert_with(|| {
                             let mut l = sc.limiter();
-                            l.for_key(k);
+                            l.for_sender(k, EPOCH_S); // a log of 1970-01-01: no clock of its own
                             l
                         })
                         .check(SimTime(origin + t * 1_000_000))
@@ -355,6 +356,28 @@ mod tests {
                 })
                 .count() as u64;
             assert_eq!(r.admitted, admitted, "{algo}");
+        }
+    }
+
+    #[test]
+    fn windows_aligned_to_the_unix_clock_fall_on_the_log_s_own_days() {
+        // 2026-03-15: 73 days after 2026-01-01, and 73 × 86 400 % 7 = 4, so 7 s periods on the
+        // Unix clock fall 4 s differently that day than on the playground's 2026-01-01.
+        let midnight = EPOCH_S + 73 * 86_400;
+        let text: String = (0..120u64)
+            .map(|i| format!("{{\"msec\": {}.{:03}, \"ip\": \"127.0.0.1\"}}\n", midnight + i / 2, i % 2 * 500))
+            .collect();
+        for algo in ["rack_attack", "django_ratelimit", "python_limits&limits_strategy=sliding_window_counter"] {
+            let sc = Scenario::from_query(&format!("algo={algo}&limit=3&window=7")).unwrap();
+            let r = shadow(text.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
+            assert_eq!(r.read.origin_ms as u64, midnight * 1000);
+            let on = |origin_s| {
+                let mut l = sc.limiter();
+                l.for_sender("127.0.0.1", origin_s);
+                (0..120u64).filter(|&i| l.check(SimTime(i * 500_000_000)).allowed).count() as u64
+            };
+            assert_eq!(r.admitted, on(midnight), "{algo}");
+            assert_ne!(on(midnight), on(EPOCH_S), "{algo}: the day changes where its windows fall");
         }
     }
 
@@ -375,8 +398,8 @@ mod tests {
             (0..2).map(|k| (r.read.keys.name(k).to_string(), r.per_key[k as usize].admitted)).collect();
         let own = |ip: &str| {
             let mut l = sc.limiter();
-            l.for_key(ip);
-            // Two requests a second at whole seconds, spread over the second as the reader does.
+            l.for_sender(ip, EPOCH_S); // the log's first midnight is 2026-01-01
+                                       // Two requests a second at whole seconds, spread over the second as the reader does.
             (0..60u64).filter(|&i| l.check(SimTime(i / 2 * 1_000_000_000 + (i % 2) * 500_000_000)).allowed).count()
                 as u64
         };

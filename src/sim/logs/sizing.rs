@@ -7,7 +7,7 @@
 
 use super::order::Arrival;
 use super::policy::PolicyKeys;
-use super::reader::Keys;
+use super::reader::ReadSummary;
 use super::shadow::{KeyCounts, Shadow};
 use crate::sim::{Nanos, Rate, Scenario};
 
@@ -127,20 +127,20 @@ pub fn grid(sc: &Scenario, counts: &[KeyCounts]) -> Vec<Scenario> {
 
 /// Sweeps `grid(sc, …)` over `arrivals` (`keys` distinct) and recommends the smallest policy
 /// under which at most `target` (0–1) of the keys see a 429.
-pub fn sweep(arrivals: &[Arrival], keys: &Keys, sc: &Scenario, target: f64) -> Sizing {
-    sweep_with(arrivals, keys, sc, target, |_, _| {})
+pub fn sweep(arrivals: &[Arrival], read: &ReadSummary, sc: &Scenario, target: f64) -> Sizing {
+    sweep_with(arrivals, read, sc, target, |_, _| {})
 }
 
 /// [`sweep`], calling `on_policy(done, of)` after each policy (the page's progress bar).
 pub fn sweep_with(
     arrivals: &[Arrival],
-    keys: &Keys,
+    read: &ReadSummary,
     sc: &Scenario,
     target: f64,
     mut on_policy: impl FnMut(usize, usize),
 ) -> Sizing {
     let mut probe = Shadow::new(sc);
-    arrivals.iter().for_each(|&a| probe.push(a, keys.name(a.key)));
+    arrivals.iter().for_each(|&a| probe.push(a, read.sender(a)));
     let counts = probe.per_key().to_vec();
     let requests: u64 = counts.iter().map(|k| k.requests).sum();
     let mut heavy: Vec<u32> = (0..counts.len() as u32).collect();
@@ -152,7 +152,7 @@ pub fn sweep_with(
         .enumerate()
         .map(|(i, p)| {
             let mut run = Shadow::without_peaks(p);
-            arrivals.iter().for_each(|&a| run.push(a, keys.name(a.key)));
+            arrivals.iter().for_each(|&a| run.push(a, read.sender(a)));
             let counts = run.per_key().to_vec();
             let policy = PolicyKeys::of(p);
             let (rate, burst) = match policy {
@@ -178,9 +178,9 @@ pub fn sweep_with(
     rows.sort_by(|a, b| {
         a.per_minute.total_cmp(&b.per_minute).then(a.rate.total_cmp(&b.rate)).then(a.burst.cmp(&b.burst))
     });
-    let allowed = (target * keys.len() as f64).floor() as usize;
+    let allowed = (target * read.keys.len() as f64).floor() as usize;
     let recommended = rows.iter().position(|r| r.keys_throttled <= allowed);
-    Sizing { rows, keys: keys.len(), requests, target, recommended }
+    Sizing { rows, keys: read.keys.len(), requests, target, recommended }
 }
 
 #[cfg(test)]
@@ -217,7 +217,7 @@ mod tests {
         let mut arrivals = Vec::new();
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
         let sc = Scenario::from_query("capacity=10&refill=1").unwrap();
-        let sizing = sweep(&arrivals, &read.keys, &sc, 0.02);
+        let sizing = sweep(&arrivals, &read, &sc, 0.02);
         assert!(sizing.rows.len() >= 50, "{} policies", sizing.rows.len());
         let rec = &sizing.rows[sizing.recommended.expect("a policy within 2 %")];
         assert!(rec.keys_throttled <= 6, "{rec:?}");

@@ -59,7 +59,12 @@ impl SecondWindow {
     /// A key with no count yet, on the Unix clock (simulated 0 is [`EPOCH_S`]): windows of any
     /// length start at multiples of it since 1970, as `Time.now.to_i / period` puts them.
     pub fn unix(period_s: u64) -> Self {
-        SecondWindow { origin_s: EPOCH_S, ..Self::new(period_s) }
+        Self::unix_from(period_s, EPOCH_S)
+    }
+
+    /// [`SecondWindow::unix`] with simulated 0 at the Unix second `origin_s` (shadow mode's log).
+    pub fn unix_from(period_s: u64, origin_s: u64) -> Self {
+        SecondWindow { origin_s, ..Self::new(period_s) }
     }
 
     /// A key whose window starting at `start` (s) holds `count`: a store's counter, to read.

@@ -8,7 +8,7 @@
 //!   the seconds where `ts % period == crc32(key) % period`, so two clients' windows turn over at
 //!   different seconds (a period of 1 s is not shifted). The key matters: [`Django::new`] takes
 //!   it; the playground's one client is [`DEFAULT_KEY`], and shadow mode gives each client its
-//!   key from the log ([`Limiter::for_key`]);
+//!   key from the log ([`Limiter::for_sender`]);
 //! - the counter is named after its window, so a new window always starts from 0; every call
 //!   counts (`cache.add` then `incr`), refused ones too, and a request is limited when the count
 //!   is `> limit`;
@@ -72,6 +72,8 @@ pub struct Django {
     rate: DjangoRate,
     /// `crc32(key) % period`: where the key's windows end.
     shift: u64,
+    /// The Unix second of simulated 0 ([`EPOCH_S`]; a log's first midnight in shadow mode).
+    origin_s: u64,
     /// The current window's last second and its count.
     window: (u64, u64),
 }
@@ -80,12 +82,17 @@ impl Django {
     /// The counter of client `key`.
     pub fn new(rate: DjangoRate, key: &str) -> Self {
         let period = rate.period.max(1);
-        Django { rate: DjangoRate { period, ..rate }, shift: u64::from(crc32(key.as_bytes())) % period, window: (0, 0) }
+        Django {
+            rate: DjangoRate { period, ..rate },
+            shift: u64::from(crc32(key.as_bytes())) % period,
+            origin_s: EPOCH_S,
+            window: (0, 0),
+        }
     }
 
     /// `_get_window` at `now`: the last second (Unix) of the window `now` falls in.
     fn window_end(&self, now: SimTime) -> u64 {
-        let (ts, p) = (EPOCH_S + now.as_nanos() / SEC, self.rate.period);
+        let (ts, p) = (self.origin_s + now.as_nanos() / SEC, self.rate.period);
         if p == 1 {
             return ts;
         }
@@ -120,7 +127,7 @@ impl Limiter for Django {
     fn status(&self, now: SimTime) -> Status {
         let (count, w) = self.count_at(now);
         // The next window starts at the second after `w`.
-        let next = Nanos((w + 1 - EPOCH_S) * SEC - now.as_nanos());
+        let next = Nanos((w + 1 - self.origin_s) * SEC - now.as_nanos());
         let remaining = self.rate.limit.saturating_sub(count);
         Status {
             remaining,
@@ -148,9 +155,10 @@ impl Limiter for Django {
         Vec::new()
     }
 
-    /// The client `key` names (its IP with `key='ip'`): its windows' shift.
-    fn for_key(&mut self, key: &str) {
-        *self = Django::new(self.rate, key);
+    /// The client `key` names (its IP with `key='ip'`): its windows' shift; and the log's days:
+    /// simulated 0 is its first midnight, `origin_s`.
+    fn for_sender(&mut self, key: &str, origin_s: u64) {
+        *self = Django { origin_s, ..Django::new(self.rate, key) };
     }
 }
 

@@ -38,9 +38,10 @@ use super::redis::RedisCounts;
 
 pub use crate::sim::time::EPOCH_S;
 
-/// `time.time()` at `now`: the epoch second plus the simulated seconds, as Python adds them.
-pub fn time_at(now: SimTime) -> f64 {
-    EPOCH_S as f64 + now.as_nanos() as f64 / 1e9
+/// `time.time()` at `now`, simulated 0 being the Unix second `origin_s`: the seconds added as
+/// Python adds them.
+pub fn time_at(origin_s: u64, now: SimTime) -> f64 {
+    origin_s as f64 + now.as_nanos() as f64 / 1e9
 }
 
 /// The exported `RateLimitItemPerSecond(amount, expiry)` and strategy.
@@ -103,6 +104,8 @@ enum Store {
 pub struct PythonLimits {
     item: LimitsItem,
     store: Store,
+    /// The Unix second of simulated 0 ([`EPOCH_S`]; a log's first midnight in shadow mode).
+    origin_s: u64,
 }
 
 impl PythonLimits {
@@ -114,7 +117,7 @@ impl PythonLimits {
             Shape::SlidingWindow => Store::Sliding(Vec::new()),
             _ => Store::Fixed { count: 0, expires: 0.0 },
         };
-        PythonLimits { item: LimitsItem { amount: item.amount.max(1), ..item }, store }
+        PythonLimits { item: LimitsItem { amount: item.amount.max(1), ..item }, store, origin_s: EPOCH_S }
     }
 
     /// `(count, expiration)` of the sliding window `index` as `MemoryStorage.get` reads it at `t`.
@@ -138,7 +141,7 @@ impl PythonLimits {
 
     /// Whether a hit at `now` would be admitted, without recording it.
     fn admits(&self, now: SimTime) -> bool {
-        let (t, e, amount) = (time_at(now), self.item.expiry as f64, self.item.amount);
+        let (t, e, amount) = (time_at(self.origin_s, now), self.item.expiry as f64, self.item.amount);
         match &self.store {
             Store::Fixed { count, expires } => (if *expires <= t { 0 } else { *count }) < amount,
             Store::Moving(hits) => hits.get(amount as usize - 1).is_none_or(|&oldest| oldest < t - e),
@@ -154,7 +157,7 @@ impl PythonLimits {
     /// The hits the key counts against the limit at `now`: the fixed window's counter, the
     /// moving window's hits younger than `expiry`, or the sliding counter's weighted estimate.
     fn used(&self, now: SimTime) -> f64 {
-        let (t, e) = (time_at(now), self.item.expiry as f64);
+        let (t, e) = (time_at(self.origin_s, now), self.item.expiry as f64);
         match &self.store {
             Store::Fixed { count, expires } => (if *expires <= t { 0 } else { *count }) as f64,
             Store::Moving(hits) => hits.iter().take_while(|&&h| h >= t - e).count() as f64,
@@ -174,7 +177,7 @@ crate::sim::limiter::model!(PythonLimits);
 
 impl Limiter for PythonLimits {
     fn acquire(&mut self, now: SimTime) -> bool {
-        let t = time_at(now);
+        let t = time_at(self.origin_s, now);
         let (e, amount) = (self.item.expiry as f64, self.item.amount);
         let admitted = self.admits(now);
         match &mut self.store {
@@ -235,6 +238,11 @@ impl Limiter for PythonLimits {
 
     fn quota(&self) -> Quota {
         Quota { limit: self.item.amount, window: Nanos::from_secs(self.item.expiry) }
+    }
+
+    /// `time.time()` on the log's own days: simulated 0 is its first midnight, `origin_s`.
+    fn for_sender(&mut self, _key: &str, origin_s: u64) {
+        self.origin_s = origin_s;
     }
 }
 

@@ -84,6 +84,11 @@ impl Limiter for RackAttack {
             false => vec![("Retry-After", self.retry_after.to_string())],
         }
     }
+
+    /// Periods on the log's own days: simulated 0 is its first midnight, `origin_s`.
+    fn for_sender(&mut self, _key: &str, origin_s: u64) {
+        self.window = SecondWindow::unix_from(self.throttle.period, origin_s);
+    }
 }
 
 #[cfg(test)]
