@@ -55,8 +55,8 @@ pub fn ProductControls(
                 <option value="">"— choose —"</option>
                 {product_options()}
             </select>
-            {toggles}
             {move || choice().map(|c| view! { <ChoiceMenu playground=pg choice=c /> })}
+            {toggles}
             {move || blocks().map(|label| view! { <BlockSlider playground=pg label=label /> })}
         </div>
     }
@@ -96,7 +96,9 @@ fn ChoiceMenu(
         products::KeyKind::Names(names) => names,
         products::KeyKind::Num { .. } => &[],
     };
+    // The label and its menu wrap as one, beside the product's menu.
     view! {
+        <span class="check">
         <label for=choice.id>{choice.label}</label>
         <select id=choice.id prop:value=move || key.name_of(pg.scenario.with(|s| s.product.get(key))).unwrap_or_default()
             on:change=move |ev| {
@@ -107,6 +109,7 @@ fn ChoiceMenu(
             }>
             {names.iter().zip(choice.labels).map(|(&(name, _), &label)| view! { <option value=name>{label}</option> }).collect_view()}
         </select>
+        </span>
     }
 }
 
