@@ -35,11 +35,12 @@ globalThis.rlpStartWhole = startWhole;
 const word = document.getElementById("boot-failed");
 
 // Tells whoever listens that the module runs, as Trunk's own loader does, and takes the word away,
-// and index.html's first paint with it: the app has mounted its own header below it, in this same
-// task, so no frame shows both.
+// and index.html's first paints with it (the page's header, a frame's bar): the app has mounted its
+// own below them, in this same task, so no frame shows both.
 const started = (wasm) => {
   word?.remove();
   document.getElementById("first-paint")?.remove();
+  document.getElementById("frame-paint")?.remove();
   dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));
 };
 

@@ -1,6 +1,7 @@
 //! The first paint before any module loads (index.html's `#first-paint`, issue #34): the page
 //! shows its header at once, in the words and at the place where the app mounts its own, so the
-//! app takes over without a jump; a frame shows none of it. `make bench` times it on cold loads.
+//! app takes over without a jump; a frame shows its bar's buttons instead (`#frame-paint`), where
+//! its module draws them. `make bench` times it on cold loads.
 
 use std::time::Duration;
 
@@ -17,6 +18,14 @@ const HEADER: &str = "const h = document.querySelector(ID); if (!h) return null;
 
 async fn header(client: &Client, id: &str) -> Value {
     js(client, &HEADER.replace("ID", &format!("'{id}'"))).await
+}
+
+/// A frame bar's buttons: their text and where they are, in the first element `selector` names.
+async fn bar_buttons(client: &Client, selector: &str) -> Value {
+    let script = "const b = document.querySelector(SEL); if (!b) return null; \
+        return [...b.querySelectorAll('.embed-head button')].map(e => { const r = e.getBoundingClientRect(); \
+        return [e.textContent.trim(), Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; });";
+    js(client, &script.replace("SEL", &format!("'{selector}'"))).await
 }
 
 #[test]
@@ -39,6 +48,25 @@ async fn first_paint() {
         wait_until(&client, "document.readyState === 'complete'", Duration::from_secs(10), "the HTML is in").await;
         let shown = js(&client, "return getComputedStyle(document.querySelector('#first-paint')).display;").await;
         assert_eq!(shown, json!("none"), "a frame does not show the page's header");
+        let frame_first = bar_buttons(&client, "#frame-paint").await;
+        let texts: Vec<&str> = frame_first.as_array().unwrap().iter().map(|b| b[0].as_str().unwrap()).collect();
+        assert_eq!(texts, ["Pause", "◂", "Step", "↺"], "a frame paints its bar's buttons at {width} px");
+        assert!(frame_first[0][3].as_i64() > Some(0), "painted, not hidden: {frame_first}");
+        // With its code: the module's buttons where the first paint's were, and theirs gone.
+        cdp(&client, "Network.setBlockedURLs", json!({ "urls": [] })).await;
+        client.goto(&format!("{}?embed=1", server.url)).await.expect("open a frame");
+        wait_until(&client, "document.querySelector('#play')", Duration::from_secs(15), "the frame mounted").await;
+        assert_eq!(
+            bar_buttons(&client, ".embed").await,
+            frame_first,
+            "the frame's buttons where its first paint's were"
+        );
+        assert_eq!(js(&client, "return document.querySelectorAll('#frame-paint').length;").await, json!(0));
+        cdp(&client, "Network.setBlockedURLs", json!({ "urls": ["*.wasm", "*loader-*.js"] })).await;
+        client.goto(&server.url).await.expect("open the page without its code again");
+        wait_until(&client, "document.readyState === 'complete'", Duration::from_secs(10), "the HTML is in").await;
+        let hidden = js(&client, "return getComputedStyle(document.querySelector('#frame-paint')).display;").await;
+        assert_eq!(hidden, json!("none"), "the page does not show a frame's bar");
 
         // With its code: the app's header, the same words at the same place, and one header.
         cdp(&client, "Network.setBlockedURLs", json!({ "urls": [] })).await;
