@@ -11,9 +11,10 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn golden_scenarios_match_the_native_fingerprints() {
-    // A module has the product models and the shared store once it installs them (the page's
-    // first module does not).
+    // A module has the product models, the shared store and the server once it installs them
+    // (the page's first module does not).
     ratelimit_playground::sim::products::models::install();
     ratelimit_playground::sim::engine::shared::install();
+    ratelimit_playground::sim::engine::server::install();
     assert_eq!(scenarios::fingerprints(), include_str!("golden/fingerprints.txt"));
 }

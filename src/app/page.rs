@@ -72,6 +72,7 @@ pub fn EmbedPage() -> impl IntoView {
 pub fn WholeEmbedPage() -> impl IntoView {
     crate::sim::products::models::install();
     crate::sim::engine::shared::install();
+    crate::sim::engine::server::install();
     let (link, problems) = read_link(&first_scenario());
     let (cards, unfit) = fitted_cards(&link);
     view! { <EmbedApp link=link cards=cards card=any_card notice=embed_notice(problems, unfit) /> }
@@ -123,6 +124,7 @@ pub struct Parts {
 pub fn App() -> impl IntoView {
     crate::sim::products::models::install();
     crate::sim::engine::shared::install();
+    crate::sim::engine::server::install();
     let parts = Parts {
         cluster: |pg| view! { <ClusterView playground=pg /> }.into_any(),
         cluster_controls: |pg| {

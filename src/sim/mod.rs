@@ -24,6 +24,7 @@ pub mod retry;
 pub mod rng;
 pub mod samples;
 pub mod scenario;
+pub mod server;
 pub mod store;
 pub mod support;
 pub mod sweep;

@@ -4,7 +4,8 @@ use super::engine::Simulation;
 use super::metrics::{Metrics, MAX_NODES};
 use super::query::ParamError;
 use super::scenario::{RetryPolicy, Scenario, TrafficShape};
-use super::time::SimTime;
+use super::server::{LogHistogram, ServerStats};
+use super::time::{Nanos, SimTime};
 use serde::Serialize;
 
 /// Most requests (retries included) one batch run may simulate.
@@ -54,6 +55,9 @@ pub struct Report {
     pub latency_ns: LatencyReport,
     /// Admitted per node.
     pub node_admitted: Vec<u64>,
+    /// What the server behind the limiter did, if the scenario has one (`workers`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<ServerReport>,
     /// Series bucket width in seconds.
     pub bucket_s: f64,
     /// The time series.
@@ -71,6 +75,68 @@ pub struct LatencyReport {
     pub p99: u64,
     /// Largest.
     pub max: u64,
+}
+
+/// What the server behind the limiter did over a run ([`crate::sim::server`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct ServerReport {
+    /// Requests the limiter admitted, handed to the server.
+    pub arrived: u64,
+    /// Finished.
+    pub served: u64,
+    /// Finished within the client's timeout (every finished one without a timeout).
+    pub goodput: u64,
+    /// Finished after the client had given up: work for nothing.
+    pub wasted: u64,
+    /// Answered 503, the waiting room full.
+    pub shed: u64,
+    /// The workers' busy share of the run (its duration, or until the last request finished).
+    pub utilization: f64,
+    /// Requests waiting for a worker, on average over the same time.
+    pub queue_mean: f64,
+    /// The most waiting at once.
+    pub queue_max: u64,
+    /// From reaching the server to a worker taking it, ms.
+    pub wait_ms: Spread,
+    /// From the client sending it to the server finishing it, ms.
+    pub latency_ms: Spread,
+}
+
+/// A mean and two percentiles, ms (the percentiles within 1.6 %: [`LogHistogram`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct Spread {
+    /// Mean.
+    pub mean: f64,
+    /// Median.
+    pub p50: f64,
+    /// 99th percentile.
+    pub p99: f64,
+}
+
+impl Spread {
+    fn of(h: &LogHistogram) -> Spread {
+        let ms = |p| h.percentile(p).as_nanos() as f64 / 1e6;
+        Spread { mean: h.mean_ms(), p50: ms(50.0), p99: ms(99.0) }
+    }
+}
+
+impl ServerReport {
+    /// Summarises `s` over a run of `sc.duration` (longer if requests finished after it).
+    pub fn new(sc: &Scenario, s: &ServerStats) -> Self {
+        let elapsed = Nanos(sc.duration.as_nanos().max(s.end.as_nanos()));
+        ServerReport {
+            arrived: s.arrived,
+            served: s.served,
+            goodput: s.goodput,
+            wasted: s.wasted,
+            shed: s.shed,
+            utilization: s.utilization(elapsed),
+            queue_mean: s.queue_mean(elapsed),
+            queue_max: s.max_queue,
+            wait_ms: Spread::of(&s.wait),
+            latency_ms: Spread::of(&s.latency),
+        }
+    }
 }
 
 /// One series bucket.
@@ -186,7 +252,10 @@ pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
 
 /// Runs a validated scenario for its duration (requests in flight at the end still complete).
 pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
-    simulate(sc, |_| ()).map(|sim| Report::new(sc, sim.metrics()))
+    simulate(sc, |_| ()).map(|sim| Report {
+        server: sim.server_stats().map(|s| ServerReport::new(sc, s)),
+        ..Report::new(sc, sim.metrics())
+    })
 }
 
 /// Checks `sc`, runs it for its duration with the whole series kept, and returns the finished
@@ -229,6 +298,7 @@ impl Report {
             predicted_first_rejection_s: sc.predicted_first_rejection(),
             latency_ns: LatencyReport { p50: p(50.0), p90: p(90.0), p99: p(99.0), max: p(100.0) },
             node_admitted: m.node_admitted[..nodes].to_vec(),
+            server: None,
             bucket_s: m.bucket_width.as_secs_f64(),
             series: m
                 .buckets()

@@ -38,6 +38,10 @@ pub const GOLDEN: &[&str] = &[
     // Redis's clock, floored to whole seconds, a block under 1 s without an expiry.
     "algo=python_limits&storage=redis&limits_strategy=sliding_window_counter&limit=30&window=7&traffic=poisson&rate=9&seed=13&duration=30",
     "algo=rlflex&storage=redis&limit=10&window=2.5&block=0.5&traffic=bursts&rate=40&burst_on=1&burst_off=3&seed=3&duration=30",
+    // The server behind the limiter: exponential and lognormal service draws (the engine's own
+    // ln and exp), newest-first, a bounded room, clients that give up.
+    "capacity=50&refill=40&traffic=poisson&rate=60&seed=9&duration=30&workers=3&service=70&server_queue=40&client_timeout=300",
+    "capacity=100&refill=60&traffic=bursts&rate=90&seed=4&duration=30&workers=1&service=15&service_dist=lognormal&service_cv=2.5&discipline=lifo&client_timeout=150",
 ];
 
 /// `query<TAB>fnv1a-hex` per golden scenario, one line each.

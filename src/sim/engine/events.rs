@@ -54,6 +54,8 @@ pub(super) enum Ev {
     Kong(KongEv),
     /// An admitted request the limiter holds until now (nginx without `nodelay`).
     Delayed(Attempt, Verdict),
+    /// A worker of the server behind the limiter finished this request.
+    Served(crate::sim::server::Job),
 }
 
 /// An event of Kong's `policy: redis` (store = sync): one variant of [`Ev`] for all of them, so

@@ -29,7 +29,7 @@ struct Pending {
 impl Simulation {
     /// Whether arrivals may take [`run_local_arrivals`](Self::run_local_arrivals).
     pub(super) fn decides_locally(&self) -> bool {
-        self.sc.store == StoreMode::Local && self.decisions.is_none() && !self.delays
+        self.sc.store == StoreMode::Local && self.decisions.is_none() && !self.delays && self.server.is_none()
     }
 
     /// Runs the next arrival, which must be the next event, at or before `limit`, with the state

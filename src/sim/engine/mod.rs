@@ -21,6 +21,7 @@ mod events;
 mod kong_sync;
 mod local;
 mod requests;
+pub mod server;
 pub mod shared;
 
 use events::{Ev, Last};
@@ -62,6 +63,10 @@ pub struct Simulation {
     /// first request; behind `Any` so that a module without the shared store, which never makes
     /// one, carries none of its code. The store's and the nodes' limiters picture its counts.
     kong: Option<Box<dyn std::any::Any>>,
+    /// The server behind the limiter, if the scenario has one ([`server`]): a
+    /// [`crate::sim::server::Backend`] behind `Any`, as Kong's, so a module without the server
+    /// carries none of its code (not even the code that drops it).
+    server: Option<Box<dyn std::any::Any>>,
 }
 
 impl Simulation {
@@ -104,6 +109,7 @@ impl Simulation {
             decisions: None,
             delays,
             kong: None,
+            server: server::make(sc, rng.fork(5)),
             sc: sc.clone(),
         }
     }
@@ -310,6 +316,11 @@ impl Simulation {
     /// count) at the current time.
     pub fn node_gauges(&self) -> Vec<Gauge> {
         self.nodes.iter().map(|n| n.limiter.gauge(self.now)).collect()
+    }
+
+    /// What the server behind the limiter did so far, if the scenario has one.
+    pub fn server_stats(&self) -> Option<&crate::sim::server::ServerStats> {
+        self.server.as_deref()?.downcast_ref::<crate::sim::server::Backend>().map(crate::sim::server::Backend::stats)
     }
 
     /// Events processed so far: arrivals, retries, store operations and replies.

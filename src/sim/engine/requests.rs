@@ -53,6 +53,7 @@ impl Simulation {
         match ev {
             Ev::Retry(a) => self.arrive(now, a.retry),
             Ev::Delayed(a, d) => self.decided(a, d, now, false),
+            Ev::Served(job) => super::server::finished(self, now, job),
             ev => super::shared::handle(self, now, ev),
         }
     }
@@ -100,6 +101,8 @@ impl Simulation {
         self.last = Some(Last { at: now, node, verdict: d, lazy: self.sc.store == StoreMode::Local });
         if !d.allowed {
             self.retry_or_give_up(a, d.retry_after, now);
+        } else if self.server.is_some() {
+            super::server::admitted(self, a, now);
         }
     }
 

@@ -211,14 +211,28 @@ pub fn choice(algo: Algorithm) -> Option<Choice> {
     algo.product().and_then(|id| CHOICES[id.index()])
 }
 
-/// Every product's own query keys, in the registry's order (each once): the query format reads,
-/// prints and validates them after the keys every algorithm shares.
+/// Every list of query keys the first modules do not read, in the order the query format
+/// prints them: each product's own, in the registry's order, then the server's behind the
+/// limiter ([`crate::sim::server::keys`]), which the first modules do not run either.
+const KEY_LISTS: [&[ProductKey]; N + 1] = {
+    let mut out: [&[ProductKey]; N + 1] = [&[]; N + 1];
+    let mut i = 0;
+    while i < N {
+        out[i] = REGISTRY[i].keys;
+        i += 1;
+    }
+    out[N] = &crate::sim::server::KEYS;
+    out
+};
+
+/// Every key of [`KEY_LISTS`], each once: the query format reads, prints and validates them
+/// after the keys every algorithm shares, and [`ProductOptions`] holds their values.
 pub const PRODUCT_KEYS: [ProductKey; KEY_COUNT] = {
     let mut out = [ProductKey { key: "", kind: KeyKind::Names(&[]), default: 0 }; KEY_COUNT];
     let mut n = 0;
     let mut i = 0;
-    while i < N {
-        let keys = REGISTRY[i].keys;
+    while i < KEY_LISTS.len() {
+        let keys = KEY_LISTS[i];
         let mut j = 0;
         while j < keys.len() {
             if !declared(&out, n, keys[j].key) {
@@ -232,13 +246,13 @@ pub const PRODUCT_KEYS: [ProductKey; KEY_COUNT] = {
     out
 };
 
-/// How many distinct keys the products declare.
+/// How many distinct keys [`KEY_LISTS`] holds.
 const KEY_COUNT: usize = {
     let mut seen = [ProductKey { key: "", kind: KeyKind::Names(&[]), default: 0 }; MAX_PRODUCT_KEYS];
     let mut n = 0;
     let mut i = 0;
-    while i < N {
-        let keys = REGISTRY[i].keys;
+    while i < KEY_LISTS.len() {
+        let keys = KEY_LISTS[i];
         let mut j = 0;
         while j < keys.len() {
             if !declared(&seen, n, keys[j].key) {
@@ -295,7 +309,7 @@ impl ProductOptions {
     pub fn set(&mut self, key: &ProductKey, value: u64) {
         if let Some(i) = slot(key.key) {
             let differs = value != key.default;
-            self.set = self.set & !(1 << i) | u16::from(differs) << i;
+            self.set = self.set & !(1 << i) | u32::from(differs) << i;
             self.values[i] = if differs { value } else { 0 };
         }
     }

@@ -369,19 +369,24 @@ impl Scenario {
             .outage
             .map_or("none".to_string(), |o| format!("{}-{}", format_fixed(o.start.0, S), format_fixed(o.end.0, S)));
         put("outage", outage, "none".into());
-        // The product knobs: in the full form only for a product model (they change nothing else).
+        // The product knobs: in the full form only for a product model (they change nothing else);
+        // the server's, only with a server.
+        // (The server's keys are the list's last, `workers` first: found by place, so a first
+        // module, which reads none of these keys, carries none of their names.)
+        let keys = models::keys();
+        let servers = keys.len().saturating_sub(crate::sim::server::KEY_COUNT);
         let product = all && self.algo.is_product();
-        let mut put = |k: &str, v: String, default: String| {
-            if product || v != default {
-                out.push(format!("{k}={v}"));
-            }
-        };
-        for key in models::keys() {
+        let server = all && keys.get(servers).is_some_and(|workers| self.product.get(workers) > 0);
+        for (i, key) in keys.iter().enumerate() {
             let shown = |v: u64| match key.kind {
                 KeyKind::Num { digits, .. } => format_fixed(v, digits),
                 KeyKind::Names(_) => key.name_of(v).unwrap_or_default().to_string(),
             };
-            put(key.key, shown(self.product.get(key)), shown(key.default));
+            let full = if i >= servers { server } else { product };
+            let (v, default) = (shown(self.product.get(key)), shown(key.default));
+            if full || v != default {
+                out.push(format!("{}={v}", key.key));
+            }
         }
         out
     }

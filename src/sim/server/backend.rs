@@ -1,0 +1,286 @@
+//! [`Backend`]: the server the limiter protects, as a queue in front of `workers` identical
+//! workers. A request the limiter admits starts at once on a free worker, else waits (first in,
+//! first out, or newest first), else — the waiting room full — is answered 503. A worker that
+//! finishes takes the next waiting request. Clients may give up (`client_timeout`); the server
+//! does not know, so it finishes their requests anyway: wasted work.
+//!
+//! Pure and exact like the rest of the engine: integer nanoseconds, service times drawn from
+//! the run's seeded generator with basic floating-point operations only, so a run is the same
+//! natively and in the browser.
+
+use super::histogram::LogHistogram;
+use crate::sim::rng::{ln, SimRng};
+use crate::sim::support::ieee_math::exp_neg;
+use crate::sim::time::{Nanos, SimTime};
+use std::collections::VecDeque;
+
+/// How service times spread around their mean.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ServiceDist {
+    /// Every request takes the mean (M/D/c).
+    Const,
+    /// Exponential (M/M/c).
+    Exp,
+    /// Lognormal with this coefficient of variation: a long right tail, as real services have.
+    LogNormal {
+        /// Standard deviation ÷ mean.
+        cv: f64,
+    },
+}
+
+/// The server as the query keys set it ([`super::ServerConfig::of`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ServerConfig {
+    /// Requests worked on at once.
+    pub workers: u32,
+    /// Mean service time.
+    pub service: Nanos,
+    /// Their spread.
+    pub dist: ServiceDist,
+    /// Requests that may wait.
+    pub queue: u64,
+    /// A freed worker takes the newest waiting request, not the oldest.
+    pub lifo: bool,
+    /// When clients give up, if they do.
+    pub client_timeout: Option<Nanos>,
+}
+
+/// One admitted request at the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// The request's id in the run.
+    pub id: u64,
+    /// When its client sent it (it reached the load balancer).
+    pub sent: SimTime,
+    /// When it reached the server.
+    pub queued: SimTime,
+}
+
+/// What the server does with a request it is handed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admitted {
+    /// A worker took it; it is done then.
+    Started(SimTime),
+    /// It waits for a worker.
+    Queued,
+    /// The waiting room is full: 503.
+    Shed,
+}
+
+/// What the server did over a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServerStats {
+    /// Workers.
+    pub workers: u32,
+    /// Requests handed to it (the limiter admitted them).
+    pub arrived: u64,
+    /// Answered 503, the waiting room full.
+    pub shed: u64,
+    /// Finished.
+    pub served: u64,
+    /// Finished within the client's timeout (all finished ones, without one).
+    pub goodput: u64,
+    /// Finished after their client had given up.
+    pub wasted: u64,
+    /// Time from reaching the server to a worker taking it, of every request a worker took.
+    pub wait: LogHistogram,
+    /// Time from the client sending it to the server finishing it, of every finished request.
+    pub latency: LogHistogram,
+    /// Requests waiting, integrated over time (ns): ÷ the elapsed time, the mean queue.
+    pub queue_area: u128,
+    /// Busy workers, integrated over time (ns).
+    pub busy_area: u128,
+    /// The most requests waiting at once.
+    pub max_queue: u64,
+    /// The last instant the server's state changed.
+    pub end: SimTime,
+}
+
+impl ServerStats {
+    /// The mean number of requests waiting over `elapsed`.
+    pub fn queue_mean(&self, elapsed: Nanos) -> f64 {
+        self.queue_area as f64 / elapsed.as_nanos().max(1) as f64
+    }
+
+    /// The share of the workers' time spent working over `elapsed`.
+    pub fn utilization(&self, elapsed: Nanos) -> f64 {
+        self.busy_area as f64 / (u128::from(self.workers.max(1)) * u128::from(elapsed.as_nanos().max(1))) as f64
+    }
+}
+
+/// The server's state.
+#[derive(Clone, Debug)]
+pub struct Backend {
+    cfg: ServerConfig,
+    busy: u32,
+    waiting: VecDeque<Job>,
+    rng: SimRng,
+    stats: ServerStats,
+}
+
+impl Backend {
+    /// An idle server drawing its service times from `rng`.
+    pub fn new(cfg: ServerConfig, rng: SimRng) -> Self {
+        let stats = ServerStats { workers: cfg.workers, ..ServerStats::default() };
+        Backend { cfg, busy: 0, waiting: VecDeque::new(), rng, stats }
+    }
+
+    /// What it did so far.
+    pub fn stats(&self) -> &ServerStats {
+        &self.stats
+    }
+
+    /// Requests waiting and workers busy now.
+    pub fn load(&self) -> (usize, u32) {
+        (self.waiting.len(), self.busy)
+    }
+
+    /// Adds the time since the last change to the integrals.
+    fn advance(&mut self, now: SimTime) {
+        let dt = u128::from(now.since(self.stats.end).as_nanos());
+        self.stats.queue_area += self.waiting.len() as u128 * dt;
+        self.stats.busy_area += u128::from(self.busy) * dt;
+        self.stats.end = self.stats.end.max(now);
+    }
+
+    /// The server is handed `job` at `now`.
+    pub fn arrive(&mut self, now: SimTime, job: Job) -> Admitted {
+        self.advance(now);
+        self.stats.arrived += 1;
+        if self.busy < self.cfg.workers {
+            self.busy += 1;
+            self.stats.wait.record(Nanos::ZERO);
+            return Admitted::Started(now + self.service_time());
+        }
+        if (self.waiting.len() as u64) < self.cfg.queue {
+            self.waiting.push_back(job);
+            self.stats.max_queue = self.stats.max_queue.max(self.waiting.len() as u64);
+            return Admitted::Queued;
+        }
+        self.stats.shed += 1;
+        Admitted::Shed
+    }
+
+    /// A worker finished `job` at `now`: it is counted, and the worker takes the next waiting
+    /// request, if any: that one and when it will be done.
+    pub fn finish(&mut self, now: SimTime, job: Job) -> Option<(Job, SimTime)> {
+        self.advance(now);
+        let latency = now.since(job.sent);
+        self.stats.served += 1;
+        self.stats.latency.record(latency);
+        match self.cfg.client_timeout {
+            Some(t) if latency > t => self.stats.wasted += 1,
+            _ => self.stats.goodput += 1,
+        }
+        let next = if self.cfg.lifo { self.waiting.pop_back() } else { self.waiting.pop_front() };
+        match next {
+            Some(j) => {
+                self.stats.wait.record(now.since(j.queued));
+                Some((j, now + self.service_time()))
+            }
+            None => {
+                self.busy -= 1;
+                None
+            }
+        }
+    }
+
+    /// One request's service time.
+    fn service_time(&mut self) -> Nanos {
+        let mean = self.cfg.service.as_nanos();
+        Nanos(match self.cfg.dist {
+            ServiceDist::Const => mean,
+            ServiceDist::Exp => self.rng.exponential(mean as f64),
+            ServiceDist::LogNormal { cv } => lognormal(&mut self.rng, mean as f64, cv),
+        })
+    }
+}
+
+/// A lognormal draw with mean `mean` and coefficient of variation `cv`: `mean · e^(σZ − σ²/2)`
+/// with `σ² = ln(1 + cv²)` and `Z` standard normal (Marsaglia's polar method), from [`ln`],
+/// [`exp_neg`], a square root and a division only.
+fn lognormal(rng: &mut SimRng, mean: f64, cv: f64) -> u64 {
+    let s2 = ln(1.0 + cv * cv);
+    let y = s2.sqrt() * standard_normal(rng) - s2 / 2.0;
+    let factor = if y >= 0.0 { 1.0 / exp_neg(y) } else { exp_neg(-y) };
+    (mean * factor + 0.5).min(u64::MAX as f64) as u64
+}
+
+/// A standard normal draw by Marsaglia's polar method.
+fn standard_normal(rng: &mut SimRng) -> f64 {
+    loop {
+        let (u, v) = (2.0 * rng.uniform() - 1.0, 2.0 * rng.uniform() - 1.0);
+        let s = u * u + v * v;
+        if s > 0.0 && s < 1.0 {
+            return u * (-2.0 * ln(s) / s).sqrt();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server(workers: u32, queue: u64, lifo: bool) -> Backend {
+        let cfg = ServerConfig {
+            workers,
+            service: Nanos::from_millis(10),
+            dist: ServiceDist::Const,
+            queue,
+            lifo,
+            client_timeout: Some(Nanos::from_millis(25)),
+        };
+        Backend::new(cfg, SimRng::new(1))
+    }
+
+    fn job(id: u64, ms: u64) -> Job {
+        Job { id, sent: SimTime(ms * 1_000_000), queued: SimTime(ms * 1_000_000) }
+    }
+
+    #[test]
+    fn a_full_waiting_room_sheds_and_a_freed_worker_takes_the_oldest_or_the_newest() {
+        for (lifo, next) in [(false, 1), (true, 2)] {
+            let mut s = server(1, 2, lifo);
+            assert_eq!(s.arrive(SimTime(0), job(0, 0)), Admitted::Started(SimTime(10_000_000)));
+            assert_eq!(s.arrive(SimTime(1_000_000), job(1, 1)), Admitted::Queued);
+            assert_eq!(s.arrive(SimTime(2_000_000), job(2, 2)), Admitted::Queued);
+            assert_eq!(s.arrive(SimTime(3_000_000), job(3, 3)), Admitted::Shed);
+            let (taken, done) = s.finish(SimTime(10_000_000), job(0, 0)).unwrap();
+            assert_eq!((taken.id, done), (next, SimTime(20_000_000)));
+        }
+    }
+
+    #[test]
+    fn a_request_finished_after_its_client_gave_up_is_wasted_and_little_s_law_holds() {
+        let mut s = server(1, 10, false);
+        let mut pending = vec![];
+        for id in 0..4 {
+            if let Admitted::Started(done) = s.arrive(SimTime(0), job(id, 0)) {
+                pending.push((done, job(id, 0)));
+            }
+        }
+        while let Some((done, j)) = pending.pop() {
+            if let Some((next, at)) = s.finish(done, j) {
+                pending.push((at, next));
+            }
+        }
+        let st = s.stats();
+        // Done at 10, 20, 30 and 40 ms; the client waits 25 ms.
+        assert_eq!((st.served, st.goodput, st.wasted), (4, 2, 2));
+        // Waits of 0, 10, 20 and 30 ms: the queue's area is their sum.
+        assert_eq!(st.wait.sum(), 60_000_000);
+        assert_eq!(st.queue_area, st.wait.sum());
+        assert_eq!(st.utilization(Nanos::from_millis(40)), 1.0);
+    }
+
+    #[test]
+    fn lognormal_service_times_have_the_mean_and_spread_asked_for() {
+        let mut rng = SimRng::new(9);
+        let n = 200_000;
+        let draws: Vec<f64> = (0..n).map(|_| lognormal(&mut rng, 1e7, 2.0) as f64).collect();
+        let mean = draws.iter().sum::<f64>() / n as f64;
+        let sd = (draws.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n as f64).sqrt();
+        assert!((mean / 1e7 - 1.0).abs() < 0.03, "mean {mean}");
+        assert!((sd / mean - 2.0).abs() < 0.25, "cv {}", sd / mean);
+    }
+}
