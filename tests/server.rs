@@ -143,3 +143,39 @@ fn without_workers_there_is_no_server_and_nothing_else_changes() {
         served.scenario
     );
 }
+
+#[test]
+fn a_503_and_a_client_s_timeout_are_retried_as_the_client_s_policy_says_and_amplify_the_load() {
+    // 150 requests/s for a server of 100/s with room for 20: it sheds, and clients time out.
+    let base = format!(
+        "{NO_LIMIT}&rate=150&duration=60&workers=1&service=10&service_dist=const&server_queue=20&client_timeout=150"
+    );
+    let give_up = run(&Scenario::from_query(&base).unwrap()).unwrap();
+    let s = give_up.server.clone().unwrap();
+    assert!(s.shed > 0 && s.timed_out > 0, "{s:?}");
+    assert_eq!(give_up.retries, 0);
+    assert_eq!(give_up.gave_up, s.shed + s.timed_out, "each 503 and each timeout is a client giving up");
+    let retry = run(&Scenario::from_query(&format!("{base}&retry=backoff&retries=3")).unwrap()).unwrap();
+    let r = retry.server.clone().unwrap();
+    assert!(retry.retries > 0 && r.arrived > s.arrived, "retries add load: {} vs {}", r.arrived, s.arrived);
+    assert!(r.goodput <= s.goodput + s.goodput / 20, "and buy little: {} vs {}", r.goodput, s.goodput);
+    // The series add up to the totals, but for what the server finished after the run's last
+    // second: at most the room and the worker's.
+    let rows: Vec<_> = retry.series.iter().map(|row| row.server.clone().unwrap()).collect();
+    let served: u64 = rows.iter().map(|b| b.served).sum();
+    assert!(served <= r.served && r.served - served <= 21, "{served} of {}", r.served);
+    assert_eq!(rows.iter().map(|b| b.shed).sum::<u64>(), r.shed);
+    assert!(rows.iter().any(|b| b.latency_ms > 100.0), "the latency per second");
+}
+
+#[test]
+fn an_answer_at_exactly_the_client_s_timeout_is_in_time() {
+    // Constant 10 ms services, one request at a time: each answered at exactly 10 ms.
+    let r = run(&Scenario::from_query(
+        "capacity=1000&refill=1000&rate=50&duration=10&workers=1&service=10&service_dist=const&client_timeout=10&retry=exact",
+    )
+    .unwrap())
+    .unwrap();
+    let s = r.server.unwrap();
+    assert_eq!((s.goodput, s.wasted, s.timed_out, r.retries), (s.served, 0, 0, 0), "{s:?}");
+}

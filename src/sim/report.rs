@@ -4,7 +4,7 @@ use super::engine::Simulation;
 use super::metrics::{Metrics, MAX_NODES};
 use super::query::ParamError;
 use super::scenario::{RetryPolicy, Scenario, TrafficShape};
-use super::server::{LogHistogram, ServerStats};
+use super::server::{LogHistogram, ServerBucket, ServerStats};
 use super::time::{Nanos, SimTime};
 use serde::Serialize;
 
@@ -90,6 +90,8 @@ pub struct ServerReport {
     pub wasted: u64,
     /// Answered 503, the waiting room full.
     pub shed: u64,
+    /// Clients that stopped waiting before the answer (and retried as their policy says).
+    pub timed_out: u64,
     /// The workers' busy share of the run (its duration, or until the last request finished).
     pub utilization: f64,
     /// Requests waiting for a worker, on average over the same time.
@@ -130,6 +132,7 @@ impl ServerReport {
             goodput: s.goodput,
             wasted: s.wasted,
             shed: s.shed,
+            timed_out: s.timed_out,
             utilization: s.utilization(elapsed),
             queue_mean: s.queue_mean(elapsed),
             queue_max: s.max_queue,
@@ -156,6 +159,31 @@ pub struct Row {
     pub level: f64,
     /// Admitted per node (one entry per node).
     pub node_admitted: Vec<u32>,
+    /// What the server behind the limiter did in it, if there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<ServerRow>,
+}
+
+/// What the server did in one series bucket.
+#[derive(Clone, Debug, Serialize)]
+pub struct ServerRow {
+    /// Finished.
+    pub served: u64,
+    /// Finished within the client's timeout.
+    pub goodput: u64,
+    /// Finished after the client gave up.
+    pub wasted: u64,
+    /// Answered 503.
+    pub shed: u64,
+    /// The mean latency of those finished in it, ms (0 with none).
+    pub latency_ms: f64,
+}
+
+impl ServerRow {
+    fn of(b: &ServerBucket) -> ServerRow {
+        let latency_ms = if b.served == 0 { 0.0 } else { b.latency_sum as f64 / b.served as f64 / 1e6 };
+        ServerRow { served: b.served, goodput: b.goodput, wasted: b.wasted, shed: b.shed, latency_ms }
+    }
 }
 
 /// Refuses scenarios too large to finish quickly, naming what to lower.
@@ -252,9 +280,17 @@ pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
 
 /// Runs a validated scenario for its duration (requests in flight at the end still complete).
 pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
-    simulate(sc, |_| ()).map(|sim| Report {
-        server: sim.server_stats().map(|s| ServerReport::new(sc, s)),
-        ..Report::new(sc, sim.metrics())
+    simulate(sc, |_| ()).map(|sim| {
+        let mut report = Report::new(sc, sim.metrics());
+        if let Some(s) = sim.server_stats() {
+            report.server = Some(ServerReport::new(sc, s));
+            let width = sim.metrics().bucket_width.as_nanos();
+            for row in &mut report.series {
+                let index = (row.t * 1e9).round() as u64 / width;
+                row.server = Some(ServerRow::of(&s.series.get(&index).copied().unwrap_or_default()));
+            }
+        }
+        report
     })
 }
 
@@ -310,6 +346,7 @@ impl Report {
                     retries: b.retries,
                     level: b.level,
                     node_admitted: b.node_admitted[..nodes].to_vec(),
+                    server: None,
                 })
                 .collect(),
         }

@@ -56,6 +56,8 @@ pub(super) enum Ev {
     Delayed(Attempt, Verdict),
     /// A worker of the server behind the limiter finished this request.
     Served(crate::sim::server::Job),
+    /// The client of this admitted attempt stops waiting for the server's answer.
+    GaveUp(Attempt),
 }
 
 /// An event of Kong's `policy: redis` (store = sync): one variant of [`Ev`] for all of them, so

@@ -123,6 +123,8 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
             sim.decided(a, v, now, false);
         }
         Ev::Kong(ev) => super::kong_sync::handle(sim, now, ev),
-        Ev::Retry(_) | Ev::Delayed(..) | Ev::Served(_) => unreachable!("a node's own events are handled by the engine"),
+        Ev::Retry(_) | Ev::Delayed(..) | Ev::Served(_) | Ev::GaveUp(_) => {
+            unreachable!("a node's own events are handled by the engine")
+        }
     }
 }

@@ -12,7 +12,10 @@ use super::histogram::LogHistogram;
 use crate::sim::rng::{ln, SimRng};
 use crate::sim::support::ieee_math::exp_neg;
 use crate::sim::time::{Nanos, SimTime};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// Series buckets kept: a live run keeps the newest (a batch run's series is shorter).
+const MAX_BUCKETS: usize = 100_000;
 
 /// How service times spread around their mean.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,6 +97,25 @@ pub struct ServerStats {
     pub max_queue: u64,
     /// The last instant the server's state changed.
     pub end: SimTime,
+    /// Clients that gave up waiting (their requests still in the server).
+    pub timed_out: u64,
+    /// Per series bucket (its index: start ÷ width), what happened in it.
+    pub series: BTreeMap<u64, ServerBucket>,
+}
+
+/// What the server did in one series bucket.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ServerBucket {
+    /// Finished in it.
+    pub served: u64,
+    /// Of those, within their client's timeout.
+    pub goodput: u64,
+    /// Of those, after their client gave up.
+    pub wasted: u64,
+    /// Answered 503 in it.
+    pub shed: u64,
+    /// The latencies of those finished in it, summed (ns).
+    pub latency_sum: u128,
 }
 
 impl ServerStats {
@@ -114,15 +136,44 @@ pub struct Backend {
     cfg: ServerConfig,
     busy: u32,
     waiting: VecDeque<Job>,
+    /// The requests in the server (waiting or in service), by id: a client's timeout only
+    /// matters for these.
+    inside: BTreeSet<u64>,
     rng: SimRng,
     stats: ServerStats,
+    /// The series bucket width, ns.
+    width: u64,
 }
 
 impl Backend {
-    /// An idle server drawing its service times from `rng`.
-    pub fn new(cfg: ServerConfig, rng: SimRng) -> Self {
+    /// An idle server drawing its service times from `rng`, counting per series bucket of
+    /// `width`.
+    pub fn new(cfg: ServerConfig, rng: SimRng, width: Nanos) -> Self {
         let stats = ServerStats { workers: cfg.workers, ..ServerStats::default() };
-        Backend { cfg, busy: 0, waiting: VecDeque::new(), rng, stats }
+        let width = width.as_nanos().max(1);
+        Backend { cfg, busy: 0, waiting: VecDeque::new(), inside: BTreeSet::new(), rng, stats, width }
+    }
+
+    /// The configuration it runs.
+    pub fn config(&self) -> &ServerConfig {
+        &self.cfg
+    }
+
+    /// The series bucket of `now`.
+    fn bucket(&mut self, now: SimTime) -> &mut ServerBucket {
+        let series = &mut self.stats.series;
+        if series.len() >= MAX_BUCKETS {
+            series.pop_first();
+        }
+        series.entry(now.as_nanos() / self.width).or_default()
+    }
+
+    /// The client of request `id` gives up: whether the request was still in the server (then
+    /// its client will want it again; the server still finishes it).
+    pub fn give_up(&mut self, id: u64) -> bool {
+        let inside = self.inside.contains(&id);
+        self.stats.timed_out += u64::from(inside);
+        inside
     }
 
     /// What it did so far.
@@ -149,15 +200,18 @@ impl Backend {
         self.stats.arrived += 1;
         if self.busy < self.cfg.workers {
             self.busy += 1;
+            self.inside.insert(job.id);
             self.stats.wait.record(Nanos::ZERO);
             return Admitted::Started(now + self.service_time());
         }
         if (self.waiting.len() as u64) < self.cfg.queue {
+            self.inside.insert(job.id);
             self.waiting.push_back(job);
             self.stats.max_queue = self.stats.max_queue.max(self.waiting.len() as u64);
             return Admitted::Queued;
         }
         self.stats.shed += 1;
+        self.bucket(now).shed += 1;
         Admitted::Shed
     }
 
@@ -166,12 +220,17 @@ impl Backend {
     pub fn finish(&mut self, now: SimTime, job: Job) -> Option<(Job, SimTime)> {
         self.advance(now);
         let latency = now.since(job.sent);
+        self.inside.remove(&job.id);
         self.stats.served += 1;
         self.stats.latency.record(latency);
-        match self.cfg.client_timeout {
-            Some(t) if latency > t => self.stats.wasted += 1,
-            _ => self.stats.goodput += 1,
-        }
+        let late = self.cfg.client_timeout.is_some_and(|t| latency > t);
+        self.stats.wasted += u64::from(late);
+        self.stats.goodput += u64::from(!late);
+        let b = self.bucket(now);
+        b.served += 1;
+        b.wasted += u64::from(late);
+        b.goodput += u64::from(!late);
+        b.latency_sum += u128::from(latency.as_nanos());
         let next = if self.cfg.lifo { self.waiting.pop_back() } else { self.waiting.pop_front() };
         match next {
             Some(j) => {
@@ -230,7 +289,7 @@ mod tests {
             lifo,
             client_timeout: Some(Nanos::from_millis(25)),
         };
-        Backend::new(cfg, SimRng::new(1))
+        Backend::new(cfg, SimRng::new(1), Nanos::from_secs(1))
     }
 
     fn job(id: u64, ms: u64) -> Job {

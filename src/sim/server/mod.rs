@@ -8,7 +8,7 @@ mod backend;
 mod histogram;
 pub mod keys;
 
-pub use backend::{Admitted, Backend, Job, ServerConfig, ServerStats, ServiceDist};
+pub use backend::{Admitted, Backend, Job, ServerBucket, ServerConfig, ServerStats, ServiceDist};
 pub use histogram::LogHistogram;
 pub use keys::{KEYS, KEY_COUNT};
 
