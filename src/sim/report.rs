@@ -287,7 +287,7 @@ pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
             let width = sim.metrics().bucket_width.as_nanos();
             for row in &mut report.series {
                 let index = (row.t * 1e9).round() as u64 / width;
-                row.server = Some(ServerRow::of(&s.series.get(&index).copied().unwrap_or_default()));
+                row.server = Some(ServerRow::of(&s.bucket(index).copied().unwrap_or_default()));
             }
         }
         report

@@ -12,7 +12,7 @@ use super::histogram::LogHistogram;
 use crate::sim::rng::{ln, SimRng};
 use crate::sim::support::ieee_math::exp_neg;
 use crate::sim::time::{Nanos, SimTime};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 /// Series buckets kept: a live run keeps the newest (a batch run's series is shorter).
 const MAX_BUCKETS: usize = 100_000;
@@ -99,8 +99,11 @@ pub struct ServerStats {
     pub end: SimTime,
     /// Clients that gave up waiting (their requests still in the server).
     pub timed_out: u64,
-    /// Per series bucket (its index: start ÷ width), what happened in it.
-    pub series: BTreeMap<u64, ServerBucket>,
+    /// Per series bucket, what happened in it: bucket `series_first + i` (its start ÷ width)
+    /// at `i`, the newest [`MAX_BUCKETS`] of them.
+    pub series: VecDeque<ServerBucket>,
+    /// The index of `series`' first bucket.
+    pub series_first: u64,
 }
 
 /// What the server did in one series bucket.
@@ -119,6 +122,11 @@ pub struct ServerBucket {
 }
 
 impl ServerStats {
+    /// What happened in series bucket `index` (its start ÷ the width), if it is kept.
+    pub fn bucket(&self, index: u64) -> Option<&ServerBucket> {
+        self.series.get(usize::try_from(index.checked_sub(self.series_first)?).ok()?)
+    }
+
     /// The mean number of requests waiting over `elapsed`.
     pub fn queue_mean(&self, elapsed: Nanos) -> f64 {
         self.queue_area as f64 / elapsed.as_nanos().max(1) as f64
@@ -137,8 +145,8 @@ pub struct Backend {
     busy: u32,
     waiting: VecDeque<Job>,
     /// The requests in the server (waiting or in service), by id: a client's timeout only
-    /// matters for these.
-    inside: BTreeSet<u64>,
+    /// matters for these. (A map to nothing, of the type `Latencies` uses: one BTreeMap's code.)
+    inside: BTreeMap<u64, u64>,
     rng: SimRng,
     stats: ServerStats,
     /// The series bucket width, ns.
@@ -151,7 +159,7 @@ impl Backend {
     pub fn new(cfg: ServerConfig, rng: SimRng, width: Nanos) -> Self {
         let stats = ServerStats { workers: cfg.workers, ..ServerStats::default() };
         let width = width.as_nanos().max(1);
-        Backend { cfg, busy: 0, waiting: VecDeque::new(), inside: BTreeSet::new(), rng, stats, width }
+        Backend { cfg, busy: 0, waiting: VecDeque::new(), inside: BTreeMap::new(), rng, stats, width }
     }
 
     /// The configuration it runs.
@@ -159,19 +167,28 @@ impl Backend {
         &self.cfg
     }
 
-    /// The series bucket of `now`.
+    /// The series bucket of `now` (events come in time order), the oldest dropped past
+    /// [`MAX_BUCKETS`].
     fn bucket(&mut self, now: SimTime) -> &mut ServerBucket {
-        let series = &mut self.stats.series;
-        if series.len() >= MAX_BUCKETS {
-            series.pop_first();
+        let (index, s) = (now.as_nanos() / self.width, &mut self.stats);
+        if s.series.is_empty() {
+            s.series_first = index;
         }
-        series.entry(now.as_nanos() / self.width).or_default()
+        while s.series_first + (s.series.len() as u64) <= index {
+            s.series.push_back(ServerBucket::default());
+        }
+        while s.series.len() > MAX_BUCKETS {
+            s.series.pop_front();
+            s.series_first += 1;
+        }
+        let i = index.saturating_sub(s.series_first) as usize;
+        &mut s.series[i]
     }
 
     /// The client of request `id` gives up: whether the request was still in the server (then
     /// its client will want it again; the server still finishes it).
     pub fn give_up(&mut self, id: u64) -> bool {
-        let inside = self.inside.contains(&id);
+        let inside = self.inside.contains_key(&id);
         self.stats.timed_out += u64::from(inside);
         inside
     }
@@ -200,12 +217,12 @@ impl Backend {
         self.stats.arrived += 1;
         if self.busy < self.cfg.workers {
             self.busy += 1;
-            self.inside.insert(job.id);
+            self.inside.insert(job.id, 0);
             self.stats.wait.record(Nanos::ZERO);
             return Admitted::Started(now + self.service_time());
         }
         if (self.waiting.len() as u64) < self.cfg.queue {
-            self.inside.insert(job.id);
+            self.inside.insert(job.id, 0);
             self.waiting.push_back(job);
             self.stats.max_queue = self.stats.max_queue.max(self.waiting.len() as u64);
             return Admitted::Queued;

@@ -7,35 +7,37 @@
 use crate::sim::time::Nanos;
 use std::collections::BTreeMap;
 
+// (Keyed by u64, as `Latencies` is: one BTreeMap's code for both in the whole page.)
+
 /// Sub-buckets per power of two.
 const SUB_BITS: u32 = 6;
 
 /// Durations counted by bucket, with their exact sum.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LogHistogram {
-    counts: BTreeMap<u32, u64>,
+    counts: BTreeMap<u64, u64>,
     total: u64,
     sum: u128,
 }
 
 /// The bucket of `ns`: exact below 128 ns, then 64 per power of two.
-fn bucket(ns: u64) -> u32 {
+fn bucket(ns: u64) -> u64 {
     if ns < 1 << (SUB_BITS + 1) {
-        return ns as u32;
+        return ns;
     }
-    let exp = 63 - ns.leading_zeros();
-    let sub = (ns >> (exp - SUB_BITS)) as u32 & ((1 << SUB_BITS) - 1);
-    ((exp - SUB_BITS) << SUB_BITS) + (1 << SUB_BITS) + sub
+    let exp = u64::from(63 - ns.leading_zeros());
+    let sub = (ns >> (exp - u64::from(SUB_BITS))) & ((1 << SUB_BITS) - 1);
+    ((exp - u64::from(SUB_BITS)) << SUB_BITS) + (1 << SUB_BITS) + sub
 }
 
 /// The least duration in bucket `b`.
-fn floor(b: u32) -> u64 {
+fn floor(b: u64) -> u64 {
     if b < 1 << (SUB_BITS + 1) {
-        return u64::from(b);
+        return b;
     }
-    let exp = (b >> SUB_BITS) - 1 + SUB_BITS;
-    let sub = u64::from(b & ((1 << SUB_BITS) - 1));
-    (1 << exp) | (sub << (exp - SUB_BITS))
+    let exp = (b >> SUB_BITS) - 1 + u64::from(SUB_BITS);
+    let sub = b & ((1 << SUB_BITS) - 1);
+    (1 << exp) | (sub << (exp - u64::from(SUB_BITS)))
 }
 
 impl LogHistogram {
