@@ -221,7 +221,7 @@ const KEY_LISTS: [&[ProductKey]; N + 1] = {
         out[i] = REGISTRY[i].keys;
         i += 1;
     }
-    out[N] = &crate::sim::server::KEYS;
+    out[N] = &crate::sim::server::keys::KEYS;
     out
 };
 

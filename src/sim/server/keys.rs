@@ -4,7 +4,7 @@
 //! one limiter with nothing behind it) carry none of their table and hand a link that sets one
 //! over to the whole page.
 
-use crate::sim::products::{KeyKind, ProductKey};
+use crate::sim::products::key::{KeyKind, ProductKey};
 
 /// `workers` (0–10 000; 0, the default: no server modelled): how many requests the server
 /// works on at once.

@@ -12,7 +12,7 @@ pub use backend::{Admitted, Backend, Job, ServerBucket, ServerConfig, ServerStat
 pub use histogram::LogHistogram;
 pub use keys::{KEYS, KEY_COUNT};
 
-use crate::sim::products::ProductOptions;
+use crate::sim::products::options::ProductOptions;
 use crate::sim::time::Nanos;
 
 impl ServerConfig {
