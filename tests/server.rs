@@ -19,12 +19,15 @@ fn stats(query: &str) -> ServerStats {
     s
 }
 
-/// The mean wait in ms.
-fn mean_wait(query: &str) -> f64 {
-    stats(query).wait.mean_ms()
+/// The mean wait in ms, and the report's prediction of it.
+fn mean_wait(query: &str) -> (f64, f64) {
+    let server = run(&Scenario::from_query(query).unwrap()).unwrap().server.expect("a server");
+    (server.wait_ms.mean, server.predicted_wait_ms.expect("a closed form applies"))
 }
 
-fn assert_within(what: &str, measured: f64, theory: f64, share: f64) {
+/// `measured` within `share` of `theory`, and the report's prediction equal to `theory`.
+fn assert_within(what: &str, (measured, predicted): (f64, f64), theory: f64, share: f64) {
+    assert!((predicted / theory - 1.0).abs() < 1e-9, "{what}: the report predicts {predicted} ms, theory {theory} ms");
     assert!((measured / theory - 1.0).abs() <= share, "{what}: {measured:.4} ms, theory {theory:.4} ms");
 }
 
@@ -57,6 +60,25 @@ fn one_constant_worker_waits_as_m_d_1() {
         "{NO_LIMIT}&traffic=poisson&rate=50&duration=10000&seed=7&workers=1&service=10&service_dist=const&server_queue=1000000"
     );
     assert_within("M/D/1", mean_wait(&q), 5.0, 0.02);
+}
+
+#[test]
+fn one_lognormal_worker_waits_as_pollaczek_khinchine_says() {
+    // M/G/1: Wq = λ·S²(1 + cv²) / (2(1 − ρ)) = 50 · 0.01² · 3.25 / 1 = 16.25 ms.
+    let q = format!(
+        "{NO_LIMIT}&traffic=poisson&rate=50&duration=20000&seed=11&workers=1&service=10&service_dist=lognormal&service_cv=1.5&server_queue=1000000"
+    );
+    assert_within("M/G/1", mean_wait(&q), 16.25, 0.03);
+}
+
+#[test]
+fn no_prediction_where_the_arrivals_are_not_poisson_at_the_server() {
+    let predicted = |q: &str| run(&Scenario::from_query(q).unwrap()).unwrap().server.unwrap().predicted_wait_ms;
+    assert!(predicted(&format!("{NO_LIMIT}&traffic=poisson&rate=50&duration=60&workers=1&service=10")).is_some());
+    // The limiter thins them, the traffic is steady, or the server is saturated.
+    assert!(predicted("capacity=5&refill=20&traffic=poisson&rate=50&duration=60&workers=1&service=10").is_none());
+    assert!(predicted(&format!("{NO_LIMIT}&traffic=constant&rate=50&duration=60&workers=1&service=10")).is_none());
+    assert!(predicted(&format!("{NO_LIMIT}&traffic=poisson&rate=150&duration=60&workers=1&service=10")).is_none());
 }
 
 #[test]

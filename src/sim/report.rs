@@ -4,7 +4,7 @@ use super::engine::Simulation;
 use super::metrics::{Metrics, MAX_NODES};
 use super::query::ParamError;
 use super::scenario::{RetryPolicy, Scenario, TrafficShape};
-use super::server::{LogHistogram, ServerBucket, ServerStats};
+use super::server::{predicted_wait, LogHistogram, ServerBucket, ServerConfig, ServerStats};
 use super::time::{Nanos, SimTime};
 use serde::Serialize;
 
@@ -100,6 +100,10 @@ pub struct ServerReport {
     pub queue_max: u64,
     /// From reaching the server to a worker taking it, ms.
     pub wait_ms: Spread,
+    /// Queueing theory's mean wait, ms, where it applies: Poisson arrivals that reach the
+    /// server as they were sent (none refused, shed or retried) and a closed form for the
+    /// server ([`crate::sim::server::predicted_wait`]).
+    pub predicted_wait_ms: Option<f64>,
     /// From the client sending it to the server finishing it, ms.
     pub latency_ms: Spread,
 }
@@ -123,9 +127,13 @@ impl Spread {
 }
 
 impl ServerReport {
-    /// Summarises `s` over a run of `sc.duration` (longer if requests finished after it).
-    pub fn new(sc: &Scenario, s: &ServerStats) -> Self {
+    /// Summarises `s` over a run of `sc.duration` (longer if requests finished after it);
+    /// `untouched`: every request reached the server as it was sent (none refused or retried).
+    pub fn new(sc: &Scenario, s: &ServerStats, untouched: bool) -> Self {
         let elapsed = Nanos(sc.duration.as_nanos().max(s.end.as_nanos()));
+        let poisson = sc.traffic == TrafficShape::Poisson && untouched && s.shed == 0;
+        let predicted =
+            ServerConfig::of(&sc.product).filter(|_| poisson).and_then(|c| predicted_wait(&c, sc.rate.as_per_sec()));
         ServerReport {
             arrived: s.arrived,
             served: s.served,
@@ -137,6 +145,7 @@ impl ServerReport {
             queue_mean: s.queue_mean(elapsed),
             queue_max: s.max_queue,
             wait_ms: Spread::of(&s.wait),
+            predicted_wait_ms: predicted.map(|ns| ns / 1e6),
             latency_ms: Spread::of(&s.latency),
         }
     }
@@ -283,7 +292,8 @@ pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
     simulate(sc, |_| ()).map(|sim| {
         let mut report = Report::new(sc, sim.metrics());
         if let Some(s) = sim.server_stats() {
-            report.server = Some(ServerReport::new(sc, s));
+            let untouched = report.rejected == 0 && report.retries == 0;
+            report.server = Some(ServerReport::new(sc, s, untouched));
             let width = sim.metrics().bucket_width.as_nanos();
             for row in &mut report.series {
                 let index = (row.t * 1e9).round() as u64 / width;

@@ -44,6 +44,51 @@ impl ServerConfig {
     }
 }
 
+/// Queueing theory's mean wait (ns) for Poisson arrivals at `lambda` per second, where it has a
+/// closed form: one worker, any service spread (Pollaczek–Khinchine, M/G/1:
+/// `λ·E[S²] / (2(1 − ρ))` with `E[S²] = S²(1 + cv²)`), or several with exponential services
+/// (Erlang C, M/M/c). `None` at or past saturation, or for constant and lognormal services on
+/// several workers (no closed form). Basic operations only, so it prints the same everywhere.
+///
+/// ```
+/// use ratelimit_playground::sim::Scenario;
+/// use ratelimit_playground::sim::server::{predicted_wait, ServerConfig};
+/// let s = |q| ServerConfig::of(&Scenario::from_query(q).unwrap().product).unwrap();
+/// // M/M/1 at ρ = 0.5: ρ / (μ − λ) = 10 ms; M/D/1: half of it.
+/// assert_eq!(predicted_wait(&s("workers=1&service=10"), 50.0), Some(10_000_000.0));
+/// assert_eq!(predicted_wait(&s("workers=1&service=10&service_dist=const"), 50.0), Some(5_000_000.0));
+/// assert_eq!(predicted_wait(&s("workers=1&service=10"), 100.0), None);
+/// ```
+pub fn predicted_wait(cfg: &ServerConfig, lambda: f64) -> Option<f64> {
+    let s = cfg.service.as_nanos() as f64 / 1e9;
+    let c = f64::from(cfg.workers);
+    let rho = lambda * s / c;
+    if rho >= 1.0 || rho.is_nan() || lambda <= 0.0 {
+        return None;
+    }
+    let cv2 = match cfg.dist {
+        ServiceDist::Const => 0.0,
+        ServiceDist::Exp => 1.0,
+        ServiceDist::LogNormal { cv } => cv * cv,
+    };
+    let wait_s = if cfg.workers == 1 {
+        lambda * s * s * (1.0 + cv2) / (2.0 * (1.0 - rho))
+    } else if cfg.dist == ServiceDist::Exp {
+        // Erlang C with a = λS: the sum of a^k / k! below c, and the waiting term.
+        let a = lambda * s;
+        let (mut term, mut below) = (1.0, 0.0);
+        for k in 0..cfg.workers {
+            below += term;
+            term = term * a / f64::from(k + 1);
+        }
+        let waiting = term / (1.0 - rho);
+        waiting / (below + waiting) / (c / s - lambda)
+    } else {
+        return None;
+    };
+    Some(wait_s * 1e9)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
