@@ -6,8 +6,9 @@ import unittest
 
 from harness import (FIXTURE, PAGE, WORKERS, StepTest, glue_of, load_module_in_node, read, rename_in_wasm, staging_copy,
                      wasm_names, wasm_of, wasm_sections, write)
+from wasmfile import imports, sections  # after harness, which puts scripts/ on the path
 
-WBG = re.compile(r"^__wbg_[A-Za-z0-9_]+_[0-9a-f]{16}$")
+WBG = re.compile(r"^(__wbg_[A-Za-z0-9_]+|__wbindgen_generic)_[0-9a-f]{16}$")
 CLOSURE = re.compile(r"^wasm_bindgen__convert__closures_+invoke__h[0-9a-f]{16}(_[0-9]+)?$")
 MODULES = (PAGE, *WORKERS)
 
@@ -54,6 +55,20 @@ class ShortenImports(StepTest):
                 else:
                     self.assertEqual(new, old)
 
+    def test_every_import_comes_from_the_module_a_which_the_glue_hands_over(self):
+        for module in MODULES:
+            modules = {m for m in wasm_modules(wasm_of(self.staging, module))}
+            self.assertEqual(modules, {b"a"}, module)
+            glue = read(glue_of(self.staging, module))
+            self.assertNotIn("_bg.js\"", glue, f"{module}: the glue still names the old module")
+            self.assertEqual(glue.count("a: import0"), 1, module)
+
+    def test_stops_when_the_glue_names_the_import_module_otherwise(self):
+        staging = staging_copy(self)
+        glue = glue_of(staging, "ratelimit-logs")
+        write(glue, read(glue).replace('"./ratelimit-logs_bg.js": import0', "['./ratelimit-logs_bg.js']: import0"))
+        self.assert_fails(self.run_step(staging), '"./ratelimit-logs_bg.js":', "occurs 0 times in ratelimit-logs.js")
+
     def test_the_rest_of_each_wasm_is_unchanged(self):
         staging = self.staging
         for module in MODULES:
@@ -97,6 +112,13 @@ class ShortenImports(StepTest):
         staging = staging_copy(self)
         rename_in_wasm(wasm_of(staging, "ratelimit-full"), 7, lambda n: n[:-8] if CLOSURE.match(n) else n)
         self.assert_fails(self.run_step(staging), "ratelimit-full", "wasm_bindgen__convert__closures_____invoke__h<16 hex>")
+
+
+def wasm_modules(path):
+    """The module each import of the wasm at `path` comes from."""
+    for sid, body in sections(read(path, "rb")):
+        if sid == 2:
+            yield from (module for module, _, _, _ in imports(body))
 
 
 if __name__ == "__main__":
