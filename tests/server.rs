@@ -159,7 +159,8 @@ fn without_workers_there_is_no_server_and_nothing_else_changes() {
     assert_eq!((plain.admitted, plain.rejected), (served.admitted, served.rejected));
     assert!(
         served.scenario.ends_with(
-            "workers=3&service=10&service_dist=exp&service_cv=1&server_queue=1000&discipline=fifo&client_timeout=0"
+            "workers=3&service=10&service_dist=exp&service_cv=1&server_queue=1000&discipline=fifo&client_timeout=0\
+             &retry_budget=0&retry_breaker=0&breaker_pause=5000&spike=none&spike_rate=100"
         ),
         "{}",
         served.scenario

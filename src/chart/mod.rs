@@ -28,6 +28,7 @@ pub mod paint_worker;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod pen;
 pub mod plot;
+pub mod server;
 #[cfg(target_arch = "wasm32")]
 pub mod sprites;
 pub mod state;

@@ -16,6 +16,7 @@ pub mod handover;
 pub mod log_report;
 pub mod options;
 pub mod runner;
+pub mod server;
 pub mod share;
 pub mod snapshot;
 pub mod units;

@@ -4,7 +4,7 @@ use super::engine::Simulation;
 use super::metrics::{Metrics, MAX_NODES};
 use super::query::ParamError;
 use super::scenario::{RetryPolicy, Scenario, TrafficShape};
-use super::server::{predicted_wait, LogHistogram, ServerBucket, ServerConfig, ServerStats};
+use super::server::{predicted_wait_of, GateStats, LogHistogram, ServerStats};
 use super::time::{Nanos, SimTime};
 use serde::Serialize;
 
@@ -58,6 +58,10 @@ pub struct Report {
     /// What the server behind the limiter did, if the scenario has one (`workers`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server: Option<ServerReport>,
+    /// What the clients' retry budget and breaker refused, if they have one (`retry_budget`,
+    /// `retry_breaker`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_gate: Option<GateStats>,
     /// Series bucket width in seconds.
     pub bucket_s: f64,
     /// The time series.
@@ -100,9 +104,9 @@ pub struct ServerReport {
     pub queue_max: u64,
     /// From reaching the server to a worker taking it, ms.
     pub wait_ms: Spread,
-    /// Queueing theory's mean wait, ms, where it applies: Poisson arrivals that reach the
-    /// server as they were sent (none refused, shed or retried) and a closed form for the
-    /// server ([`crate::sim::server::predicted_wait`]).
+    /// Queueing theory's mean wait, ms, where it applies: Poisson arrivals (no spike) that
+    /// reach the server as they were sent (none refused, shed or retried) and a closed form for
+    /// the server ([`crate::sim::server::predicted_wait_of`]).
     pub predicted_wait_ms: Option<f64>,
     /// From the client sending it to the server finishing it, ms.
     pub latency_ms: Spread,
@@ -131,9 +135,7 @@ impl ServerReport {
     /// `untouched`: every request reached the server as it was sent (none refused or retried).
     pub fn new(sc: &Scenario, s: &ServerStats, untouched: bool) -> Self {
         let elapsed = Nanos(sc.duration.as_nanos().max(s.end.as_nanos()));
-        let poisson = sc.traffic == TrafficShape::Poisson && untouched && s.shed == 0;
-        let predicted =
-            ServerConfig::of(&sc.product).filter(|_| poisson).and_then(|c| predicted_wait(&c, sc.rate.as_per_sec()));
+        let predicted = predicted_wait_of(sc, untouched && s.shed == 0);
         ServerReport {
             arrived: s.arrived,
             served: s.served,
@@ -186,12 +188,29 @@ pub struct ServerRow {
     pub shed: u64,
     /// The mean latency of those finished in it, ms (0 with none).
     pub latency_ms: f64,
+    /// Their median latency, ms.
+    pub latency_p50_ms: f64,
+    /// Their 99th percentile latency, ms.
+    pub latency_p99_ms: f64,
+    /// The most requests waiting at once in it.
+    pub queue_max: u64,
 }
 
 impl ServerRow {
-    fn of(b: &ServerBucket) -> ServerRow {
+    fn of(s: &ServerStats, index: u64) -> ServerRow {
+        let b = s.bucket(index).copied().unwrap_or_default();
+        let (p50, p99) = s.latency_quantiles(index).unwrap_or_default();
         let latency_ms = if b.served == 0 { 0.0 } else { b.latency_sum as f64 / b.served as f64 / 1e6 };
-        ServerRow { served: b.served, goodput: b.goodput, wasted: b.wasted, shed: b.shed, latency_ms }
+        ServerRow {
+            served: b.served,
+            goodput: b.goodput,
+            wasted: b.wasted,
+            shed: b.shed,
+            latency_ms,
+            latency_p50_ms: p50.as_nanos() as f64 / 1e6,
+            latency_p99_ms: p99.as_nanos() as f64 / 1e6,
+            queue_max: b.queue_max,
+        }
     }
 }
 
@@ -291,13 +310,14 @@ pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
 pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
     simulate(sc, |_| ()).map(|sim| {
         let mut report = Report::new(sc, sim.metrics());
+        report.retry_gate = sim.behind().and_then(|b| Some(b.gate.as_ref()?.stats));
         if let Some(s) = sim.server_stats() {
             let untouched = report.rejected == 0 && report.retries == 0;
             report.server = Some(ServerReport::new(sc, s, untouched));
             let width = sim.metrics().bucket_width.as_nanos();
             for row in &mut report.series {
                 let index = (row.t * 1e9).round() as u64 / width;
-                row.server = Some(ServerRow::of(&s.bucket(index).copied().unwrap_or_default()));
+                row.server = Some(ServerRow::of(s, index));
             }
         }
         report
@@ -345,6 +365,7 @@ impl Report {
             latency_ns: LatencyReport { p50: p(50.0), p90: p(90.0), p99: p(99.0), max: p(100.0) },
             node_admitted: m.node_admitted[..nodes].to_vec(),
             server: None,
+            retry_gate: None,
             bucket_s: m.bucket_width.as_secs_f64(),
             series: m
                 .buckets()

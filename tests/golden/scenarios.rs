@@ -42,6 +42,9 @@ pub const GOLDEN: &[&str] = &[
     // ln and exp), newest-first, a bounded room, clients that give up.
     "capacity=50&refill=40&traffic=poisson&rate=60&seed=9&duration=30&workers=3&service=70&server_queue=40&client_timeout=300",
     "capacity=100&refill=60&traffic=bursts&rate=90&seed=4&duration=30&workers=1&service=15&service_dist=lognormal&service_cv=2.5&discipline=lifo&client_timeout=150",
+    // A spike on the traffic and the clients' retry budget (a server), and a breaker (none).
+    "capacity=100&refill=700&traffic=poisson&rate=600&seed=2&duration=20&retry=backoff&retries=10&workers=8&service=10&client_timeout=200&spike=5-10&spike_rate=600&retry_budget=0.1",
+    "capacity=10&refill=10&rate=100&seed=6&duration=30&retry=jitter&retries=10&retry_breaker=5&breaker_pause=2000&spike=3-4.5&spike_rate=200",
 ];
 
 /// `query<TAB>fnv1a-hex` per golden scenario, one line each.

@@ -58,6 +58,8 @@ pub(super) enum Ev {
     Served(crate::sim::server::Job),
     /// The client of this admitted attempt stops waiting for the server's answer.
     GaveUp(Attempt),
+    /// A spike's next request arrives (`spike=START-END`).
+    Spike,
 }
 
 /// An event of Kong's `policy: redis` (store = sync): one variant of [`Ev`] for all of them, so

@@ -63,9 +63,9 @@ pub struct Simulation {
     /// first request; behind `Any` so that a module without the shared store, which never makes
     /// one, carries none of its code. The store's and the nodes' limiters picture its counts.
     kong: Option<Box<dyn std::any::Any>>,
-    /// The server behind the limiter, if the scenario has one ([`server`]): a
-    /// [`crate::sim::server::Backend`] behind `Any`, as Kong's, so a module without the server
-    /// carries none of its code (not even the code that drops it).
+    /// What the scenario puts behind and around its limiter, if anything ([`server`]): a
+    /// [`server::Behind`] behind `Any`, as Kong's, so a module without it carries none of its
+    /// code (not even the code that drops it).
     server: Option<Box<dyn std::any::Any>>,
 }
 
@@ -84,7 +84,7 @@ impl Simulation {
         let delays = limiter.may_delay();
         let n = (sc.nodes.clamp(1, super::metrics::MAX_NODES as u32)) as usize;
         let up = Nanos(sc.rtt.as_nanos() / 2);
-        Simulation {
+        let mut sim = Simulation {
             now: SimTime::ZERO,
             horizon: None,
             arrivals,
@@ -111,7 +111,11 @@ impl Simulation {
             kong: None,
             server: server::make(sc, rng.fork(5)),
             sc: sc.clone(),
+        };
+        if sim.server.is_some() {
+            server::started(&mut sim);
         }
+        sim
     }
 
     /// Stops sending requests (new or retried) at `horizon`; those in flight still complete.
@@ -318,9 +322,15 @@ impl Simulation {
         self.nodes.iter().map(|n| n.limiter.gauge(self.now)).collect()
     }
 
+    /// What the scenario puts behind and around its limiter, if anything: its server, its
+    /// clients' retry gate.
+    pub fn behind(&self) -> Option<&server::Behind> {
+        self.server.as_deref()?.downcast_ref::<server::Behind>()
+    }
+
     /// What the server behind the limiter did so far, if the scenario has one.
     pub fn server_stats(&self) -> Option<&crate::sim::server::ServerStats> {
-        self.server.as_deref()?.downcast_ref::<crate::sim::server::Backend>().map(crate::sim::server::Backend::stats)
+        self.behind()?.backend.as_ref().map(crate::sim::server::Backend::stats)
     }
 
     /// Events processed so far: arrivals, retries, store operations and replies.

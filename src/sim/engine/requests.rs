@@ -55,6 +55,7 @@ impl Simulation {
             Ev::Delayed(a, d) => self.decided(a, d, now, false),
             Ev::Served(job) => super::server::finished(self, now, job),
             Ev::GaveUp(a) => super::server::gave_up(self, now, a),
+            Ev::Spike => super::server::spiked(self, now),
             ev => super::shared::handle(self, now, ev),
         }
     }
@@ -124,9 +125,16 @@ impl Simulation {
 
     /// The client of attempt `a`, refused at `now`, retries when its policy says (if that is
     /// before the horizon) or gives up. Returns whether a retry was scheduled.
+    /// With a retry budget or breaker ([`super::server::failed`]), it may refuse the retry.
     pub(super) fn retry_or_give_up(&mut self, a: Attempt, retry_after: Option<Nanos>, now: SimTime) -> bool {
-        match self.retry.delay(a.retry, retry_after, &mut self.retry_rng) {
-            Some(wait) if self.horizon.is_none_or(|h| now + wait < h) => {
+        let wait = self.retry.delay(a.retry, retry_after, &mut self.retry_rng);
+        let wait = wait.filter(|&w| self.horizon.is_none_or(|h| now + w < h));
+        let allowed = match self.server {
+            Some(_) => super::server::failed(self, now, wait.is_some()),
+            None => wait.is_some(),
+        };
+        match wait {
+            Some(wait) if allowed => {
                 self.push(now + wait, Ev::Retry(Attempt { retry: a.retry + 1, ..a }));
                 true
             }

@@ -1,89 +1,156 @@
-//! The server behind the limiter in the engine ([`crate::sim::server`]): a request the limiter
-//! admits is handed to it when its node has decided, and each one a worker finishes is an
-//! event. Its answers feed back: a 503 (the waiting room full) is a refusal the client retries
-//! as its `retry` policy says (without a Retry-After, so after one backoff base), and a client
-//! whose `client_timeout` passes before the answer stops waiting and retries the same way, while
-//! the server, which does not know, still finishes the first attempt.
+//! The server behind the limiter in the engine ([`crate::sim::server`]), the clients' retry
+//! budget and breaker, and a spike of traffic: what the scenario puts behind and around its
+//! limiter ([`Behind`]). A request the limiter admits is handed to the server when its node has
+//! decided, and each one a worker finishes is an event. Its answers feed back: a 503 (the
+//! waiting room full) is a refusal the client retries as its `retry` policy says (without a
+//! Retry-After, so after one backoff base), and a client whose `client_timeout` passes before
+//! the answer stops waiting and retries the same way, while the server, which does not know,
+//! still finishes the first attempt. Every refusal goes through the clients' [`RetryGate`]
+//! first, every answer in time tells it so; a spike's requests arrive as events of their own.
 //!
 //! Natively this is always here. In the browser a module has it only once its entry has called
 //! [`install`], as with the shared store ([`super::shared`]): a first module runs one limiter
-//! with nothing behind it (it hands a link that sets `workers` over to the whole page, which
-//! installs it), so its wasm carries none of this code.
+//! with nothing behind it (it hands a link that sets `workers` or another of these keys over to
+//! the whole page, which installs it), so its wasm carries none of this code.
 
 use super::events::{Attempt, Ev};
 use super::Simulation;
 use crate::sim::rng::SimRng;
 use crate::sim::scenario::Scenario;
-use crate::sim::server::{Admitted, Backend, Job, ServerConfig};
-use crate::sim::time::SimTime;
+use crate::sim::server::{Admitted, Backend, Job, RetryGate, ServerConfig, Spike};
+use crate::sim::time::{Nanos, SimTime};
 use std::any::Any;
 
-/// Makes the server available to this module's engine. Idempotent.
-pub fn install() {
-    #[cfg(target_arch = "wasm32")]
-    let _ = INSTALLED.set((make_backend, admit, finish, give_up));
+/// The sub-stream of the server's generator a spike draws its arrivals from.
+const SPIKE_STREAM: u64 = 0x5914E;
+
+/// What a scenario puts behind and around its limiter: each part only if its keys ask for it.
+pub struct Behind {
+    /// The server the limiter protects.
+    pub backend: Option<Backend>,
+    /// The clients' retry budget and breaker.
+    pub gate: Option<RetryGate>,
+    spike: Option<Spike>,
 }
 
+/// Makes these available to this module's engine. Idempotent.
+pub fn install() {
+    #[cfg(target_arch = "wasm32")]
+    let _ = INSTALLED.set(Ops { make: make_behind, start, admit, finish, give_up, failed: gate_failed, spike });
+}
+
+/// The operations a module that has called [`install`] runs.
 #[cfg(target_arch = "wasm32")]
-type Ops = (
-    fn(&Scenario, SimRng) -> Option<Box<dyn Any>>,
-    fn(&mut Simulation, Attempt, SimTime),
-    fn(&mut Simulation, SimTime, Job),
-    fn(&mut Simulation, SimTime, Attempt),
-);
+struct Ops {
+    make: fn(&Scenario, SimRng) -> Option<Box<dyn Any>>,
+    start: fn(&mut Simulation),
+    admit: fn(&mut Simulation, Attempt, SimTime),
+    finish: fn(&mut Simulation, SimTime, Job),
+    give_up: fn(&mut Simulation, SimTime, Attempt),
+    failed: fn(&mut Simulation, SimTime, bool) -> bool,
+    spike: fn(&mut Simulation, SimTime),
+}
 
 #[cfg(target_arch = "wasm32")]
 static INSTALLED: std::sync::OnceLock<Ops> = std::sync::OnceLock::new();
 
-/// The server `sc` puts behind its limiter, if any (none in a module without it).
-pub(super) fn make(sc: &Scenario, rng: SimRng) -> Option<Box<dyn Any>> {
-    #[cfg(target_arch = "wasm32")]
-    return INSTALLED.get().and_then(|&(make, ..)| make(sc, rng));
-    #[cfg(not(target_arch = "wasm32"))]
-    make_backend(sc, rng)
+/// Runs `op` of the installed operations (natively, `native`); `or` in a module without them.
+macro_rules! call {
+    ($op:ident, $native:ident, $or:expr, $($arg:expr),*) => {{
+        #[cfg(target_arch = "wasm32")]
+        return INSTALLED.get().map_or($or, |ops| (ops.$op)($($arg),*));
+        #[cfg(not(target_arch = "wasm32"))]
+        $native($($arg),*)
+    }};
 }
 
-/// The limiter admitted `a`, and its node answered at `now`: the server takes it.
+/// What `sc` puts behind and around its limiter, if anything (nothing in a module without it).
+pub(super) fn make(sc: &Scenario, rng: SimRng) -> Option<Box<dyn Any>> {
+    call!(make, make_behind, None, sc, rng)
+}
+
+/// The run has just been made: a spike's first request is scheduled.
+pub(super) fn started(sim: &mut Simulation) {
+    call!(start, start, (), sim)
+}
+
+/// The limiter admitted `a`, and its node answered at `now`: the server takes it (without a
+/// server, that is the client's success).
 pub(super) fn admitted(sim: &mut Simulation, a: Attempt, now: SimTime) {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(&(_, admit, ..)) = INSTALLED.get() {
-        admit(sim, a, now);
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    admit(sim, a, now)
+    call!(admit, admit, (), sim, a, now)
 }
 
 /// A worker finished `job` at `now`.
 pub(super) fn finished(sim: &mut Simulation, now: SimTime, job: Job) {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(&(_, _, finish, _)) = INSTALLED.get() {
-        finish(sim, now, job);
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    finish(sim, now, job)
+    call!(finish, finish, (), sim, now, job)
 }
 
 /// The client of attempt `a` stops waiting at `now`.
 pub(super) fn gave_up(sim: &mut Simulation, now: SimTime, a: Attempt) {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(&(.., give_up)) = INSTALLED.get() {
-        give_up(sim, now, a);
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    give_up(sim, now, a)
+    call!(give_up, give_up, (), sim, now, a)
 }
 
-fn make_backend(sc: &Scenario, rng: SimRng) -> Option<Box<dyn Any>> {
-    ServerConfig::of(&sc.product).map(|cfg| Box::new(Backend::new(cfg, rng, sc.bucket)) as Box<dyn Any>)
+/// An attempt failed at `now` (a 429, a 503, a timeout): whether the clients' gate lets the
+/// retry their policy `wants` through.
+pub(super) fn failed(sim: &mut Simulation, now: SimTime, wants: bool) -> bool {
+    call!(failed, gate_failed, wants, sim, now, wants)
+}
+
+/// A spike's request arrives at `now`.
+pub(super) fn spiked(sim: &mut Simulation, now: SimTime) {
+    call!(spike, spike, (), sim, now)
+}
+
+fn make_behind(sc: &Scenario, rng: SimRng) -> Option<Box<dyn Any>> {
+    let backend = ServerConfig::of(&sc.product).map(|cfg| Backend::new(cfg, rng.clone(), sc.bucket));
+    let spike = Spike::of(&sc.product, rng.clone().fork(SPIKE_STREAM));
+    let gate = RetryGate::of(&sc.product);
+    (backend.is_some() || gate.is_some() || spike.is_some())
+        .then(|| Box::new(Behind { backend, gate, spike }) as Box<dyn Any>)
+}
+
+/// What the run puts behind and around its limiter, if anything.
+fn behind(sim: &mut Simulation) -> Option<&mut Behind> {
+    sim.server.as_mut()?.downcast_mut::<Behind>()
 }
 
 /// The run's server, if it has one.
 fn backend(sim: &mut Simulation) -> Option<&mut Backend> {
-    sim.server.as_mut()?.downcast_mut::<Backend>()
+    behind(sim)?.backend.as_mut()
+}
+
+fn start(sim: &mut Simulation) {
+    schedule_spike(sim);
+}
+
+/// A spike's request arrives at `now`: it is sent, and the next one scheduled.
+fn spike(sim: &mut Simulation, now: SimTime) {
+    sim.arrive(now, 0);
+    schedule_spike(sim);
+}
+
+/// Schedules the spike's next request, if one is left before its end and the horizon.
+fn schedule_spike(sim: &mut Simulation) {
+    let next = behind(sim).and_then(|b| b.spike.as_mut()?.next_arrival());
+    if let Some(at) = next.filter(|&at| sim.horizon.is_none_or(|h| at < h)) {
+        sim.push(at, Ev::Spike);
+    }
+}
+
+fn succeeded(sim: &mut Simulation) {
+    if let Some(gate) = behind(sim).and_then(|b| b.gate.as_mut()) {
+        gate.succeeded();
+    }
+}
+
+fn gate_failed(sim: &mut Simulation, now: SimTime, wants: bool) -> bool {
+    let t = &sim.metrics.totals;
+    let new_requests = t.requests - t.retries;
+    behind(sim).and_then(|b| b.gate.as_mut()).map_or(wants, |g| g.failed(now, new_requests, wants))
 }
 
 fn admit(sim: &mut Simulation, a: Attempt, now: SimTime) {
-    let Some(server) = backend(sim) else { return };
+    let Some(server) = backend(sim) else { return succeeded(sim) };
     let job = Job { id: a.id, sent: a.at, queued: now };
     let timeout = server.config().client_timeout;
     match server.arrive(now, job) {
@@ -97,7 +164,7 @@ fn admit(sim: &mut Simulation, a: Attempt, now: SimTime) {
     // The client waits up to its timeout, inclusive: an answer at exactly that instant is in
     // time (goodput), so it stops waiting one nanosecond later.
     if let Some(t) = timeout {
-        sim.push((a.at + t).max(now) + crate::sim::time::Nanos(1), Ev::GaveUp(a));
+        sim.push((a.at + t).max(now) + Nanos(1), Ev::GaveUp(a));
     }
 }
 
@@ -109,7 +176,11 @@ fn give_up(sim: &mut Simulation, now: SimTime, a: Attempt) {
 
 fn finish(sim: &mut Simulation, now: SimTime, job: Job) {
     let Some(server) = backend(sim) else { return };
+    let in_time = server.in_time(now, &job);
     if let Some((next, done)) = server.finish(now, job) {
         sim.push(done, Ev::Served(next));
+    }
+    if in_time {
+        succeeded(sim);
     }
 }

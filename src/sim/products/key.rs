@@ -30,6 +30,21 @@ pub enum KeyKind {
     },
     /// One of these names, each standing for a value; a value is printed as its first name.
     Names(&'static [(&'static str, u64)]),
+    /// A stretch of simulated time, `START-END` in seconds to the millisecond with
+    /// `START < END ≤ 86400` (as `outage`), or `none`: held as `START_ms × 2³² + END_ms`, 0 for
+    /// none ([`span`]).
+    Span,
+}
+
+/// A [`KeyKind::Span`] key's value as `(start, end)` in milliseconds, `None` for none.
+///
+/// ```
+/// use ratelimit_playground::sim::products::key::span;
+/// assert_eq!(span((10_000 << 32) | 20_500), Some((10_000, 20_500)));
+/// assert_eq!(span(0), None);
+/// ```
+pub fn span(value: u64) -> Option<(u64, u64)> {
+    (value != 0).then_some((value >> 32, value & 0xFFFF_FFFF))
 }
 
 /// [`KeyKind::Names`] of an on/off key: `0` or `1` (also `false` or `true`).
@@ -40,7 +55,7 @@ impl ProductKey {
     pub fn value_of(&self, name: &str) -> Option<u64> {
         match self.kind {
             KeyKind::Names(names) => names.iter().find(|(n, _)| *n == name).map(|&(_, v)| v),
-            KeyKind::Num { .. } => None,
+            _ => None,
         }
     }
 
@@ -48,7 +63,7 @@ impl ProductKey {
     pub fn name_of(&self, value: u64) -> Option<&'static str> {
         match self.kind {
             KeyKind::Names(names) => names.iter().find(|&&(_, v)| v == value).map(|&(n, _)| n),
-            KeyKind::Num { .. } => None,
+            _ => None,
         }
     }
 }

@@ -3,7 +3,7 @@
 
 /// The most product keys the registry may declare, all products together (`sim::products`
 /// checks it at compile time).
-pub const MAX_PRODUCT_KEYS: usize = 24;
+pub const MAX_PRODUCT_KEYS: usize = 32;
 
 /// The values of the products' own query keys, by each key's slot in the registry's list of
 /// keys (`sim::products::PRODUCT_KEYS`): a key not set reads as its default. Read and written by

@@ -272,7 +272,7 @@ impl Num {
             KeyKind::Num { unit, digits, min, max } => {
                 Some(Num { key: key.key, unit, digits, min, max, get: |_| None, set: |_, _| {} })
             }
-            KeyKind::Names(_) => None,
+            _ => None,
         }
     }
 

@@ -12,7 +12,7 @@ use super::scenario::{Outage, Scenario, TrafficShape};
 use super::time::SimTime;
 use crate::sim::products::{models, product_key, KeyKind, ProductKey};
 use crate::sim::support::decimal::{format_fixed, parse_fixed};
-use keys::{name_of, num, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, SEC, STORES, TRAFFIC};
+use keys::{name_of, num, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, STORES, TRAFFIC};
 use std::fmt;
 
 pub use keys::{is_key, number_range, KEYS};
@@ -210,6 +210,9 @@ fn set_named(sc: &mut Scenario, key: &str, value: &str) -> Option<bool> {
         "outage" => outage_of(value).map(|o| sc.outage = o).is_some(),
         _ => match product_key(key)? {
             k @ ProductKey { kind: KeyKind::Names(_), .. } => k.value_of(value).map(|v| sc.product.set(k, v)).is_some(),
+            k @ ProductKey { kind: KeyKind::Span, .. } => {
+                span_of(value, 3).map(|s| sc.product.set(k, s.map_or(0, |(a, b)| (a << 32) | b))).is_some()
+            }
             _ => return None,
         },
     })
@@ -230,7 +233,7 @@ fn names_of(key: &str) -> Option<Vec<&'static str>> {
         "count_rejected" => names(BOOLS),
         _ => match product_key(key)?.kind {
             KeyKind::Names(table) => names(table),
-            KeyKind::Num { .. } => return None,
+            _ => return None,
         },
     })
 }
@@ -246,12 +249,23 @@ fn set_num(sc: &mut Scenario, num: &Num, product: Option<&ProductKey>, v: u64) {
 /// `outage=START-END` in seconds, `START < END ≤ 86400`, or `none` (or empty): `None` if it is
 /// neither.
 fn outage_of(value: &str) -> Option<Option<Outage>> {
+    span_of(value, S).map(|s| s.map(|(a, b)| Outage { start: SimTime(a), end: SimTime(b) }))
+}
+
+/// `START-END` in seconds with up to `digits` fractional digits, `START < END ≤ 86400`, as
+/// integers in those units; or `none` (or empty): `None` if it is neither.
+fn span_of(value: &str, digits: u32) -> Option<Option<(u64, u64)>> {
     if value == "none" || value.is_empty() {
         return Some(None);
     }
     let (a, b) = value.split_once('-')?;
-    let (a, b) = (parse_fixed(a, S).ok()?, parse_fixed(b, S).ok()?);
-    (a < b && b <= 86_400 * SEC).then_some(Some(Outage { start: SimTime(a), end: SimTime(b) }))
+    let (a, b) = (parse_fixed(a, digits).ok()?, parse_fixed(b, digits).ok()?);
+    (a < b && b <= 86_400 * 10u64.pow(digits)).then_some(Some((a, b)))
+}
+
+/// A span of seconds as the query format writes it: `START-END`, or `none`.
+fn span_text(span: Option<(u64, u64)>, digits: u32) -> String {
+    span.map_or("none".to_string(), |(a, b)| format!("{}-{}", format_fixed(a, digits), format_fixed(b, digits)))
 }
 
 impl Scenario {
@@ -365,10 +379,7 @@ impl Scenario {
         put("store", name_of(STORES, self.store).into(), name_of(STORES, d.store).into());
         put("fail", name_of(FAILS, self.fail).into(), name_of(FAILS, d.fail).into());
         put("retry", name_of(RETRIES, self.retry).into(), name_of(RETRIES, d.retry).into());
-        let outage = self
-            .outage
-            .map_or("none".to_string(), |o| format!("{}-{}", format_fixed(o.start.0, S), format_fixed(o.end.0, S)));
-        put("outage", outage, "none".into());
+        put("outage", span_text(self.outage.map(|o| (o.start.0, o.end.0)), S), "none".into());
         // The product knobs: in the full form only for a product model (they change nothing else);
         // the server's, only with a server.
         // (The server's keys are the list's last, `workers` first: found by place, so a first
@@ -381,6 +392,7 @@ impl Scenario {
             let shown = |v: u64| match key.kind {
                 KeyKind::Num { digits, .. } => format_fixed(v, digits),
                 KeyKind::Names(_) => key.name_of(v).unwrap_or_default().to_string(),
+                KeyKind::Span => span_text(crate::sim::products::key::span(v), 3),
             };
             let full = if i >= servers { server } else { product };
             let (v, default) = (shown(self.product.get(key)), shown(key.default));

@@ -56,7 +56,7 @@ pub enum Kind {
         /// The names known, in the order listed.
         known: Vec<&'static str>,
     },
-    /// `outage` that is not `START-END` in seconds (nor `none`).
+    /// `outage` (or `spike`) that is not `START-END` in seconds (nor `none`).
     Outage {
         /// The value, as given.
         value: String,

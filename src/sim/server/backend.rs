@@ -104,6 +104,8 @@ pub struct ServerStats {
     pub series: VecDeque<ServerBucket>,
     /// The index of `series`' first bucket.
     pub series_first: u64,
+    /// The latencies of those finished in the newest bucket so far.
+    pub open: LogHistogram,
 }
 
 /// What the server did in one series bucket.
@@ -119,12 +121,29 @@ pub struct ServerBucket {
     pub shed: u64,
     /// The latencies of those finished in it, summed (ns).
     pub latency_sum: u128,
+    /// Their median and 99th percentile (ns, as [`LogHistogram::percentile`]), once the bucket
+    /// is over; the newest bucket's are [`ServerStats::latency_quantiles`]'.
+    pub latency_p50: u64,
+    /// See `latency_p50`.
+    pub latency_p99: u64,
+    /// The most requests waiting at once in it.
+    pub queue_max: u64,
 }
 
 impl ServerStats {
     /// What happened in series bucket `index` (its start ÷ the width), if it is kept.
     pub fn bucket(&self, index: u64) -> Option<&ServerBucket> {
         self.series.get(usize::try_from(index.checked_sub(self.series_first)?).ok()?)
+    }
+
+    /// The median and 99th percentile latency of the requests finished in bucket `index`, if it
+    /// is kept: (0, 0) with none.
+    pub fn latency_quantiles(&self, index: u64) -> Option<(Nanos, Nanos)> {
+        let b = self.bucket(index)?;
+        if index + 1 == self.series_first + self.series.len() as u64 {
+            return Some((self.open.percentile(50.0), self.open.percentile(99.0)));
+        }
+        Some((Nanos(b.latency_p50), Nanos(b.latency_p99)))
     }
 
     /// The mean number of requests waiting over `elapsed`.
@@ -174,8 +193,16 @@ impl Backend {
         if s.series.is_empty() {
             s.series_first = index;
         }
+        // A bucket is over: its latencies' quantiles are kept. Until now nothing happened, so
+        // each new bucket starts with the requests waiting as they are.
+        if s.series_first + (s.series.len() as u64) <= index {
+            if let Some(last) = s.series.back_mut() {
+                (last.latency_p50, last.latency_p99) = (s.open.percentile(50.0).0, s.open.percentile(99.0).0);
+                s.open = LogHistogram::default();
+            }
+        }
         while s.series_first + (s.series.len() as u64) <= index {
-            s.series.push_back(ServerBucket::default());
+            s.series.push_back(ServerBucket { queue_max: self.waiting.len() as u64, ..ServerBucket::default() });
         }
         while s.series.len() > MAX_BUCKETS {
             s.series.pop_front();
@@ -224,12 +251,21 @@ impl Backend {
         if (self.waiting.len() as u64) < self.cfg.queue {
             self.inside.insert(job.id, 0);
             self.waiting.push_back(job);
-            self.stats.max_queue = self.stats.max_queue.max(self.waiting.len() as u64);
+            let waiting = self.waiting.len() as u64;
+            self.stats.max_queue = self.stats.max_queue.max(waiting);
+            let b = self.bucket(now);
+            b.queue_max = b.queue_max.max(waiting);
             return Admitted::Queued;
         }
         self.stats.shed += 1;
         self.bucket(now).shed += 1;
         Admitted::Shed
+    }
+
+    /// Whether `job`, finished at `now`, is answered within its client's timeout (every one
+    /// is, without a timeout).
+    pub fn in_time(&self, now: SimTime, job: &Job) -> bool {
+        self.cfg.client_timeout.is_none_or(|t| now.since(job.sent) <= t)
     }
 
     /// A worker finished `job` at `now`: it is counted, and the worker takes the next waiting
@@ -240,7 +276,7 @@ impl Backend {
         self.inside.remove(&job.id);
         self.stats.served += 1;
         self.stats.latency.record(latency);
-        let late = self.cfg.client_timeout.is_some_and(|t| latency > t);
+        let late = !self.in_time(now, &job);
         self.stats.wasted += u64::from(late);
         self.stats.goodput += u64::from(!late);
         let b = self.bucket(now);
@@ -248,6 +284,7 @@ impl Backend {
         b.wasted += u64::from(late);
         b.goodput += u64::from(!late);
         b.latency_sum += u128::from(latency.as_nanos());
+        self.stats.open.record(latency);
         let next = if self.cfg.lifo { self.waiting.pop_back() } else { self.waiting.pop_front() };
         match next {
             Some(j) => {

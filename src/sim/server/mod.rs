@@ -5,14 +5,19 @@
 //! waited and took, how busy the workers were. Its keys are in [`keys`].
 
 mod backend;
+pub mod gate;
 mod histogram;
 pub mod keys;
+mod spike;
 
 pub use backend::{Admitted, Backend, Job, ServerBucket, ServerConfig, ServerStats, ServiceDist};
+pub use gate::{GateStats, RetryGate};
 pub use histogram::LogHistogram;
 pub use keys::{KEYS, KEY_COUNT};
+pub use spike::Spike;
 
 use crate::sim::products::options::ProductOptions;
+use crate::sim::scenario::{Scenario, TrafficShape};
 use crate::sim::time::Nanos;
 
 impl ServerConfig {
@@ -87,6 +92,14 @@ pub fn predicted_wait(cfg: &ServerConfig, lambda: f64) -> Option<f64> {
         return None;
     };
     Some(wait_s * 1e9)
+}
+
+/// Queueing theory's mean wait (ns) for the server of `sc`, where it applies: Poisson arrivals
+/// at `rate` with no spike, that reach the server as they were sent (`untouched`: none refused,
+/// retried or shed), and a closed form for the server ([`predicted_wait`]).
+pub fn predicted_wait_of(sc: &Scenario, untouched: bool) -> Option<f64> {
+    let steady = sc.traffic == TrafficShape::Poisson && sc.product.get(&keys::SPIKE) == 0;
+    ServerConfig::of(&sc.product).filter(|_| steady && untouched).and_then(|c| predicted_wait(&c, sc.rate.as_per_sec()))
 }
 
 #[cfg(test)]
