@@ -8,6 +8,7 @@
 //! - `e2e/capabilities.rs`: each capability of the playground driven like a user would;
 //! - `e2e/paint_worker.rs`: the request strip is painted by the paint worker as the page would
 //!   paint it, and by the page when the worker fails;
+//! - `e2e/server_panel.rs`: "What the limiter protects": its presets' stories, knobs and cards;
 //! - `e2e/resilience.rs`: hostile traces are refused by name, a hidden tab or an embed out of view
 //!   holds the clock and comes back without a burst or a long frame, a busy soak shows no NaN.
 //!
@@ -31,6 +32,8 @@ mod paint_worker;
 mod resilience;
 #[path = "e2e/server.rs"]
 mod server;
+#[path = "e2e/server_panel.rs"]
+mod server_panel;
 
 use std::time::Duration;
 

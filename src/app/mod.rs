@@ -28,6 +28,7 @@ mod product_options;
 pub mod raf;
 pub(crate) mod response;
 pub mod script;
+mod server_view;
 mod single_view;
 mod slider;
 pub mod stand_in;

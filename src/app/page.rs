@@ -110,6 +110,8 @@ pub struct Parts {
     pub logs: fn(Playground) -> AnyView,
     /// "Use this in production".
     pub production: fn(Playground) -> AnyView,
+    /// "What the limiter protects": the server behind it.
+    pub server: fn(Playground) -> AnyView,
     /// The explanation of a view: every view's, or the textbook algorithms' and Compare all's.
     pub explain: fn(View) -> ExplanationText,
     /// "Replay my traffic"'s trace box; the callback is told once a trace is in use.
@@ -140,6 +142,7 @@ pub fn App() -> impl IntoView {
         products: |pg| view! { <super::controls::ProductControls playground=pg /> }.into_any(),
         logs: |pg| view! { <super::logs::LogsPanel playground=pg /> }.into_any(),
         production: |pg| view! { <ProductionPanel playground=pg /> }.into_any(),
+        server: |pg| view! { <super::server_view::ServerPanel playground=pg /> }.into_any(),
         explain: crate::present::explain::explain,
         trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
         handover: || take_handover().inspect(resume_when_mounted),
@@ -167,6 +170,16 @@ const PRODUCTION: StandIn = StandIn {
     focus: "production-tab-0",
 };
 
+/// The server behind the limiter as the light page shows it until the whole page is loaded.
+const SERVER: StandIn = StandIn {
+    id: "server",
+    title: "What the limiter protects",
+    blurb:
+        "The server behind it: latency at 90 % load, retry storms that outlive their spike, and what a limiter changes.",
+    button: ("server-load", "Show the server"),
+    focus: "server-preset-storm",
+};
+
 /// What every visitor loads first (`ratelimit-playground`): one server's limiter, run and drawn.
 /// Asking for anything else hands over to the whole page ([`App`]), and so does a link to a
 /// product model, whose code only the whole page has (`sim::products::models`; the loader starts
@@ -187,6 +200,7 @@ pub fn LightApp() -> impl IntoView {
         products: products_stand_in,
         logs: |pg| panel_stand_in(pg, LOGS),
         production: |pg| panel_stand_in(pg, PRODUCTION),
+        server: |pg| panel_stand_in(pg, SERVER),
         explain: crate::present::explain::explain_textbook,
         trace: trace_stand_in,
         handover: || None,
@@ -255,6 +269,7 @@ fn Page(
                 <Playback playground=pg held=Signal::derive(move || !seen.get()) />
                 {move || if compare.get() { (parts.compare)(pg) } else { single_or_cluster() }}
                 <Explanation playground=pg explain=parts.explain />
+                {(parts.server)(pg)}
                 {(parts.logs)(pg)}
                 {(parts.production)(pg)}
             </div>

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use super::playground::Playground;
 use clients::ClientControls;
 use limiter::LimiterControls;
-pub use product::{product_reads, ProductControls};
+pub use product::{product_reads, ChoiceMenu, ProductControls};
 pub use trace::TraceInput;
 use traffic::TrafficControls;
 

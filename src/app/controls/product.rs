@@ -82,19 +82,19 @@ fn Knob(
     }
 }
 
-/// A product's menu of one key's names (the Lua script).
+/// A menu of one key's names: a product's (the Lua script), the server's.
 #[component]
-fn ChoiceMenu(
+pub fn ChoiceMenu(
     /// The page state.
     playground: Playground,
-    /// The product's menu.
+    /// The menu.
     choice: Choice,
 ) -> impl IntoView {
     let pg = playground;
     let key = choice.key;
     let names = match key.kind {
         products::KeyKind::Names(names) => names,
-        products::KeyKind::Num { .. } => &[],
+        _ => &[],
     };
     // The label and its menu wrap as one, beside the product's menu.
     view! {
