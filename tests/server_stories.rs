@@ -107,3 +107,16 @@ fn an_open_breaker_stops_retries_until_its_pause_is_over() {
     assert!((10..=14).contains(&gate.breaker_opened), "{gate:?}");
     assert!(breaker.retries < 100, "{}", breaker.retries);
 }
+
+#[test]
+fn behind_several_nodes_a_per_node_limit_multiplies_into_server_overload() {
+    // A policy of 700/s for a server that answers 800/s, on four nodes: kept per node it admits
+    // four times that; kept in one atomic store, 700/s in all.
+    let q = "capacity=100&refill=700&traffic=poisson&rate=4000&duration=30&nodes=4&rtt=1&workers=8&service=10\
+             &client_timeout=200";
+    let (local, shared) = (report(&format!("{q}&store=local")), report(&format!("{q}&store=atomic")));
+    let (l, s) = (local.server.unwrap(), shared.server.unwrap());
+    assert!(local.admitted > 3 * shared.admitted, "{} vs {}", local.admitted, shared.admitted);
+    assert!(l.shed + l.wasted > l.goodput, "per node, the server drowns: {l:?}");
+    assert!((s.wasted, s.shed) == (0, 0) && s.goodput as f64 > 0.95 * 700.0 * 30.0, "shared, it keeps up: {s:?}");
+}

@@ -214,49 +214,51 @@ fn ServerCards(
     playground: Playground,
 ) -> impl IntoView {
     let pg = playground;
-    let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ s.completed_buckets));
     let totals = Memo::new(move |_| {
         let _ = pg.readout.with(|r| (r.generation, r.now));
         pg.with_runner(|r| r.sims().first().and_then(totals_line)).flatten()
     });
-    let card = |chart: ServerChart, id: &'static str, title: &'static str, sub: &'static str, label: &'static str| {
-        let render = move |layers: &mut Layers, env: u64| {
-            let Some(data) = pg.with_runner(|r| r.sims().first().and_then(|s| ServerWindow::of(s, SECONDS))).flatten()
-            else {
-                return Ok(());
-            };
-            layers.draw(&chart.axes(&data), env, |plot, style| {
-                chart.draw_data(plot, &data, style).map_err(|e| e.to_string())
-            })
-        };
-        let legend = Signal::derive(move || {
-            let _ = redraw.get();
-            pg.with_runner(|r| r.sims().first().and_then(|s| ServerWindow::of(s, SECONDS)))
-                .flatten()
-                .map(|d| chart.legend(&d))
-                .unwrap_or_default()
-        });
-        view! {
-            <figure class="panel chart-card server-card">
-                <figcaption>
-                    <span class="chart-title">{title}</span>
-                    <span class="chart-sub">{sub}</span>
-                </figcaption>
-                <PlotCanvas id=id label=label.to_string() redraw=redraw render=render class="plot-server" legend=legend />
-            </figure>
-        }
-    };
     view! {
         <p class="server-totals" id="server-totals">{move || totals.get()}</p>
         <div class="server-cards">
-            {card(ServerChart::Load, "server-load-chart", "Load and goodput", "requests per simulated second",
-                "Step chart per simulated second of requests offered to the limiter, answered in time (goodput), answered after the client gave up (wasted) and refused by the server (503), with the server's capacity as a dashed line")}
-            {card(ServerChart::Latency, "server-latency-chart", "Latency", "ms, from sending to the answer",
-                "Step chart per simulated second of the mean, median and 99th percentile latency of the requests the server finished, with queueing theory's mean as a dotted line where it applies")}
-            {card(ServerChart::Queue, "server-queue-chart", "Queue", "requests waiting for a worker",
-                "Step chart of the most requests waiting for a worker in each simulated second, with the waiting room's size as a dotted line once the queue nears it")}
+            {server_card(pg, ServerChart::Load)}
+            {server_card(pg, ServerChart::Latency)}
+            {server_card(pg, ServerChart::Queue)}
         </div>
     }
+}
+
+/// One of the server's cards, as the panel and an embed (`show=server_load`, …) draw it.
+pub(crate) fn server_card(pg: Playground, chart: ServerChart) -> AnyView {
+    let (id, title, sub, label) = match chart {
+        ServerChart::Load => ("server-load-chart", "Load and goodput", "requests per simulated second",
+            "Step chart per simulated second of requests offered to the limiter, answered in time (goodput), answered after the client gave up (wasted) and refused by the server (503), with the server's capacity as a dashed line"),
+        ServerChart::Latency => ("server-latency-chart", "Latency", "ms, from sending to the answer",
+            "Step chart per simulated second of the mean, median and 99th percentile latency of the requests the server finished, with queueing theory's mean as a dotted line where it applies"),
+        ServerChart::Queue => ("server-queue-chart", "Queue", "requests waiting for a worker",
+            "Step chart of the most requests waiting for a worker in each simulated second, with the waiting room's size as a dotted line once the queue nears it"),
+    };
+    let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ s.completed_buckets));
+    let window = move || pg.with_runner(|r| r.sims().first().and_then(|s| ServerWindow::of(s, SECONDS))).flatten();
+    let render = move |layers: &mut Layers, env: u64| {
+        let Some(data) = window() else { return Ok(()) };
+        layers
+            .draw(&chart.axes(&data), env, |plot, style| chart.draw_data(plot, &data, style).map_err(|e| e.to_string()))
+    };
+    let legend = Signal::derive(move || {
+        let _ = redraw.get();
+        window().map(|d| chart.legend(&d)).unwrap_or_default()
+    });
+    view! {
+        <figure class="panel chart-card server-card">
+            <figcaption>
+                <span class="chart-title">{title}</span>
+                <span class="chart-sub">{sub}</span>
+            </figcaption>
+            <PlotCanvas id=id label=label.to_string() redraw=redraw render=render class="plot-server" legend=legend />
+        </figure>
+    }
+    .into_any()
 }
 
 /// The server's totals so far, in one line.

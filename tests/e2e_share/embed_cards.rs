@@ -103,11 +103,24 @@ pub async fn cards_moment_caption_theme_and_builder() {
     save_png("embed-cluster-cards.png", &client.screenshot().await.expect("screenshot"));
     assert_clean(&client, "an embed of every multi-node card").await;
 
+    // The server's cards (issue #37): the retry storm half a minute in, as the CLI's still has it.
+    let storm =
+        "capacity=1000000&refill=1000000&traffic=poisson&rate=600&retry=backoff&retries=10&workers=8&service=10\
+                 &client_timeout=200&spike=10-20&spike_rate=600";
+    let server = ["server_load", "server_latency", "server_queue"];
+    open(&client, &format!("{base}?{storm}&embed=1&show={}&t=30&autoplay=0", server.join(","))).await;
+    assert_cards(&client, &server, "the server's cards").await;
+    let still = cli(&["--query", storm, "--format", "svg", "--show", "server_load", "--at", "30"]);
+    assert_eq!(counters(&client).await, still_counts(&still), "the server's embed at t = 30 s and the CLI's still");
+    save_png("embed-server-cards.png", &client.screenshot().await.expect("screenshot"));
+    assert_clean(&client, "an embed of the server's cards").await;
+
     // Cards the scenario cannot show are named in the notice; what is left is shown.
-    open(&client, &format!("{base}?rate=8&embed=1&show=topology,state,chart")).await;
+    open(&client, &format!("{base}?rate=8&embed=1&show=topology,state,chart,server_queue")).await;
     assert_cards(&client, &["state"], "a single-node scenario").await;
     let notice = text(&client, "#link-notice").await;
     assert!(notice.contains("'chart' is not a card") && notice.contains("'topology' is a multi-node card"), "{notice}");
+    assert!(notice.contains("'server_queue' shows the server behind the limiter"), "{notice}");
     // The frame's module reads only links without a notice: this one it handed to the whole page's.
     let wasm = "return performance.getEntriesByType('resource').map(r => r.name.split('/').pop()).filter(n => n.endsWith('.wasm'));";
     assert_eq!(

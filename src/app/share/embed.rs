@@ -20,9 +20,10 @@ use crate::app::playground::Playground;
 use crate::app::visibility::use_page_visible;
 use crate::present::cluster::presets::is_cluster;
 use crate::present::options::View;
-use crate::present::share::cards::{fit, Card};
+use crate::present::share::cards::{fit, Card, Unfit};
 use crate::present::share::link::{Link, Theme};
 use crate::sim::query::Problem;
+use crate::sim::server::keys::has_server;
 use crate::sim::Nanos;
 use crate::sim::ParamError;
 
@@ -48,15 +49,15 @@ fn use_theme(theme: Theme) -> Signal<bool> {
 
 /// The notice of a frame, compact: what its link did not use as given, and the cards left out
 /// (`show`), in words made only here.
-pub fn embed_notice(problems: Vec<Problem>, unfit: Vec<String>) -> AnyView {
-    let unfit = unfit.into_iter().map(|message| ParamError { param: "show".into(), message });
+pub fn embed_notice(problems: Vec<Problem>, unfit: Vec<Unfit>) -> AnyView {
+    let unfit = unfit.into_iter().map(|u| ParamError { param: "show".into(), message: u.message() });
     let notices = problems.iter().map(Problem::notice).chain(unfit).collect();
     view! { <LinkNotice notices=notices compact=true /> }.into_any()
 }
 
 /// The cards `link` shows, fitted to its scenario, and why each left out is.
-pub fn fitted_cards(link: &Link) -> (Vec<Card>, Vec<String>) {
-    fit(&link.frame.cards, is_cluster(&link.scenario))
+pub fn fitted_cards(link: &Link) -> (Vec<Card>, Vec<Unfit>) {
+    fit(&link.frame.cards, is_cluster(&link.scenario), has_server(&link.scenario.product))
 }
 
 /// The whole embed page for `link`.

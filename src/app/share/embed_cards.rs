@@ -17,10 +17,12 @@ use crate::app::compare_view::CompareView;
 use crate::app::convergence_view::ConvergenceChart;
 use crate::app::playground::Playground;
 use crate::app::response::LastResponse;
+use crate::app::server_view::server_card;
 use crate::app::state_view::StateChart;
 use crate::app::stats::Stats;
 use crate::app::strip_view::RequestStrip;
 use crate::app::throughput_view::ThroughputChart;
+use crate::chart::server::ServerChart;
 use crate::present::share::cards::{full_rows, Card};
 
 /// Draws one card: `(playground, card, multi-node)`. A frame's own module
@@ -28,9 +30,10 @@ use crate::present::share::cards::{full_rows, Card};
 /// every card ([`any_card`]), so the frame's module carries no multi-node or comparison code.
 pub type CardView = fn(Playground, Card, bool) -> AnyView;
 
-/// Whether `which` needs the whole page's module: Compare all, or any card of a multi-node run.
+/// Whether `which` needs the whole page's module: Compare all, the server's cards, or any card
+/// of a multi-node run.
 pub fn needs_whole_page(which: Card, cluster: bool) -> bool {
-    cluster || which == Card::Compare || which.multi_node()
+    cluster || which == Card::Compare || which.multi_node() || which.server()
 }
 
 /// One card of a one-server run, as the page draws it (see [`needs_whole_page`] for the rest).
@@ -59,6 +62,9 @@ pub fn any_card(pg: Playground, which: Card, cluster: bool) -> AnyView {
         (Card::Rtt, _) => view! { <ModesTable playground=pg /> }.into_any(),
         (Card::Sweep, _) => view! { <SweepCard playground=pg /> }.into_any(),
         (Card::Outage, _) => view! { <OutageCard playground=pg /> }.into_any(),
+        (Card::ServerLoad, _) => server_card(pg, ServerChart::Load),
+        (Card::ServerLatency, _) => server_card(pg, ServerChart::Latency),
+        (Card::ServerQueue, _) => server_card(pg, ServerChart::Queue),
         _ => one_server_card(pg, which, false),
     }
 }

@@ -104,21 +104,27 @@ pub fn EmbedPanel(
 ) -> impl IntoView {
     let (opened_on, textbook) = input.with_untracked(|i| (i.view, i.scenario.algo.textbook(&i.scenario.product)));
     let cluster = opened_on == LinkView::Cluster;
-    let offered: Vec<(Card, &'static str)> =
-        CARDS.iter().copied().filter(|(c, _)| if cluster { *c != Card::Compare } else { !c.multi_node() }).collect();
+    let has_server = input.with_untracked(|i| crate::sim::server::keys::has_server(&i.scenario.product));
+    let offered: Vec<(Card, &'static str)> = CARDS
+        .iter()
+        .copied()
+        .filter(|(c, _)| if cluster { *c != Card::Compare } else { !c.multi_node() })
+        .filter(|(c, _)| has_server || !c.server())
+        .collect();
     let frame = RwSignal::new(Frame {
         controls: suggested(is_windowed(textbook)),
         cards: vec![if opened_on == LinkView::Compare { Card::Compare } else { Card::Throughput }],
         ..Frame::default()
     });
     let scenario = Memo::new(move |_| input.with(|i| i.scenario.clone()));
+    let server = move || scenario.with(|sc| crate::sim::server::keys::has_server(&sc.product));
     let image = RwSignal::new(FALLBACK_IMAGE.to_string());
     let view_key = move || if cluster { LinkView::Cluster } else { LinkView::Single };
     let url = Memo::new(move |_| {
         frame.with(|f| scenario.with(|sc| format!("{}?{}", page_base(), embed_query(sc, view_key(), f))))
     });
     let height = Memo::new(move |_| {
-        frame.with(|f| frame_height(&fit(&f.cards, cluster).0, !f.controls.is_empty(), !f.caption.is_empty()))
+        frame.with(|f| frame_height(&fit(&f.cards, cluster, server()).0, !f.controls.is_empty(), !f.caption.is_empty()))
     });
     // The snippet's frame starts at the height the 600 px preview reports, once it has.
     let measured = RwSignal::new(None::<u32>);
@@ -130,7 +136,7 @@ pub fn EmbedPanel(
     });
     let command = Signal::derive(move || {
         frame.with(|f| {
-            let cards = fit(&f.cards, cluster).0;
+            let cards = fit(&f.cards, cluster, server()).0;
             scenario.with(|sc| {
                 svg_command(&scenario_query(sc), &cards, &moment_text(f.at), f.theme, &f.caption, &image.get())
             })

@@ -40,9 +40,10 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   each: admitted, refused, the first refusal, the longest hold, why it differs)
   --out FILE      write there instead of standard output
   --show CARDS    with --format svg: an embed's still instead — exactly the cards an embed with
-                  show=CARDS draws (throughput,state,steady,strip,response,stats,compare, and
-                  multi-node topology,swimlane,code,nodes,rtt,sweep,outage), 600 px wide, by the
-                  same drawing code, at the moment --at
+                  show=CARDS draws (throughput,state,steady,strip,response,stats,compare,
+                  multi-node topology,swimlane,code,nodes,rtt,sweep,outage, and with workers the
+                  server's server_load,server_latency,server_queue), 600 px wide, by the same
+                  drawing code, at the moment --at
   --at SECONDS    the moment of the still, like an embed's t= (0 to 600; default: the end of the
                   scenario's duration, at most 600)
   --theme T       the still's theme, like an embed's theme=: auto (default: light, and dark

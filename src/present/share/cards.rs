@@ -35,10 +35,16 @@ pub enum Card {
     Sweep,
     /// Multi-node: what a store outage let through.
     Outage,
+    /// The server behind the limiter: requests offered, goodput, wasted and shed per second.
+    ServerLoad,
+    /// The server behind the limiter: latency per second against queueing theory.
+    ServerLatency,
+    /// The server behind the limiter: the requests waiting for a worker.
+    ServerQueue,
 }
 
-/// Every card with its name in `show=`, single-node cards first.
-pub const CARDS: [(Card, &str); 14] = [
+/// Every card with its name in `show=`, single-node cards first, the server's last.
+pub const CARDS: [(Card, &str); 17] = [
     (Card::Throughput, "throughput"),
     (Card::State, "state"),
     (Card::Steady, "steady"),
@@ -53,6 +59,9 @@ pub const CARDS: [(Card, &str); 14] = [
     (Card::Rtt, "rtt"),
     (Card::Sweep, "sweep"),
     (Card::Outage, "outage"),
+    (Card::ServerLoad, "server_load"),
+    (Card::ServerLatency, "server_latency"),
+    (Card::ServerQueue, "server_queue"),
 ];
 
 impl Card {
@@ -96,12 +105,21 @@ impl Card {
             Card::Rtt => "Round trips per mode",
             Card::Sweep => "Edge sweep",
             Card::Outage => "Outage",
+            Card::ServerLoad => "Load and goodput",
+            Card::ServerLatency => "Latency",
+            Card::ServerQueue => "Queue",
         }
+    }
+
+    /// Whether it shows the server behind the limiter (`workers` > 0).
+    pub fn server(self) -> bool {
+        matches!(self, Card::ServerLoad | Card::ServerLatency | Card::ServerQueue)
     }
 
     /// Whether it is a wide chart that takes a whole row of the embed's grid.
     pub fn wide(self) -> bool {
         matches!(self, Card::Throughput | Card::Compare | Card::Topology | Card::Swimlane | Card::Strip)
+            || self.server()
     }
 }
 
@@ -132,37 +150,64 @@ pub fn full_rows(cards: &[Card]) -> Vec<bool> {
 /// The cards an embed shows when `show` is absent: the throughput chart, as before `show` existed.
 pub const DEFAULT_CARDS: [Card; 1] = [Card::Throughput];
 
-/// `cards` fitted to a scenario: multi-node cards need a multi-node scenario, and compare mode
-/// runs single-node limiters only, so those that cannot be shown are dropped, each with a message;
-/// nothing left means [`DEFAULT_CARDS`].
+/// A card [`fit`] left out: the scenario cannot show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unfit {
+    /// The card.
+    pub card: Card,
+    /// Whether the scenario is multi-node.
+    pub multi_node: bool,
+}
+
+impl Unfit {
+    /// Why it is left out, in a sentence (made only where it is shown: a frame's first module,
+    /// which hands such a link over, carries none of these words).
+    pub fn message(self) -> String {
+        let key = self.card.key();
+        if self.card.server() {
+            format!("'{key}' shows the server behind the limiter and this scenario has none (set workers=1 or more); not shown")
+        } else if self.card.multi_node() && !self.multi_node {
+            format!("'{key}' is a multi-node card and this scenario runs one node (set nodes=2 or more); not shown")
+        } else {
+            "'compare' runs the algorithms on one node and this scenario is multi-node; not shown".to_string()
+        }
+    }
+}
+
+/// `cards` fitted to a scenario: multi-node cards need a multi-node scenario, the server's cards
+/// a server (`server`: `workers` > 0), and compare mode runs single-node limiters only, so those
+/// that cannot be shown are left out, each an [`Unfit`]; nothing left means [`DEFAULT_CARDS`].
 ///
 /// ```
 /// use ratelimit_playground::present::share::cards::{fit, Card};
-/// let (cards, messages) = fit(&[Card::Topology, Card::State], false);
+/// let (cards, unfit) = fit(&[Card::Topology, Card::State], false, false);
 /// assert_eq!(cards, [Card::State]);
-/// assert!(messages[0].starts_with("'topology' is a multi-node card"));
+/// assert!(unfit[0].message().starts_with("'topology' is a multi-node card"));
+/// let (cards, unfit) = fit(&[Card::ServerLoad], false, false);
+/// assert_eq!(cards, [Card::Throughput]);
+/// assert!(unfit[0].message().starts_with("'server_load' shows the server behind the limiter"));
 /// ```
-pub fn fit(cards: &[Card], multi_node: bool) -> (Vec<Card>, Vec<String>) {
-    let mut messages = Vec::new();
+pub fn fit(cards: &[Card], multi_node: bool, server: bool) -> (Vec<Card>, Vec<Unfit>) {
+    let mut unfit = Vec::new();
     let mut kept = Vec::new();
-    for &c in cards {
-        if c.multi_node() && !multi_node {
-            messages.push(format!(
-                "'{}' is a multi-node card and this scenario runs one node (set nodes=2 or more); not shown",
-                c.key()
-            ));
-        } else if c == Card::Compare && multi_node {
-            messages.push(
-                "'compare' runs the algorithms on one node and this scenario is multi-node; not shown".to_string(),
-            );
+    for &card in cards {
+        let shown = if card.server() {
+            server
+        } else if card.multi_node() {
+            multi_node
         } else {
-            kept.push(c);
+            !(card == Card::Compare && multi_node)
+        };
+        if shown {
+            kept.push(card);
+        } else {
+            unfit.push(Unfit { card, multi_node });
         }
     }
     if kept.is_empty() {
         kept = DEFAULT_CARDS.to_vec();
     }
-    (kept, messages)
+    (kept, unfit)
 }
 
 /// Reads `show=` (comma-separated names): the cards in the order given, repeats dropped, and an
@@ -232,16 +277,16 @@ mod tests {
 
     #[test]
     fn cards_that_cannot_be_shown_are_dropped_with_a_reason_and_none_left_means_throughput() {
+        let (cards, unfit) = fit(&[Card::Compare, Card::Swimlane], true, false);
+        assert_eq!(cards, [Card::Swimlane]);
         assert_eq!(
-            fit(&[Card::Compare, Card::Swimlane], true),
-            (
-                vec![Card::Swimlane],
-                vec!["'compare' runs the algorithms on one node and this scenario is multi-node; not shown".to_string()]
-            )
+            unfit.iter().map(|u| u.message()).collect::<Vec<_>>(),
+            ["'compare' runs the algorithms on one node and this scenario is multi-node; not shown"]
         );
-        let (cards, messages) = fit(&[Card::Outage], false);
+        let (cards, unfit) = fit(&[Card::Outage], false, false);
         assert_eq!(cards, DEFAULT_CARDS);
-        assert_eq!(messages.len(), 1);
-        assert_eq!(fit(&[], false), (DEFAULT_CARDS.to_vec(), vec![]));
+        assert_eq!(unfit.len(), 1);
+        assert_eq!(fit(&[], false, false), (DEFAULT_CARDS.to_vec(), vec![]));
+        assert_eq!(fit(&[Card::ServerQueue], true, true), (vec![Card::ServerQueue], vec![]));
     }
 }

@@ -5,6 +5,8 @@
 //! the text cards (counters, last response, code, per node, round trips, sweep, outage) are set
 //! as lines of text with the page's numbers. What `ratelimit-sim --format svg --show …` prints.
 
+use crate::chart::server::ServerChart;
+use crate::present::server::cards::ServerWindow;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -55,7 +57,7 @@ enum Body {
 /// in the embed's `theme` and with its `caption` under the cards, as the embed shows them.
 pub fn still_svg(sc: &Scenario, cards: &[Card], at: Nanos, theme: Theme, caption: &str) -> Result<String, String> {
     sc.validate().map_err(|e| e.to_string())?;
-    let (cards, _) = fit(cards, is_cluster(sc));
+    let (cards, _) = fit(cards, is_cluster(sc), crate::sim::server::keys::has_server(&sc.product));
     let mut runner = Runner::new(sc, cards.contains(&Card::Compare));
     runner.jump(at);
     let sim = runner.sims().first().ok_or("the scenario runs no simulation")?;
@@ -130,7 +132,7 @@ fn body(card: Card, runner: &Runner, sim: &Simulation) -> Body {
     let sc = sim.scenario();
     let totals = sim.metrics().totals;
     match card {
-        Card::Throughput => Body::Chart(220),
+        Card::Throughput | Card::ServerLoad | Card::ServerLatency | Card::ServerQueue => Body::Chart(220),
         Card::State | Card::Steady => Body::Chart(180),
         Card::Strip => Body::Chart(90),
         Card::Compare => Body::Chart(150 * runner.sims().len().div_ceil(3) as u32),
@@ -320,6 +322,17 @@ fn draw_card<DB: DrawingBackend>(
                 draw_swimlane(&inner, &swimlane(sim), style).map_err(e)?;
                 draw_swimlane_labels(&inner, sc.nodes as usize, style).map_err(e)
             }
+            Card::ServerLoad | Card::ServerLatency | Card::ServerQueue => {
+                let chart = match card {
+                    Card::ServerLoad => ServerChart::Load,
+                    Card::ServerLatency => ServerChart::Latency,
+                    _ => ServerChart::Queue,
+                };
+                match ServerWindow::of(sim, THROUGHPUT_SECONDS) {
+                    Some(data) => chart.draw(&inner, &data, style).map_err(e),
+                    None => Ok(()),
+                }
+            }
             _ => Ok(()),
         },
     }
@@ -350,6 +363,12 @@ mod tests {
         let svg = still_svg(&q("nodes=4&store=race&rtt=20&rate=40"), &cluster, Nanos::from_secs(5), Theme::Light, "")
             .unwrap();
         assert!(svg.contains("node 4: ") && svg.contains("GET"), "per node and the code");
+        let server = [Card::ServerLoad, Card::ServerLatency, Card::ServerQueue];
+        let storm = q(crate::present::server::presets::STORM.query);
+        let svg = still_svg(&storm, &server, Nanos::from_secs(30), Theme::Light, "").unwrap();
+        for (card, key) in server.iter().zip(["goodput / s", "p99", "most waiting"]) {
+            assert!(svg.contains(card.title()) && svg.contains(key), "{card:?}");
+        }
         let compare = still_svg(&q("rate=8"), &[Card::Compare], Nanos::from_secs(5), Theme::Light, "").unwrap();
         assert!(compare.contains("Sliding window log") || compare.contains("Sliding log"), "every column");
     }

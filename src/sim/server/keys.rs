@@ -6,6 +6,7 @@
 //! over to the whole page.
 
 use crate::sim::products::key::{KeyKind, ProductKey};
+use crate::sim::products::options::ProductOptions;
 
 /// `workers` (0–10 000; 0, the default: no server modelled): how many requests the server
 /// works on at once.
@@ -86,6 +87,13 @@ pub const SPIKE_RATE: ProductKey = ProductKey {
     kind: KeyKind::Num { unit: "requests/s", digits: 3, min: 1, max: 100_000_000 },
     default: 100_000,
 };
+
+/// Whether the options put a server behind the limiter (`workers` above 0): a comparison, not
+/// [`super::ServerConfig::of`], so the modules that only ask (a frame's, the Embed panel's)
+/// carry none of the server's configuration.
+pub fn has_server(o: &ProductOptions) -> bool {
+    o.get(&WORKERS) > 0
+}
 
 /// How many keys the server has.
 pub const KEY_COUNT: usize = 12;
