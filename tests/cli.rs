@@ -339,6 +339,27 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
         ),
         "{csv}"
     );
+    // With a server behind the limiter, each policy's admitted requests go through it, and a
+    // latency objective names the largest policy that keeps it (issue #37).
+    let q = "capacity=20&refill=2&workers=2&service=20";
+    let o = sim(&["--query", q, "--log", log.to_str().unwrap(), "--sweep", "--latency-objective", "100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(s["latency_objective_ms"], 100.0);
+    let largest = &s["largest_within_latency"];
+    let keeps = |r: &serde_json::Value| r["server"]["p99_ms"].as_f64().unwrap() <= 100.0 && r["server"]["shed"] == 0;
+    assert!(keeps(largest), "{largest}");
+    let grid = s["grid"].as_array().unwrap();
+    let at = grid.iter().position(|r| r["policy"] == largest["policy"]).unwrap();
+    assert!(grid[at + 1..].iter().all(|r| !keeps(r)), "nothing larger keeps 100 ms");
+    let csv =
+        String::from_utf8(sim(&["--query", q, "--log", log.to_str().unwrap(), "--sweep", "--format", "csv"]).stdout)
+            .unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",server_p99_ms,server_shed,server_utilization"), "{csv}");
+    let o = sim(&["--query", q, "--log", log.to_str().unwrap(), "--latency-objective", "100"]);
+    assert_eq!((o.status.code(), stderr(&o).contains("add --sweep")), (Some(2), true));
+    let o = sim(&["--query", q, "--log", log.to_str().unwrap(), "--sweep", "--latency-objective", "-5"]);
+    assert!(stderr(&o).contains("--latency-objective: '-5' is not a time in ms"), "{}", stderr(&o));
 
     // Bad logs and flags: exit 2, the line or the flag named.
     let bad = dir.join("bad.log");

@@ -49,10 +49,13 @@ pub fn ServerPanel(
         pg.reset();
         pg.running.set(true);
     };
+    // A story is pressed while the run is its scenario; what to watch stays for the last one
+    // chosen, saying so once the run has changed.
+    let running = move |p: ServerPreset| pg.scenario.with(|s| Scenario::from_query(p.query).ok().as_ref() == Some(s));
     let presets = PRESETS
         .iter()
         .map(|&p| {
-            let on = move || chosen.get() == Some(p);
+            let on = move || running(p);
             view! {
                 <button type="button" id=p.id class="preset" aria-pressed=move || on().to_string() on:click=move |_| pick(p)>
                     {p.label}
@@ -60,8 +63,13 @@ pub fn ServerPanel(
             }
         })
         .collect_view();
-    let watch =
-        move || chosen.get().map(|p| view! { <p class="server-watch" id="server-watch" role="status">{p.watch}</p> });
+    let watch = move || {
+        chosen.get().map(|p| {
+            let changed =
+                (!running(p)).then_some(" The run has changed since: press the story again to start it over.");
+            view! { <p class="server-watch" id="server-watch" role="status">{p.watch}{changed}</p> }
+        })
+    };
     let add = move |_| pg.edit(|s| s.product.set(&WORKERS, FIRST_WORKERS));
     view! {
         <section class="panel server" id="server" aria-labelledby="server-title">

@@ -247,9 +247,15 @@ pub fn run_requests(sc: &Scenario) -> u128 {
         }
         _ => u128::from(sc.rate.milli()) * secs / 1_000_000_000_000,
     };
+    // A spike's, within the run (`spike_rate` × its length, twice for its Poisson spread).
+    let spike =
+        crate::sim::products::key::span(sc.product.get(&crate::sim::server::keys::SPIKE)).map_or(0, |(a, b)| {
+            let ms = u128::from(b.min(sc.duration.as_nanos() / 1_000_000).saturating_sub(a));
+            2 * u128::from(sc.product.get(&crate::sim::server::keys::SPIKE_RATE)) * ms / 1_000_000
+        });
     // Clients that give up never send a retry, whatever `retries` says.
     let retries = if sc.retry == RetryPolicy::GiveUp { 0 } else { u128::from(sc.max_retries) };
-    arrivals * (1 + retries)
+    (arrivals + spike) * (1 + retries)
 }
 
 /// Most lines `--format decisions` prints: every decision is kept in memory until the run ends.

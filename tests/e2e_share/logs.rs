@@ -389,5 +389,22 @@ async fn drive_logs() {
     assert!(code.contains(&format!("# {limit} hits per {window} s")), "{rec}: {code}");
     super::save_element(&client, "#log-sizing", "logs-product-config.png").await;
     eprintln!("logs: the recommendation as Python limits writes it");
+
+    // With a server behind the limiter, the other side (issue #37): the largest policy its p99
+    // keeps within the clients' timeout, the policy the CLI names.
+    let served = "capacity=20&refill=2&rate=8&seed=7&workers=2&service=20&client_timeout=100";
+    open(&client, &format!("{}?{served}", server.url)).await;
+    wait_until(&client, "document.querySelector('#log-sample-api')", Duration::from_secs(15), "the log panel").await;
+    click(&client, "#log-sample-api").await;
+    analysed(&client, "the sample with a server").await;
+    wait_until(&client, "document.querySelector('#log-server-side')", Duration::from_secs(30), "the server's side")
+        .await;
+    let side = text(&client, "#log-server-side").await;
+    let sized: Value =
+        serde_json::from_str(&cli(&["--query", served, "--log", sample.to_str().unwrap(), "--sweep"])).expect("JSON");
+    let largest = sized["largest_within_latency"]["policy"].as_str().expect("a policy keeps 100 ms");
+    assert!(side.contains(largest) && side.contains("within 100 ms (the clients' timeout)"), "{largest}: {side}");
+    super::save_element(&client, "#log-sizing", "logs-server-side.png").await;
+    eprintln!("logs: the sizing's server side");
     std::fs::remove_dir_all(&dir).ok();
 }

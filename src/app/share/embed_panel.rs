@@ -104,6 +104,8 @@ pub fn EmbedPanel(
 ) -> impl IntoView {
     let (opened_on, textbook) = input.with_untracked(|i| (i.view, i.scenario.algo.textbook(&i.scenario.product)));
     let cluster = opened_on == LinkView::Cluster;
+    // The server's cards with a server, as the panel opened (the cluster view's cards likewise);
+    // a snippet never shows one its scenario cannot: `fit` leaves it out, saying why.
     let has_server = input.with_untracked(|i| crate::sim::server::keys::has_server(&i.scenario.product));
     let offered: Vec<(Card, &'static str)> = CARDS
         .iter()

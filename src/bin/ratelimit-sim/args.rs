@@ -19,7 +19,8 @@ usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisio
        ratelimit-sim --query QUERY --format svg --show CARDS [--at SECONDS] [--theme T]
                      [--caption TEXT] [--out FILE]
        ratelimit-sim --query QUERY --log FILE [--log-format F] [--key K] [--format json|csv] [--out FILE]
-       ratelimit-sim --query QUERY --log FILE --sweep [--target-keys PCT] [--format json|csv]
+       ratelimit-sim --query QUERY --log FILE --sweep [--target-keys PCT] [--latency-objective MS]
+                     [--format json|csv]
        ratelimit-sim --sample-log api|login [--minutes M] [--query seed=S] [--out FILE]
        ratelimit-sim --query QUERY --export {exports}
        ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
@@ -61,7 +62,10 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
   --sweep         the sizing assistant: up to 100 policies (capacity × refill, or limit ×
                   window) drawn from the log's peaks, each run on the log, and the smallest under
                   which at most --target-keys PCT (0 to 100, default 1) of the keys see a 429,
-                  with the keys it still throttles
+                  with the keys it still throttles; with a server in the query (workers=N), each
+                  policy's admitted requests also go through it, and the largest policy under
+                  which its p99 latency keeps --latency-objective MS (default: the query's
+                  client_timeout) and nothing is shed is named
   --sample-log S  print a generated (not real) combined-format log to try --log on: api (300
                   clients, three scrapers, a cron burst each minute) or login (credential
                   stuffing); --minutes M long (1 to 10080, default 10), from the query's seed
@@ -120,6 +124,8 @@ pub struct Args {
     pub sample: Option<(String, u64)>,
     /// `--sweep`, with `--target-keys` as a share (0–1).
     pub sweep: Option<f64>,
+    /// `--latency-objective`: the p99 the server behind the limiter must keep, for `--sweep`.
+    pub latency_objective: Option<Nanos>,
 }
 
 pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
@@ -138,6 +144,7 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
         key: None,
         sample: None,
         sweep: None,
+        latency_objective: None,
     };
     let (mut query, mut minutes, mut target) = (None, None, None);
     while let Some(flag) = it.next() {
@@ -171,6 +178,19 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
             }
             "--log" => args.log.push(value("--log")?),
             "--sweep" => args.sweep = Some(0.01),
+            "--latency-objective" => {
+                let text = value("--latency-objective")?;
+                match text.parse::<f64>() {
+                    Ok(ms) if ms > 0.0 && ms <= 3_600_000.0 => {
+                        args.latency_objective = Some(Nanos::from_secs_f64(ms / 1e3));
+                    }
+                    _ => {
+                        return Err(format!(
+                            "--latency-objective: '{text}' is not a time in ms from 0 (excluded) to 3600000"
+                        ))
+                    }
+                }
+            }
             "--target-keys" => {
                 let text = value("--target-keys")?;
                 match text.parse::<f64>() {
@@ -252,6 +272,9 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
         (Some(share), Some(t)) => *share = t,
         (None, Some(_)) => return Err("--target-keys is the sizing assistant's: add --sweep".into()),
         _ => {}
+    }
+    if args.latency_objective.is_some() && args.sweep.is_none() {
+        return Err("--latency-objective is the sizing assistant's: add --sweep (and a server: workers=N)".into());
     }
     if args.sweep.is_some() && args.log.is_empty() {
         return Err("--sweep sizes a policy on a log: give it with --log FILE".into());

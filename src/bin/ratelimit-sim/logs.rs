@@ -90,7 +90,13 @@ fn sizing_report(sc: &Scenario, args: &Args, paths: &[String], target: f64) -> R
     let mut arrivals = Vec::new();
     let input = open_log(paths, args.log_format.clone())?;
     let read = read_log(input, args.log_format.clone(), &key, |a| arrivals.push(a)).map_err(|e| e.to_string())?;
-    let sizing = sweep(&arrivals, &read, sc, target);
+    if args.latency_objective.is_some() && ratelimit_playground::sim::server::ServerConfig::of(&sc.product).is_none() {
+        return Err("--latency-objective: the objective is the server's: add a server to the query (workers=N)".into());
+    }
+    let mut sizing = sweep(&arrivals, &read, sc, target);
+    if args.latency_objective.is_some() {
+        sizing.latency_objective = args.latency_objective;
+    }
     Ok(output::sizing(&sizing, &read.keys, sc, args.format == Format::Csv))
 }
 

@@ -38,6 +38,68 @@ fn cells(row: &SizingRow, s: &Sizing, keys: &Keys) -> Vec<String> {
         format_percent(share(row.rejected, s.requests)),
         heaviest.join(" · "),
     ]
+    .into_iter()
+    .chain(row.server.map(|v| format!("{} ms{}", format_number(v.p99_ms), shed_words(v.shed))))
+    .collect()
+}
+
+/// ", 12 shed" when the server shed any.
+fn shed_words(shed: u64) -> String {
+    if shed == 0 {
+        String::new()
+    } else {
+        format!(", {} shed", group_thousands(shed))
+    }
+}
+
+/// With a server behind the limiter and a latency objective (its clients' timeout): the largest
+/// policy that keeps it, and whether the recommendation does.
+fn server_side(s: &Sizing) -> Option<String> {
+    let objective = format_number(s.latency_objective?.as_nanos() as f64 / 1e6);
+    s.rows.first()?.server?;
+    let limit_ms = s.latency_objective?.as_nanos() as f64 / 1e6;
+    let keeps = |r: &SizingRow| r.server.is_some_and(|v| v.p99_ms <= limit_ms && v.shed == 0);
+    let allowed = (s.target * s.keys as f64).floor() as usize;
+    let both = s.rows.iter().find(|r| r.keys_throttled <= allowed && keeps(r));
+    let rec_words = match s.recommended.map(|i| &s.rows[i]) {
+        Some(r) if keeps(r) => {
+            format!(" The recommended policy keeps it too: p99 {} ms.", format_number(r.server?.p99_ms))
+        }
+        Some(r) => {
+            let v = r.server?;
+            let then = match both {
+                Some(b) => format!(
+                    " The smallest that does both: <strong>{}</strong> (<code>{}</code>).",
+                    policy_words(&b.policy),
+                    escape(&b.policy.to_string())
+                ),
+                None => {
+                    " No policy in the sweep does both: this server is too small for what your clients send.".into()
+                }
+            };
+            format!(
+                " The recommended policy does not (p99 {} ms{}).{then}",
+                format_number(v.p99_ms),
+                shed_words(v.shed)
+            )
+        }
+        None => String::new(),
+    };
+    Some(match s.largest_within_objective().map(|i| &s.rows[i]) {
+        Some(r) => {
+            let v = r.server?;
+            format!(
+                "<p id=\"log-server-side\">The other side, the server behind the limiter: the largest policy under which 99 % of the requests it admits are answered within {objective} ms (the clients' timeout), none shed: <strong>{}</strong> (<code>{}</code>), p99 {} ms, workers {} busy.{rec_words}</p>",
+                policy_words(&r.policy),
+                escape(&r.policy.to_string()),
+                format_number(v.p99_ms),
+                format_percent(v.utilization),
+            )
+        }
+        None => format!(
+            "<p id=\"log-server-side\">The other side, the server behind the limiter: no policy in the sweep keeps its p99 within {objective} ms (the clients' timeout) with nothing shed.{rec_words}</p>"
+        ),
+    })
 }
 
 /// The sizing table of `s` (over the first `swept` requests), keys named by `keys`, the
@@ -78,6 +140,7 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32, next: &s
         )),
     }
     out.push_str(next);
+    out.push_str(&server_side(s).unwrap_or_default());
     if swept >= MAX_SWEPT {
         out.push_str(&format!(
             "<p class=\"hint\">Sized on the log's first {} requests.</p>",
@@ -108,7 +171,10 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32, next: &s
     out.push_str(&figure("What gets through", &at, &through_chart(&points, rec.map(|r| r.rate)).markup(width)));
     out.push_str("</div>");
     let is_rec = |r: &SizingRow| rec.is_some_and(|x| x.policy == r.policy);
-    let heads = ["Policy", "Rate", "Keys throttled", "Requests refused", "The heaviest keys get through"];
+    let mut heads = vec!["Policy", "Rate", "Keys throttled", "Requests refused", "The heaviest keys get through"];
+    if s.rows.first().is_some_and(|r| r.server.is_some()) {
+        heads.push("Server p99");
+    }
     let line_rows: Vec<(bool, Vec<String>)> = on_line.iter().map(|r| (is_rec(r), cells(r, s, keys))).collect();
     out.push_str(&table("log-sizing-table", &format!("The policies at {line}"), &heads, &line_rows));
     let all: Vec<(bool, Vec<String>)> = s.rows.iter().map(|r| (is_rec(r), cells(r, s, keys))).collect();
@@ -145,5 +211,33 @@ mod tests {
         assert_eq!(html.matches("<tr class=\"recommended\">").count(), 2, "marked on its line and among all");
         let all = &html[html.find("id=\"log-sizing-all\"").unwrap()..];
         assert_eq!(all.matches("<tr").count(), s.rows.len() + 1, "every policy tried, under one head");
+        assert!(!html.contains("log-server-side") && !html.contains("Server p99"), "no server, no other side");
+    }
+
+    #[test]
+    fn with_a_server_the_table_gives_its_p99_and_names_the_largest_policy_within_the_clients_timeout() {
+        let log = sample_log("api", 2, 5).unwrap();
+        let mut arrivals = Vec::new();
+        let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
+        let sc = Scenario::from_query("capacity=10&refill=1&workers=2&service=20&client_timeout=100").unwrap();
+        let s = sweep(&arrivals, &read, &sc, 0.02);
+        let html = sizing_markup(&s, &read.keys, arrivals.len(), 600, "");
+        let largest = &s.rows[s.largest_within_objective().expect("a policy keeps 100 ms")];
+        let side = &html[html.find("id=\"log-server-side\"").unwrap()..];
+        assert!(side.contains(&format!("<code>{}</code>", escape(&largest.policy.to_string()))), "{side}");
+        assert!(side.contains("within 100 ms (the clients' timeout)"), "{side}");
+        assert!(html.contains("Server p99"), "the column");
+        // Whether the recommendation keeps it, and if not the smallest policy that does both.
+        let keeps = |r: &SizingRow| r.server.is_some_and(|v| v.p99_ms <= 100.0 && v.shed == 0);
+        let rec = &s.rows[s.recommended.unwrap()];
+        let both = s.rows.iter().find(|r| r.keys_throttled <= 6 && keeps(r));
+        match (keeps(rec), both) {
+            (true, _) => assert!(side.contains("The recommended policy keeps it too"), "{side}"),
+            (false, Some(b)) => assert!(
+                side.contains(&format!("The smallest that does both: <strong>{}</strong>", policy_words(&b.policy))),
+                "{side}"
+            ),
+            (false, None) => assert!(side.contains("No policy in the sweep does both"), "{side}"),
+        }
     }
 }

@@ -22,8 +22,9 @@ pub const LATENCY_AT_90: ServerPreset = ServerPreset {
     label: "Latency explodes at 90 % load",
     query: "capacity=1000000&refill=1000000&traffic=poisson&rate=90&workers=1&service=10",
     watch: "One worker that takes 10 ms a request, 90 requests a second: 90 % busy. A request waits 90 ms on \
-            average (queueing theory's dotted line: ρ ÷ (μ − λ)) and the slowest 1 % over half a second — ten times \
-            what it waits at 50 %. Slide the arrival rate from 50 to 95 and watch the p99 line.",
+            average and takes 100 ms in all (queueing theory's dotted line: 1 ÷ (μ − λ)), and the slowest 1 % near \
+            half a second — five times what they take at 50 %. Slide the arrival rate from 50 to 95 and watch the \
+            p99 line.",
 };
 
 /// Eight workers, 10 ms each (800 requests/s), 600 a second and 600 more from 10 s to 20 s;
@@ -36,7 +37,7 @@ pub const STORM: ServerPreset = ServerPreset {
     watch: "A server that can answer 800 requests a second gets 600, then 1 200 from 10 s to 20 s. Clients give up \
             after 200 ms and retry with backoff; nothing limits them. Once the queue is longer than the timeout, \
             every answer comes too late: the retries keep the server full after the spike has gone, and goodput \
-            stays at zero.",
+            stays at zero. (“+1 min” under Jump ahead shows the first minute at once.)",
 };
 
 /// The storm, with a token bucket below the server's capacity (700/s) and a retry budget of
@@ -61,8 +62,8 @@ pub const LIFO: ServerPreset = ServerPreset {
             &client_timeout=200&server_queue=1000&discipline=lifo",
     watch: "1 000 requests a second for a server that answers 800: the waiting room stays full. Served oldest \
             first, every request has waited over a second and its client has given up — all work wasted. Served \
-            newest first (as here), most are answered at once and goodput stays near 800. Switch the discipline to \
-            FIFO to see the difference.",
+            newest first (the preset), most are answered at once and goodput stays near 800. Switch “A free worker \
+            takes” to the oldest request to see the difference.",
 };
 
 /// Every preset, in the order shown.

@@ -123,10 +123,13 @@ fn start(sim: &mut Simulation) {
     schedule_spike(sim);
 }
 
-/// A spike's request arrives at `now`: it is sent, and the next one scheduled.
+/// A spike's request arrives at `now`: it is sent, and the next one scheduled; none at or past
+/// the horizon (the first was scheduled before the run had one).
 fn spike(sim: &mut Simulation, now: SimTime) {
-    sim.arrive(now, 0);
-    schedule_spike(sim);
+    if sim.horizon.is_none_or(|h| now < h) {
+        sim.arrive(now, 0);
+        schedule_spike(sim);
+    }
 }
 
 /// Schedules the spike's next request, if one is left before its end and the horizon.
@@ -137,9 +140,9 @@ fn schedule_spike(sim: &mut Simulation) {
     }
 }
 
-fn succeeded(sim: &mut Simulation) {
+fn succeeded(sim: &mut Simulation, now: SimTime) {
     if let Some(gate) = behind(sim).and_then(|b| b.gate.as_mut()) {
-        gate.succeeded();
+        gate.succeeded(now);
     }
 }
 
@@ -150,7 +153,7 @@ fn gate_failed(sim: &mut Simulation, now: SimTime, wants: bool) -> bool {
 }
 
 fn admit(sim: &mut Simulation, a: Attempt, now: SimTime) {
-    let Some(server) = backend(sim) else { return succeeded(sim) };
+    let Some(server) = backend(sim) else { return succeeded(sim, now) };
     let job = Job { id: a.id, sent: a.at, queued: now };
     let timeout = server.config().client_timeout;
     match server.arrive(now, job) {
@@ -181,6 +184,6 @@ fn finish(sim: &mut Simulation, now: SimTime, job: Job) {
         sim.push(done, Ev::Served(next));
     }
     if in_time {
-        succeeded(sim);
+        succeeded(sim, now);
     }
 }

@@ -53,16 +53,21 @@ pub fn shadow(report: &ShadowReport, sc: &Scenario, csv: bool) -> String {
     serde_json::to_string_pretty(&json).expect("JSON") + "\n"
 }
 
-/// The sizing assistant's table around `sc`: JSON, or CSV of the grid if `csv`.
+/// The sizing assistant's table around `sc`: JSON, or CSV of the grid if `csv`. With a server
+/// behind the limiter each policy says what the server did with what it admits, and with a
+/// latency objective ([`Sizing::latency_objective`]) the JSON names the largest policy that
+/// keeps it.
 pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String {
     let percent = |n: f64, of: f64| if of > 0.0 { (n * 1e4 / of).round() / 100.0 } else { 0.0 };
+    let served = sizing.rows.iter().any(|r| r.server.is_some());
     if csv {
         let mut out = String::from(
-            "policy,rate_per_s,burst,per_minute,keys_throttled,keys_throttled_percent,rejected,rejected_percent\n",
+            "policy,rate_per_s,burst,per_minute,keys_throttled,keys_throttled_percent,rejected,rejected_percent",
         );
+        out += if served { ",server_p99_ms,server_shed,server_utilization\n" } else { "\n" };
         for r in &sizing.rows {
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{}",
                 r.policy,
                 r.rate,
                 r.burst,
@@ -72,28 +77,40 @@ pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String 
                 r.rejected,
                 percent(r.rejected as f64, sizing.requests as f64)
             ));
+            if let Some(s) = r.server {
+                out.push_str(&format!(",{},{},{}", s.p99_ms, s.shed, s.utilization));
+            }
+            out.push('\n');
         }
         return out;
     }
     let row = |r: &SizingRow| {
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "policy": r.policy.to_string(), "rate_per_s": r.rate, "burst": r.burst, "per_minute": r.per_minute,
             "keys_throttled": r.keys_throttled, "keys_throttled_percent": percent(r.keys_throttled as f64, sizing.keys as f64),
             "rejected": r.rejected, "rejected_percent": percent(r.rejected as f64, sizing.requests as f64),
             "heaviest": r.heaviest.iter().map(|&(k, n, a)| serde_json::json!({ "key": keys.name(k), "requests": n, "admitted": a })).collect::<Vec<_>>(),
-        })
+        });
+        if let Some(s) = r.server {
+            json["server"] = serde_json::json!({ "served": s.served, "shed": s.shed, "p99_ms": s.p99_ms, "utilization": s.utilization });
+        }
+        json
     };
-    let recommended = sizing.recommended.map(|i| {
-        let throttled: Vec<&str> = sizing.still_throttled().iter().map(|&k| keys.name(k)).collect();
+    let with_config = |i: usize| {
         let mut r = row(&sizing.rows[i]);
-        r["still_throttled"] = serde_json::json!(throttled);
-        // Sizing for a product: the recommendation as that product's configuration.
         if let Some(c) = product_config(sc, sizing.rows[i].policy) {
             r["config"] = serde_json::json!({ "target": c.target, "language": c.language, "snippet": c.snippet, "notes": c.notes });
         }
         r
+    };
+    let recommended = sizing.recommended.map(|i| {
+        let throttled: Vec<&str> = sizing.still_throttled().iter().map(|&k| keys.name(k)).collect();
+        // Sizing for a product: the recommendation as that product's configuration.
+        let mut r = with_config(i);
+        r["still_throttled"] = serde_json::json!(throttled);
+        r
     });
-    let json = serde_json::json!({
+    let mut json = serde_json::json!({
         "scenario": sc.to_query_full(),
         "keys": sizing.keys,
         "requests": sizing.requests,
@@ -101,6 +118,10 @@ pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String 
         "recommended": recommended,
         "grid": sizing.rows.iter().map(row).collect::<Vec<_>>(),
     });
+    if let Some(objective) = sizing.latency_objective.filter(|_| served) {
+        json["latency_objective_ms"] = serde_json::json!(objective.as_nanos() as f64 / 1e6);
+        json["largest_within_latency"] = serde_json::json!(sizing.largest_within(objective).map(with_config));
+    }
     serde_json::to_string_pretty(&json).expect("JSON") + "\n"
 }
 

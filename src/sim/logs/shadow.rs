@@ -175,8 +175,8 @@ impl<'s> Shadow<'s> {
         Shadow { peaks: false, ..Shadow::new(sc) }
     }
 
-    /// Decides the next request, from `from`.
-    pub fn push(&mut self, a: Arrival, from: Sender<'_>) {
+    /// Decides the next request, from `from`: whether it is admitted.
+    pub fn push(&mut self, a: Arrival, from: Sender<'_>) -> bool {
         self.first.get_or_insert(a.at);
         let k = a.key as usize;
         if self.per_key.len() <= k {
@@ -224,6 +224,7 @@ impl<'s> Shadow<'s> {
                 }
             }
         }
+        verdict.allowed
     }
 
     /// Each key's counts so far, by key index.
@@ -260,7 +261,9 @@ pub fn shadow(
     sc: &Scenario,
 ) -> Result<ShadowReport, LogError> {
     let mut run = Shadow::new(sc);
-    let summary = read_named(input, format, key, |a, from| run.push(a, from))?;
+    let summary = read_named(input, format, key, |a, from| {
+        run.push(a, from);
+    })?;
     Ok(run.finish(summary))
 }
 

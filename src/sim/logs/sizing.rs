@@ -4,12 +4,19 @@
 //! keys (1 % by default) ever sees a 429 — with the keys it still throttles. "Smallest" is what
 //! a policy lets one key through in a minute, [`SizingRow::per_minute`] (burst + 60 s × rate):
 //! a huge burst with a tiny rate is not small.
+//!
+//! With a server behind the limiter (`workers`), each policy's admitted requests are also
+//! replayed through it ([`crate::sim::server::replay`]), so the other side of the question has
+//! an answer too: the largest policy under which the server's p99 latency keeps an objective
+//! ([`Sizing::largest_within`]).
 
 use super::order::Arrival;
 use super::policy::PolicyKeys;
 use super::reader::ReadSummary;
 use super::shadow::{KeyCounts, Shadow};
-use crate::sim::{Nanos, Rate, Scenario};
+use crate::sim::rng::SimRng;
+use crate::sim::server::{replay, ServerConfig};
+use crate::sim::{Nanos, Rate, Scenario, SimTime};
 
 /// Values per axis of the grid.
 const PER_AXIS: usize = 10;
@@ -35,8 +42,23 @@ pub struct SizingRow {
     pub rejected: u64,
     /// The keys with the most requests: (key, requests, admitted).
     pub heaviest: Vec<(u32, u64, u64)>,
+    /// With a server behind the limiter: what it did with the requests this policy admits.
+    pub server: Option<RowServer>,
     /// Every key's counts (for the keys the recommended policy still throttles).
     counts: Vec<KeyCounts>,
+}
+
+/// What the server behind the limiter did with one policy's admitted requests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RowServer {
+    /// Answered.
+    pub served: u64,
+    /// Refused with a 503, its waiting room full.
+    pub shed: u64,
+    /// The 99th percentile latency, ms (from the limiter admitting a request to the answer).
+    pub p99_ms: f64,
+    /// How busy the workers were, 0–1, over the log's span.
+    pub utilization: f64,
 }
 
 /// The sweep's result.
@@ -52,9 +74,26 @@ pub struct Sizing {
     pub target: f64,
     /// The index in `rows` of the smallest policy within `target`, if one is.
     pub recommended: Option<usize>,
+    /// The p99 latency the server behind the limiter must keep, if there is one: its clients'
+    /// timeout, by default (the largest policy under which 99 % are answered before the client
+    /// gives up); the CLI's `--latency-objective` sets it.
+    pub latency_objective: Option<Nanos>,
 }
 
 impl Sizing {
+    /// The largest policy within [`Sizing::latency_objective`], if there is one ([`Self::largest_within`]).
+    pub fn largest_within_objective(&self) -> Option<usize> {
+        self.largest_within(self.latency_objective?)
+    }
+
+    /// The largest policy ([`SizingRow::per_minute`]) under which the server behind the limiter
+    /// answers within `objective` at the 99th percentile and sheds nothing; `None` without a
+    /// server or when even the smallest does not.
+    pub fn largest_within(&self, objective: Nanos) -> Option<usize> {
+        let ms = objective.as_nanos() as f64 / 1e6;
+        self.rows.iter().rposition(|r| r.server.is_some_and(|s| s.p99_ms <= ms && s.shed == 0))
+    }
+
     /// The keys the recommended policy still throttles, most rejected first.
     pub fn still_throttled(&self) -> Vec<u32> {
         let Some(row) = self.recommended.map(|i| &self.rows[i]) else { return Vec::new() };
@@ -140,7 +179,9 @@ pub fn sweep_with(
     mut on_policy: impl FnMut(usize, usize),
 ) -> Sizing {
     let mut probe = Shadow::new(sc);
-    arrivals.iter().for_each(|&a| probe.push(a, read.sender(a)));
+    for &a in arrivals {
+        probe.push(a, read.sender(a));
+    }
     let counts = probe.per_key().to_vec();
     let requests: u64 = counts.iter().map(|k| k.requests).sum();
     let mut heavy: Vec<u32> = (0..counts.len() as u32).collect();
@@ -152,8 +193,24 @@ pub fn sweep_with(
         .enumerate()
         .map(|(i, p)| {
             let mut run = Shadow::without_peaks(p);
-            arrivals.iter().for_each(|&a| run.push(a, read.sender(a)));
+            let server = ServerConfig::of(&p.product);
+            let mut admitted: Vec<SimTime> = Vec::new();
+            for &a in arrivals {
+                if run.push(a, read.sender(a)) && server.is_some() {
+                    admitted.push(a.at);
+                }
+            }
             let counts = run.per_key().to_vec();
+            let server = server.map(|cfg| {
+                let s = replay(cfg, SimRng::new(p.seed), &admitted);
+                let span = Nanos(s.end.as_nanos().saturating_sub(admitted.first().map_or(0, |t| t.as_nanos())));
+                RowServer {
+                    served: s.served,
+                    shed: s.shed,
+                    p99_ms: s.latency.percentile(99.0).as_nanos() as f64 / 1e6,
+                    utilization: s.busy_area as f64 / (span.as_nanos().max(1) as f64 * f64::from(cfg.workers)),
+                }
+            });
             let policy = PolicyKeys::of(p);
             let (rate, burst) = match policy {
                 PolicyKeys::Window { limit, window } => (limit as f64 / window.as_secs_f64(), limit),
@@ -171,6 +228,7 @@ pub fn sweep_with(
                     .iter()
                     .map(|&k| (k, counts[k as usize].requests, counts[k as usize].admitted))
                     .collect(),
+                server,
                 counts,
             }
         })
@@ -180,7 +238,8 @@ pub fn sweep_with(
     });
     let allowed = (target * read.keys.len() as f64).floor() as usize;
     let recommended = rows.iter().position(|r| r.keys_throttled <= allowed);
-    Sizing { rows, keys: read.keys.len(), requests, target, recommended }
+    let latency_objective = ServerConfig::of(&sc.product).and_then(|c| c.client_timeout);
+    Sizing { rows, keys: read.keys.len(), requests, target, recommended, latency_objective }
 }
 
 #[cfg(test)]
@@ -209,6 +268,33 @@ mod tests {
                 assert_eq!(applied, p, "applying {policy} runs the policy swept");
             }
         }
+    }
+
+    #[test]
+    fn with_a_server_the_largest_policy_within_a_latency_objective_is_the_last_that_keeps_it() {
+        let log = sample_log("api", 2, 5).unwrap();
+        let mut arrivals = Vec::new();
+        let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
+        let sc = Scenario::from_query("capacity=10&refill=1&workers=2&service=20").unwrap();
+        let sizing = sweep(&arrivals, &read, &sc, 0.02);
+        assert!(sizing.rows.iter().all(|r| r.server.is_some_and(|s| s.served + s.shed == admitted(r))));
+        let objective = Nanos::from_millis(100);
+        let largest = sizing.largest_within(objective).expect("a policy keeps 100 ms");
+        let keeps = |r: &SizingRow| r.server.is_some_and(|s| s.p99_ms <= 100.0 && s.shed == 0);
+        assert!(keeps(&sizing.rows[largest]));
+        assert!(sizing.rows[largest + 1..].iter().all(|r| !keeps(r)), "nothing larger keeps it");
+        // Letting everything through, the log's bursts take the server past it.
+        assert!(!keeps(sizing.rows.last().unwrap()), "{:?}", sizing.rows.last().unwrap().server);
+        assert_eq!(
+            sweep(&arrivals, &read, &Scenario::from_query("capacity=10&refill=1").unwrap(), 0.02)
+                .largest_within(objective),
+            None
+        );
+    }
+
+    /// Requests `r`'s policy admitted.
+    fn admitted(r: &SizingRow) -> u64 {
+        r.counts.iter().map(|k| k.admitted).sum()
     }
 
     #[test]

@@ -250,6 +250,8 @@ impl Backend {
         }
         if (self.waiting.len() as u64) < self.cfg.queue {
             self.inside.insert(job.id, 0);
+            // The bucket first: buckets it opens start with the queue as it was until now.
+            self.bucket(now);
             self.waiting.push_back(job);
             let waiting = self.waiting.len() as u64;
             self.stats.max_queue = self.stats.max_queue.max(waiting);

@@ -47,6 +47,16 @@ enum Breaker {
     HalfOpen,
 }
 
+/// What the breaker makes of a failure.
+enum Seen {
+    /// The retry may go out (the budget permitting).
+    Pass,
+    /// The pause is over: the retry may go out as the probe.
+    Probe,
+    /// No retry.
+    Refuse,
+}
+
 /// What a [`RetryGate`] did over a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct GateStats {
@@ -98,11 +108,63 @@ impl RetryGate {
     /// assert!(!gate.failed(SimTime(0), 2, true));
     /// ```
     pub fn failed(&mut self, now: SimTime, new_requests: u64, wants: bool) -> bool {
-        let breaker_allows = self.threshold == 0 || self.breaker_failed(now);
-        if !wants || !breaker_allows {
-            self.stats.breaker_refused += u64::from(wants);
+        let probe = match self.breaker_sees(now) {
+            Seen::Refuse => {
+                self.stats.breaker_refused += u64::from(wants);
+                return false;
+            }
+            Seen::Pass => false,
+            Seen::Probe => true,
+        };
+        if !wants || !self.budget_allows(new_requests) {
             return false;
         }
+        // The first retry after the pause goes out: the breaker is half open until the next
+        // answer (a probe not sent leaves it open, for the next failure to try).
+        if probe {
+            self.breaker = Breaker::HalfOpen;
+        }
+        true
+    }
+
+    /// A client's attempt succeeded (answered in time) at `now`: the breaker closes, unless it is
+    /// open and its pause is not over.
+    pub fn succeeded(&mut self, now: SimTime) {
+        if !matches!(self.breaker, Breaker::Open(until) if now < until) {
+            self.breaker = Breaker::Closed;
+            self.stats.failures_in_a_row = 0;
+        }
+    }
+
+    /// What the breaker makes of a failure at `now`.
+    fn breaker_sees(&mut self, now: SimTime) -> Seen {
+        match self.breaker {
+            _ if self.threshold == 0 => Seen::Pass,
+            Breaker::Open(until) if now < until => Seen::Refuse,
+            Breaker::Open(_) => Seen::Probe,
+            Breaker::HalfOpen => self.open(now),
+            Breaker::Closed => {
+                self.stats.failures_in_a_row += 1;
+                if self.stats.failures_in_a_row < self.threshold {
+                    Seen::Pass
+                } else {
+                    self.open(now)
+                }
+            }
+        }
+    }
+
+    /// Opens the breaker at `now`: no retry passes until its pause is over.
+    fn open(&mut self, now: SimTime) -> Seen {
+        self.breaker = Breaker::Open(now + self.pause);
+        self.stats.breaker_opened += 1;
+        self.stats.failures_in_a_row = 0;
+        Seen::Refuse
+    }
+
+    /// Whether the budget pays for one more retry, `new_requests` new requests having been sent
+    /// so far (it spends the token if so).
+    fn budget_allows(&mut self, new_requests: u64) -> bool {
         if self.deposit == 0 {
             return true;
         }
@@ -115,39 +177,6 @@ impl RetryGate {
         }
         self.tokens -= TOKEN;
         true
-    }
-
-    /// A client's attempt succeeded (answered in time): the breaker closes, unless it is open.
-    pub fn succeeded(&mut self) {
-        if !matches!(self.breaker, Breaker::Open(_)) {
-            self.breaker = Breaker::Closed;
-            self.stats.failures_in_a_row = 0;
-        }
-    }
-
-    /// The breaker counts a failure at `now`: whether it lets a retry through.
-    fn breaker_failed(&mut self, now: SimTime) -> bool {
-        match self.breaker {
-            Breaker::Open(until) if now < until => false,
-            // The pause is over: this retry is the probe.
-            Breaker::Open(_) => {
-                self.breaker = Breaker::HalfOpen;
-                true
-            }
-            Breaker::HalfOpen => self.open(now),
-            Breaker::Closed => {
-                self.stats.failures_in_a_row += 1;
-                self.stats.failures_in_a_row < self.threshold || self.open(now)
-            }
-        }
-    }
-
-    /// Opens the breaker at `now`: no retry passes.
-    fn open(&mut self, now: SimTime) -> bool {
-        self.breaker = Breaker::Open(now + self.pause);
-        self.stats.breaker_opened += 1;
-        self.stats.failures_in_a_row = 0;
-        false
     }
 
     /// Whole tokens held now (before new requests since the last failure are paid in).
@@ -180,20 +209,45 @@ mod tests {
         assert!(g.failed(SimTime(102 * MS), 0, true));
         assert!(!g.failed(SimTime(103 * MS), 0, true));
         assert_eq!(g.stats.breaker_opened, 2);
-        // A success while open changes nothing; after the pause a success closes it.
-        g.succeeded();
-        assert!(!g.failed(SimTime(150 * MS), 0, true));
+        // A success while open, before the pause is over, changes nothing (at 150 ms; open
+        // until 203 ms); the probe at 203 ms passes, and its success closes the breaker.
+        g.succeeded(SimTime(150 * MS));
+        assert!(!g.failed(SimTime(151 * MS), 0, true));
         assert!(g.failed(SimTime(203 * MS), 0, true));
-        g.succeeded();
-        assert!(g.failed(SimTime(204 * MS), 0, true) && g.failed(SimTime(205 * MS), 0, true));
+        g.succeeded(SimTime(210 * MS));
+        assert!(g.failed(SimTime(211 * MS), 0, true) && g.failed(SimTime(212 * MS), 0, true));
         assert_eq!(g.stats.breaker_refused, 4);
+    }
+
+    #[test]
+    fn a_success_after_the_pause_closes_the_breaker_before_any_probe() {
+        let mut g = gate("retry_breaker=3&breaker_pause=100");
+        for t in 0..3 {
+            g.failed(SimTime(t * MS), 0, true);
+        }
+        g.succeeded(SimTime(150 * MS));
+        // Closed again: it takes three failures in a row to open it.
+        assert!(g.failed(SimTime(160 * MS), 0, true) && g.failed(SimTime(161 * MS), 0, true));
+        assert!(!g.failed(SimTime(162 * MS), 0, true));
+        assert_eq!(g.stats.breaker_opened, 2);
+    }
+
+    #[test]
+    fn a_probe_not_sent_leaves_the_breaker_open_for_the_next_failure() {
+        let mut g = gate("retry_breaker=1&breaker_pause=100&retry_budget=0.01");
+        assert!(!g.failed(SimTime(0), 0, true), "one failure opens it");
+        // After the pause, a failure the policy does not retry sends no probe…
+        assert!(!g.failed(SimTime(150 * MS), 0, false));
+        // …so the next one may: it goes out, half open.
+        assert!(g.failed(SimTime(151 * MS), 0, true));
+        assert!(!g.failed(SimTime(152 * MS), 0, true), "its failure opens the breaker again");
     }
 
     #[test]
     fn a_success_resets_the_failures_in_a_row() {
         let mut g = gate("retry_breaker=2");
         assert!(g.failed(SimTime(0), 0, true));
-        g.succeeded();
+        g.succeeded(SimTime(0));
         assert!(g.failed(SimTime(1), 0, true));
         assert!(!g.failed(SimTime(2), 0, true));
     }

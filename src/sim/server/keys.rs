@@ -80,7 +80,7 @@ pub const BREAKER_PAUSE: ProductKey = ProductKey {
 /// the traffic, whatever its shape, from START until END.
 pub const SPIKE: ProductKey = ProductKey { key: "spike", kind: KeyKind::Span, default: 0 };
 
-/// `spike_rate` (requests/s to the thousandth, 0.001–100 000 000; 100 by default): the spike's
+/// `spike_rate` (requests/s to the thousandth, 0.001–100 000; 100 by default): the spike's
 /// extra requests per second, arriving as a Poisson process.
 pub const SPIKE_RATE: ProductKey = ProductKey {
     key: "spike_rate",

@@ -8,12 +8,14 @@ mod backend;
 pub mod gate;
 mod histogram;
 pub mod keys;
+mod replay;
 mod spike;
 
 pub use backend::{Admitted, Backend, Job, ServerBucket, ServerConfig, ServerStats, ServiceDist};
 pub use gate::{GateStats, RetryGate};
 pub use histogram::LogHistogram;
 pub use keys::{KEYS, KEY_COUNT};
+pub use replay::replay;
 pub use spike::Spike;
 
 use crate::sim::products::options::ProductOptions;

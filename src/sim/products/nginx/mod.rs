@@ -28,7 +28,7 @@ pub const PRODUCT: Product = Product {
         title: "How nginx limit_req behaves",
         sentences: &[
             "This is nginx 1.22's own arithmetic: the rate in whole milli-requests per second (r/m truncated), a clock in whole milliseconds, and an excess that only passed requests update.",
-            "With nodelay up to burst + 1 requests pass at once from idle; without it nginx holds each request beyond the rate for excess ÷ rate and serves it late, so the latency figures grow instead of the 429s.",
+            "With nodelay up to burst + 1 requests pass at once from idle; without it nginx holds each request beyond the rate for excess ÷ rate and serves it late, so the latency figures grow instead of the 429s: the leaky bucket as a queue, burst requests long, drained at the rate (as a meter, the leaky bucket is GCRA).",
             "Checked decision by decision against a real nginx on this machine's traces (tests/real/nginx.rs).",
         ],
     },
