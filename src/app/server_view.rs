@@ -253,7 +253,9 @@ pub(crate) fn server_card(pg: Playground, chart: ServerChart) -> AnyView {
         layers
             .draw(&chart.axes(&data), env, |plot, style| chart.draw_data(plot, &data, style).map_err(|e| e.to_string()))
     };
-    let legend = Signal::derive(move || {
+    // A memo: the legend is laid out again only when a reference line comes or goes, not on
+    // every redraw.
+    let legend = Memo::new(move |_| {
         let _ = redraw.get();
         window().map(|d| chart.legend(&d)).unwrap_or_default()
     });
