@@ -10,6 +10,7 @@ use plotters::prelude::*;
 use super::axis::nice_ceiling;
 use super::plot::{draw_all, draw_layered, draw_line, Axes, ChartStyle, Dash, Drawn, Ink, Key, Plot, Ticks};
 use crate::present::server::cards::{ServerPoint, ServerWindow};
+use crate::present::share::cards::Card;
 
 /// Which of the server's charts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +24,16 @@ pub enum ServerChart {
 }
 
 impl ServerChart {
+    /// The chart an embed's server card draws, if `card` is one of them.
+    pub fn of(card: Card) -> Option<ServerChart> {
+        match card {
+            Card::ServerLoad => Some(ServerChart::Load),
+            Card::ServerLatency => Some(ServerChart::Latency),
+            Card::ServerQueue => Some(ServerChart::Queue),
+            _ => None,
+        }
+    }
+
     /// Its legend, with the reference line's entry only when `data` has one to draw.
     pub fn legend(self, data: &ServerWindow) -> Vec<Key> {
         let key = |label, ink, dash| Key { label, ink, dash };

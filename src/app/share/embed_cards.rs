@@ -62,9 +62,7 @@ pub fn any_card(pg: Playground, which: Card, cluster: bool) -> AnyView {
         (Card::Rtt, _) => view! { <ModesTable playground=pg /> }.into_any(),
         (Card::Sweep, _) => view! { <SweepCard playground=pg /> }.into_any(),
         (Card::Outage, _) => view! { <OutageCard playground=pg /> }.into_any(),
-        (Card::ServerLoad, _) => server_card(pg, ServerChart::Load),
-        (Card::ServerLatency, _) => server_card(pg, ServerChart::Latency),
-        (Card::ServerQueue, _) => server_card(pg, ServerChart::Queue),
+        (card, _) if card.server() => ServerChart::of(card).map(|c| server_card(pg, c)).into_any(),
         _ => one_server_card(pg, which, false),
     }
 }

@@ -6,13 +6,14 @@
 
 mod keys;
 mod problem;
+mod span;
 mod words;
 
-use super::scenario::{Outage, Scenario, TrafficShape};
-use super::time::SimTime;
+use super::scenario::{Scenario, TrafficShape};
 use crate::sim::products::{models, product_key, KeyKind, ProductKey};
-use crate::sim::support::decimal::{format_fixed, parse_fixed};
+use crate::sim::support::decimal::format_fixed;
 use keys::{name_of, num, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, STORES, TRAFFIC};
+use span::{outage_of, span_of, span_text};
 use std::fmt;
 
 pub use keys::{is_key, number_range, KEYS};
@@ -244,28 +245,6 @@ fn set_num(sc: &mut Scenario, num: &Num, product: Option<&ProductKey>, v: u64) {
         Some(k) => sc.product.set(k, v),
         None => (num.set)(sc, v),
     }
-}
-
-/// `outage=START-END` in seconds, `START < END ≤ 86400`, or `none` (or empty): `None` if it is
-/// neither.
-fn outage_of(value: &str) -> Option<Option<Outage>> {
-    span_of(value, S).map(|s| s.map(|(a, b)| Outage { start: SimTime(a), end: SimTime(b) }))
-}
-
-/// `START-END` in seconds with up to `digits` fractional digits, `START < END ≤ 86400`, as
-/// integers in those units; or `none` (or empty): `None` if it is neither.
-fn span_of(value: &str, digits: u32) -> Option<Option<(u64, u64)>> {
-    if value == "none" || value.is_empty() {
-        return Some(None);
-    }
-    let (a, b) = value.split_once('-')?;
-    let (a, b) = (parse_fixed(a, digits).ok()?, parse_fixed(b, digits).ok()?);
-    (a < b && b <= 86_400 * 10u64.pow(digits)).then_some(Some((a, b)))
-}
-
-/// A span of seconds as the query format writes it: `START-END`, or `none`.
-fn span_text(span: Option<(u64, u64)>, digits: u32) -> String {
-    span.map_or("none".to_string(), |(a, b)| format!("{}-{}", format_fixed(a, digits), format_fixed(b, digits)))
 }
 
 impl Scenario {

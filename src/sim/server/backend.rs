@@ -5,31 +5,17 @@
 //! does not know, so it finishes their requests anyway: wasted work.
 //!
 //! Pure and exact like the rest of the engine: integer nanoseconds, service times drawn from
-//! the run's seeded generator with basic floating-point operations only, so a run is the same
-//! natively and in the browser.
+//! the run's seeded generator ([`super::service`]), so a run is the same natively and in the
+//! browser.
 
 use super::histogram::LogHistogram;
-use crate::sim::rng::{ln, SimRng};
-use crate::sim::support::ieee_math::exp_neg;
+use super::service::ServiceDist;
+use crate::sim::rng::SimRng;
 use crate::sim::time::{Nanos, SimTime};
 use std::collections::{BTreeMap, VecDeque};
 
 /// Series buckets kept: a live run keeps the newest (a batch run's series is shorter).
 const MAX_BUCKETS: usize = 100_000;
-
-/// How service times spread around their mean.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ServiceDist {
-    /// Every request takes the mean (M/D/c).
-    Const,
-    /// Exponential (M/M/c).
-    Exp,
-    /// Lognormal with this coefficient of variation: a long right tail, as real services have.
-    LogNormal {
-        /// Standard deviation ÷ mean.
-        cv: f64,
-    },
-}
 
 /// The server as the query keys set it ([`super::ServerConfig::of`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -302,33 +288,7 @@ impl Backend {
 
     /// One request's service time.
     fn service_time(&mut self) -> Nanos {
-        let mean = self.cfg.service.as_nanos();
-        Nanos(match self.cfg.dist {
-            ServiceDist::Const => mean,
-            ServiceDist::Exp => self.rng.exponential(mean as f64),
-            ServiceDist::LogNormal { cv } => lognormal(&mut self.rng, mean as f64, cv),
-        })
-    }
-}
-
-/// A lognormal draw with mean `mean` and coefficient of variation `cv`: `mean · e^(σZ − σ²/2)`
-/// with `σ² = ln(1 + cv²)` and `Z` standard normal (Marsaglia's polar method), from [`ln`],
-/// [`exp_neg`], a square root and a division only.
-fn lognormal(rng: &mut SimRng, mean: f64, cv: f64) -> u64 {
-    let s2 = ln(1.0 + cv * cv);
-    let y = s2.sqrt() * standard_normal(rng) - s2 / 2.0;
-    let factor = if y >= 0.0 { 1.0 / exp_neg(y) } else { exp_neg(-y) };
-    (mean * factor + 0.5).min(u64::MAX as f64) as u64
-}
-
-/// A standard normal draw by Marsaglia's polar method.
-fn standard_normal(rng: &mut SimRng) -> f64 {
-    loop {
-        let (u, v) = (2.0 * rng.uniform() - 1.0, 2.0 * rng.uniform() - 1.0);
-        let s = u * u + v * v;
-        if s > 0.0 && s < 1.0 {
-            return u * (-2.0 * ln(s) / s).sqrt();
-        }
+        self.cfg.dist.draw(&mut self.rng, self.cfg.service)
     }
 }
 
@@ -386,16 +346,5 @@ mod tests {
         assert_eq!(st.wait.sum(), 60_000_000);
         assert_eq!(st.queue_area, st.wait.sum());
         assert_eq!(st.utilization(Nanos::from_millis(40)), 1.0);
-    }
-
-    #[test]
-    fn lognormal_service_times_have_the_mean_and_spread_asked_for() {
-        let mut rng = SimRng::new(9);
-        let n = 200_000;
-        let draws: Vec<f64> = (0..n).map(|_| lognormal(&mut rng, 1e7, 2.0) as f64).collect();
-        let mean = draws.iter().sum::<f64>() / n as f64;
-        let sd = (draws.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n as f64).sqrt();
-        assert!((mean / 1e7 - 1.0).abs() < 0.03, "mean {mean}");
-        assert!((sd / mean - 2.0).abs() < 0.25, "cv {}", sd / mean);
     }
 }

@@ -9,13 +9,16 @@ pub mod gate;
 mod histogram;
 pub mod keys;
 mod replay;
+pub mod report;
+mod service;
 mod spike;
 
-pub use backend::{Admitted, Backend, Job, ServerBucket, ServerConfig, ServerStats, ServiceDist};
+pub use backend::{Admitted, Backend, Job, ServerBucket, ServerConfig, ServerStats};
 pub use gate::{GateStats, RetryGate};
 pub use histogram::LogHistogram;
 pub use keys::{KEYS, KEY_COUNT};
 pub use replay::replay;
+pub use service::ServiceDist;
 pub use spike::Spike;
 
 use crate::sim::products::options::ProductOptions;
