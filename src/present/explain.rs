@@ -10,13 +10,15 @@ pub use crate::sim::products::Explanation;
 pub fn explain(view: View) -> Explanation {
     match view {
         View::Single(algo) if algo.is_product() => crate::present::explain_products::explain_product(algo),
+        View::Compare => explain_compare(),
         _ => explain_textbook(view),
     }
 }
 
-/// The explanation of a textbook algorithm or of Compare all; for a product, an empty one. The
-/// page's first module shows these only: it hands a product over to the whole page, and the
-/// products' texts stay out of it (in [`crate::present::explain_products`]).
+/// The explanation of a textbook algorithm; for a product or Compare all, an empty one. The
+/// page's first module shows these only: it hands a product and Compare all over to the whole
+/// page, and their texts stay out of it (in [`crate::present::explain_products`] and
+/// [`explain_compare`]).
 pub fn explain_textbook(view: View) -> Explanation {
     let (title, sentences): (&str, &[&str]) = match view {
         View::Single(Algorithm::TokenBucket) => (
@@ -59,17 +61,21 @@ pub fn explain_textbook(view: View) -> Explanation {
                 "It is the yardstick the sliding window counter is measured against.",
             ],
         ),
-        View::Compare => (
-            "How to read the comparison",
-            &[
-                "The same arrivals (same traffic, same seed) go through all five algorithms at once; unless you set them, the windows get limit = capacity and window = capacity ÷ refill, so every algorithm allows the same burst and the same long-run rate.",
-                "Token bucket and GCRA always match exactly; the fixed window differs most at window boundaries.",
-                "The line under the columns compares how many requests the sliding window counter admitted with the exact sliding log: under steady overload the counter admits one fewer than the limit per window; after a burst its even-spread estimate can let more through.",
-            ],
-        ),
-        View::Single(_) => ("", &[]),
+        _ => ("", &[]),
     };
     Explanation { title, sentences }
+}
+
+/// How to read Compare all: the whole page's alone (the first modules hand Compare over).
+fn explain_compare() -> Explanation {
+    Explanation {
+        title: "How to read the comparison",
+        sentences: &[
+            "The same arrivals (same traffic, same seed) go through all five algorithms at once; unless you set them, the windows get limit = capacity and window = capacity ÷ refill, so every algorithm allows the same burst and the same long-run rate.",
+            "Token bucket and GCRA always match exactly; the fixed window differs most at window boundaries.",
+            "The line under the columns compares how many requests the sliding window counter admitted with the exact sliding log: under steady overload the counter admits one fewer than the limit per window; after a burst its even-spread estimate can let more through.",
+        ],
+    }
 }
 
 #[cfg(test)]
