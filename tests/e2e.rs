@@ -24,6 +24,8 @@ mod first_paint;
 #[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;
+#[path = "e2e/leaky_queue.rs"]
+mod leaky_queue;
 #[path = "e2e/page.rs"]
 mod page;
 #[path = "e2e/paint_worker.rs"]

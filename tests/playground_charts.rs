@@ -8,7 +8,7 @@ use common::recorder::record;
 use ratelimit_playground::chart::convergence::{convergence_axes, draw_convergence, ConvergenceView};
 use ratelimit_playground::chart::plot::{draw_axes, plot_area, ChartStyle};
 use ratelimit_playground::chart::state::{draw_state, state_axes, StateKind, StateWindow};
-use ratelimit_playground::chart::strip::Strip;
+use ratelimit_playground::chart::strip::{draw_strip, Strip};
 use ratelimit_playground::chart::theme::ChartTheme;
 use ratelimit_playground::chart::throughput::{draw_throughput_data, throughput_axes, ThroughputWindow};
 use ratelimit_playground::present::runner::{Runner, STATE_SPAN_SECS};
@@ -131,4 +131,20 @@ fn the_strip_shows_decisions_only_and_shrinks_to_what_a_full_ring_covers() {
     let strip = Strip::from_events(busy.metrics().events(), busy.now(), 5.0);
     assert!(full && strip.span_secs < 1.0, "{}", strip.span_secs);
     assert!(strip.marks.iter().any(|m| !m.allowed) && strip.marks.iter().any(|m| m.retry));
+}
+
+#[test]
+fn the_strip_trails_each_held_request_back_to_its_arrival() {
+    // The leaky bucket's queue at twice its drain rate: full, every admitted request waits ~2.5 s.
+    let queue = sim("algo=leaky_bucket&capacity=10&refill=4&rate=8", 30);
+    let strip = Strip::from_events(queue.metrics().events(), queue.now(), 5.0);
+    let admitted: Vec<_> = strip.marks.iter().filter(|m| m.allowed).collect();
+    assert!(admitted.len() >= 15 && admitted.iter().all(|m| (2.2..=2.5).contains(&m.waited)), "{admitted:?}");
+    assert!(strip.marks.iter().filter(|m| !m.allowed).all(|m| m.waited == 0.0));
+    let style = ChartStyle::default();
+    let tails = |strip: &Strip| record(|root| draw_strip(root, strip, &style).unwrap()).strokes(style.theme.admitted);
+    assert_eq!(tails(&strip), admitted.len(), "one tail per held request");
+    // A token bucket answers at once: no tails.
+    let bucket = sim("capacity=10&refill=4&rate=8", 30);
+    assert_eq!(tails(&Strip::from_events(bucket.metrics().events(), bucket.now(), 5.0)), 0);
 }

@@ -12,10 +12,10 @@ const route = (search) => {
   if (embed && (query.get("show") || "").split(",").includes("compare")) return "whole";
   // The page's Compare all (`view=compare`).
   if (!embed && query.get("view") === "compare") return "whole";
-  // A link to a product model (`algo=nginx` and the like): neither first module has the product
-  // models (`sim::products::models`). Any `algo` that is not a textbook algorithm's name is a
-  // product's (or unknown, which the whole page explains), so a product added to the registry needs
-  // nothing here.
+  // A link to a product model (`algo=nginx` and the like) or to the leaky bucket's queue: neither
+  // first module has their models (`sim::products::models`). Any `algo` that is not a textbook
+  // algorithm's name is one of these (or unknown, which the whole page explains), so a product added
+  // to the registry needs nothing here.
   if ((query.has("algo") && !["token_bucket", "gcra", "fixed_window", "sliding_window", "sliding_log"].includes(query.get("algo")))) return "whole";
   return embed ? "frame" : "page";
 };

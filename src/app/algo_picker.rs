@@ -1,4 +1,4 @@
-//! The algorithm picker: a radio group of the five algorithms and Compare, styled as a segmented
+//! The algorithm picker: a radio group of the six algorithms and Compare, styled as a segmented
 //! control (arrow keys move between options, as in any radio group).
 
 use leptos::prelude::*;

@@ -30,6 +30,7 @@ use crate::present::explain::Explanation as ExplanationText;
 use crate::present::handover::Handover;
 use crate::present::options::View;
 use crate::present::share::link::Link;
+use crate::sim::products::models::installed;
 use crate::sim::query::Problem;
 use crate::sim::{Nanos, Rate, Scenario};
 
@@ -56,7 +57,7 @@ fn first_scenario() -> Scenario {
 #[component]
 pub fn EmbedPage() -> impl IntoView {
     let link = read_frame_link(&first_scenario());
-    let Some(link) = link.filter(|l| !l.scenario.algo.is_product() || crate::sim::products::models::installed()) else {
+    let Some(link) = link.filter(|l| l.scenario.algo.in_first_modules() || installed()) else {
         return frame_loading_view();
     };
     let cluster = crate::present::cluster::presets::is_cluster(&link.scenario);
@@ -100,7 +101,8 @@ pub struct Parts {
     /// Above the limiter's parameter groups: the cluster's (in multi-node mode), and which
     /// product model reads them.
     pub cluster_controls: fn(Playground) -> AnyView,
-    /// Compare all: the five algorithms side by side.
+    /// Compare all: the five algorithms side by side (on the light page, a stand-in that hands
+    /// it over, and the leaky bucket's queue too).
     pub compare: fn(Playground) -> AnyView,
     /// The share bar: Share link, Embed and the exports.
     pub share: fn(Playground) -> AnyView,
@@ -189,13 +191,13 @@ const SERVER: StandIn = StandIn {
 #[component]
 pub fn LightApp() -> impl IntoView {
     let link = read_page_link(&first_scenario());
-    let Some(link) = link.filter(|l| !l.scenario.algo.is_product() || crate::sim::products::models::installed()) else {
+    let Some(link) = link.filter(|l| l.scenario.algo.in_first_modules() || installed()) else {
         return page_loading_view();
     };
     let parts = Parts {
         cluster: |pg| loading_view(pg, "the multi-node view"),
         cluster_controls: |_| ().into_any(),
-        compare: |pg| loading_view(pg, "the comparison"),
+        compare: |pg| loading_view(pg, if pg.compare.get_untracked() { "the comparison" } else { "the leaky bucket" }),
         share: share_stand_in,
         products: products_stand_in,
         logs: |pg| panel_stand_in(pg, LOGS),
@@ -243,7 +245,10 @@ fn Page(
     let seen = Signal::derive(move || visible.get() && in_view.get());
     pg.animate_while(seen);
     // Memos, so each view is drawn anew only when it changes, not whenever a flag is set again.
-    let (compare, cluster) = (Memo::new(move |_| pg.compare.get()), Memo::new(move |_| pg.cluster.get()));
+    // (Compare all, and the leaky bucket's queue where this module cannot run it: the light
+    // page's `compare` part hands both over to the whole page.)
+    let compare = Memo::new(move |_| pg.compare.get() || !(pg.algorithm().in_first_modules() || installed()));
+    let cluster = Memo::new(move |_| pg.cluster.get());
     let single_or_cluster = move || {
         if cluster.get() {
             (parts.cluster)(pg)
@@ -255,7 +260,7 @@ fn Page(
         <header class="site-header">
             <h1>"Rate limiter playground"</h1>
             <p class="lede">
-                "Five rate-limiting algorithms, and the limiters people run, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
+                "Six rate-limiting algorithms, and the limiters people run, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
             </p>
             <AlgoPicker playground=pg />
             {(parts.products)(pg)}

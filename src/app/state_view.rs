@@ -37,6 +37,7 @@ pub fn StateChart(
         StateKind::WindowCount => "Count in the current window",
         StateKind::Weighted => "Weighted estimate and its two counters",
         StateKind::LogCount => "Admitted in the last window (the log)",
+        StateKind::Queue => "Requests waiting in the queue",
     };
     let label =
         Signal::derive(move || format!("Line chart over the last {STATE_SPAN_SECS} simulated seconds: {}", title()));

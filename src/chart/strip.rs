@@ -1,6 +1,8 @@
 //! The request strip: every decision of the last few seconds as a mark on a time line — a bar in
 //! the upper lane for admitted, a cross in the lower lane for rejected (429), a ring for a retry —
-//! so admitted and rejected differ by place and shape, not by colour alone. No text is drawn (the
+//! so admitted and rejected differ by place and shape, not by colour alone. A request answered
+//! later than it arrived (held in the leaky bucket's queue, or nginx's) has a slant back to its
+//! arrival. No text is drawn (the
 //! page labels the lanes), so redrawing it every frame costs only the marks.
 
 use plotters::coord::Shift;
@@ -19,6 +21,8 @@ pub struct StripMark {
     pub allowed: bool,
     /// Whether the request was a retry of a rejected one.
     pub retry: bool,
+    /// Seconds from its arrival to this answer.
+    pub waited: f64,
 }
 
 /// The decisions of the last `span_secs`.
@@ -40,8 +44,8 @@ impl Strip {
         for e in events {
             held += 1;
             oldest.get_or_insert(e.at);
-            if let EventKind::Decided { allowed, retry, .. } = e.kind {
-                marks.push(StripMark { x: e.at.as_secs_f64() - now_s, allowed, retry });
+            if let EventKind::Decided { allowed, retry, latency } = e.kind {
+                marks.push(StripMark { x: e.at.as_secs_f64() - now_s, allowed, retry, waited: latency.as_secs_f64() });
             }
         }
         let span_secs = covered(span_secs, held, oldest, now);
@@ -92,6 +96,15 @@ pub fn draw_strip<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, strip: &Str
         let (top, bottom) = lane(m.allowed);
         let centre = (top + bottom) / 2;
         let colour = if m.allowed { t.admitted } else { t.rejected };
+        // Held: a slant from its arrival, at the lane's foot, to its answer (overlapping waits
+        // read as parallel slants, where level lines would merge into one).
+        let (from, to) = (i64::from(x_of(m.x - m.waited)), i64::from(x));
+        if to - from >= 3 {
+            // Cut where it enters the strip, for an arrival before the strip's span.
+            let rise = i64::from(bottom - top) * (-from).max(0) / (to - from);
+            let foot = (from.max(0) as i32, bottom - rise as i32);
+            root.draw(&PathElement::new(vec![foot, (x, top)], colour.stroke_width(style.stroke(1.0))))?;
+        }
         if m.retry {
             root.draw(&Circle::new((x, centre), style.px(4.5), colour.stroke_width(style.stroke(1.5))))?;
         } else if m.allowed {

@@ -10,6 +10,7 @@ pub use crate::sim::products::Explanation;
 pub fn explain(view: View) -> Explanation {
     match view {
         View::Single(algo) if algo.is_product() => crate::present::explain_products::explain_product(algo),
+        View::Single(Algorithm::LeakyBucket) => explain_queue(),
         View::Compare => explain_compare(),
         _ => explain_textbook(view),
     }
@@ -32,7 +33,7 @@ pub fn explain_textbook(view: View) -> Explanation {
         View::Single(Algorithm::Gcra) => (
             "How GCRA behaves",
             &[
-                "GCRA is the token bucket kept as a single timestamp: the theoretical arrival time at which the next request would be perfectly on schedule.",
+                "GCRA, the leaky bucket used as a meter, is the token bucket kept as a single timestamp: the theoretical arrival time at which the next request would be perfectly on schedule.",
                 "A request is admitted unless it comes earlier than that time minus the burst allowance, and each admission moves the time on by 1 ÷ refill.",
                 "It decides exactly like the token bucket (the inner-state chart shows the equivalent tokens), but stores one number per client instead of a level and a timestamp.",
             ],
@@ -66,12 +67,25 @@ pub fn explain_textbook(view: View) -> Explanation {
     Explanation { title, sentences }
 }
 
+/// How the leaky bucket's queue behaves: the whole page's alone (the first modules hand it over).
+fn explain_queue() -> Explanation {
+    Explanation {
+        title: "How the leaky bucket (as a queue) behaves",
+        sentences: &[
+            "Admitted requests wait in a queue that drains at the refill rate, one every 1 ÷ refill seconds in arrival order; a request that finds capacity requests already waiting is answered 429 at once.",
+            "So a burst is not refused but smoothed: it leaves as a steady stream at the drain rate, and each request's wait, up to capacity ÷ refill, is part of its latency (the slants in the strip).",
+            "It admits exactly the requests a token bucket of capacity + 1 admits, only later; nginx's limit_req without nodelay is this queue with burst = capacity.",
+            "Used as a meter instead, refusing what would overflow and holding nothing, the leaky bucket is GCRA.",
+        ],
+    }
+}
+
 /// How to read Compare all: the whole page's alone (the first modules hand Compare over).
 fn explain_compare() -> Explanation {
     Explanation {
         title: "How to read the comparison",
         sentences: &[
-            "The same arrivals (same traffic, same seed) go through all five algorithms at once; unless you set them, the windows get limit = capacity and window = capacity ÷ refill, so every algorithm allows the same burst and the same long-run rate.",
+            "The same arrivals (same traffic, same seed) go through all five meters at once (not the leaky bucket's queue, which admits what a token bucket one larger admits, only later); unless you set them, the windows get limit = capacity and window = capacity ÷ refill, so every algorithm allows the same burst and the same long-run rate.",
             "Token bucket and GCRA always match exactly; the fixed window differs most at window boundaries.",
             "The line under the columns compares how many requests the sliding window counter admitted with the exact sliding log: under steady overload the counter admits one fewer than the limit per window; after a burst its even-spread estimate can let more through.",
         ],
@@ -100,5 +114,7 @@ mod tests {
         assert!(text(View::Single(Algorithm::SlidingWindow)).contains("spread evenly"));
         assert!(text(View::Single(Algorithm::Gcra)).contains("exactly like the token bucket"));
         assert!(text(View::Single(Algorithm::TokenBucket)).contains("C ÷ (λ − r)"));
+        assert!(text(View::Single(Algorithm::LeakyBucket)).contains("capacity + 1"));
+        assert!(text(View::Single(Algorithm::Gcra)).contains("leaky bucket used as a meter"));
     }
 }

@@ -83,11 +83,12 @@ impl Handover {
     }
 }
 
-/// An id of the page's own kind: short, lower-case letters, digits and dashes.
+/// An id of the page's own kind: short, lower-case letters, digits, dashes and underscores (the
+/// algorithm picker's `algo-leaky_bucket`).
 fn plain_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= MAX_ID
-        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
 }
 
 #[cfg(test)]
@@ -101,6 +102,7 @@ mod tests {
             (true, 0.25, 1_500_000_001, 912, None, Some("export-png"), None),
             (true, 1.0, u64::MAX, u32::MAX, Some("nodes"), Some("embed"), None),
             (true, 1.0, 5, 0, Some("traffic"), None, Some(("traffic", "trace"))),
+            (true, 1.0, 0, 40, Some("algo-leaky_bucket"), None, None),
         ] {
             let (focus, click) = (focus.map(str::to_string), click.map(str::to_string));
             let choose = choose.map(|(id, value): (&str, &str)| (id.to_string(), value.to_string()));

@@ -29,12 +29,13 @@ const fn item<T>(value: T, key: &'static str, label: &'static str) -> Labelled<T
 }
 
 /// The algorithm picker, Compare last.
-pub const VIEWS: [Labelled<View>; 6] = [
+pub const VIEWS: [Labelled<View>; 7] = [
     item(View::Single(Algorithm::TokenBucket), "token_bucket", "Token bucket"),
     item(View::Single(Algorithm::Gcra), "gcra", "GCRA"),
     item(View::Single(Algorithm::FixedWindow), "fixed_window", "Fixed window"),
     item(View::Single(Algorithm::SlidingWindow), "sliding_window", "Sliding window counter"),
     item(View::Single(Algorithm::SlidingLog), "sliding_log", "Sliding log"),
+    item(View::Single(Algorithm::LeakyBucket), "leaky_bucket", "Leaky bucket (queue)"),
     item(View::Compare, "compare", "Compare all"),
 ];
 

@@ -50,10 +50,10 @@ pub struct Outcome {
 pub fn check(sc: &Scenario, speed: f64) -> Result<(), RunError> {
     let invalid = |m: String| Err(RunError::Invalid(m));
     sc.validate().map_err(|e| RunError::Invalid(e.to_string()))?;
-    if sc.algo.is_product() {
+    if !sc.algo.in_first_modules() {
         return invalid(format!(
             "algo: the redis runner runs the textbook algorithms (token_bucket, gcra, fixed_window, \
-             sliding_window, sliding_log), not the product model {}",
+             sliding_window, sliding_log), not {}",
             sc.to_query_full().split('&').next().unwrap_or_default()
         ));
     }

@@ -1,8 +1,9 @@
-//! [`Algorithm`]: which limiter decides, a textbook algorithm or a product from the registry
-//! ([`super::products`]).
+//! [`Algorithm`]: which limiter decides, a textbook algorithm, the leaky bucket's queue, or a
+//! product from the registry ([`super::products`]).
 
-/// Which limiting algorithm decides: one of the five textbook algorithms, or a product's model
-/// from the products' registry.
+/// Which limiting algorithm decides: one of the five textbook algorithms (meters: they admit or
+/// refuse at once), the leaky bucket as a queue (it also holds what it admits), or a product's
+/// model from the products' registry.
 ///
 /// A product is a slot (`P0`, `P1`, …) whose number is its index in the registry
 /// ([`super::products::REGISTRY`]): [`Algorithm::product`] reads it and
@@ -24,6 +25,10 @@ pub enum Algorithm {
     SlidingLog,
     /// The token bucket as a single theoretical arrival time.
     Gcra,
+    /// The leaky bucket as a queue: admitted requests wait and leave at the drain rate, a full
+    /// queue refuses ([`super::limiter::LeakyQueue`]). Only the whole page runs it (like a
+    /// product, see [`Algorithm::in_first_modules`]).
+    LeakyBucket,
     /// The registry's products, by index (see [`Algorithm::product`]).
     #[doc(hidden)]
     P0,
@@ -60,8 +65,8 @@ pub enum Algorithm {
     P31,
 }
 
-/// The textbook algorithms before the product slots.
-const TEXTBOOK_COUNT: u8 = 5;
+/// The algorithms before the product slots: the five textbook ones and the leaky bucket.
+const BEFORE_PRODUCTS: u8 = 6;
 
 /// A product in the products' registry ([`super::products::REGISTRY`]): its index there. Only
 /// the registry hands these out ([`super::products::find`], [`super::products::PRODUCTS`]).
@@ -85,7 +90,8 @@ const SLOTS: [Algorithm; 32] = {
 };
 
 impl Algorithm {
-    /// The five textbook algorithms, in the order the app shows them.
+    /// The five textbook algorithms, in the order the app shows them: the meters, which Compare
+    /// all runs side by side (the leaky bucket's queue is not one of them).
     pub const TEXTBOOK: [Algorithm; 5] = [
         Algorithm::TokenBucket,
         Algorithm::Gcra,
@@ -104,11 +110,18 @@ impl Algorithm {
 
     /// Whether this is a model of a product rather than a textbook algorithm.
     pub fn is_product(self) -> bool {
-        self as u8 >= TEXTBOOK_COUNT
+        self as u8 >= BEFORE_PRODUCTS
     }
 
     /// The product this runs, if it is one.
     pub fn product(self) -> Option<ProductId> {
-        (self as u8).checked_sub(TEXTBOOK_COUNT).map(ProductId)
+        (self as u8).checked_sub(BEFORE_PRODUCTS).map(ProductId)
+    }
+
+    /// Whether the page's and a frame's first modules run this: the five textbook algorithms
+    /// ([`Algorithm::TEXTBOOK`]). The leaky bucket's queue and the products' models are the
+    /// whole page's (`sim::products::models`), to which a first module hands them over.
+    pub fn in_first_modules(self) -> bool {
+        (self as u8) < Algorithm::LeakyBucket as u8
     }
 }

@@ -39,7 +39,7 @@ pub use compare::{Comparison, Disagreement};
 pub use decision::{Decision, DecisionRecord, Quota, Status, Verdict};
 pub use engine::Simulation;
 pub use limiter::{
-    AnyLimiter, FixedWindow, Gauge, Gcra, Limiter, LimiterState, SlidingLog, SlidingWindow, TokenBucket,
+    AnyLimiter, FixedWindow, Gauge, Gcra, LeakyQueue, Limiter, LimiterState, SlidingLog, SlidingWindow, TokenBucket,
 };
 pub use metrics::{Bucket, Event, EventKind, Metrics, Totals};
 pub use query::ParamError;

@@ -161,6 +161,7 @@ fn label(algo: Algorithm) -> &'static str {
         Algorithm::FixedWindow => "fixed window",
         Algorithm::SlidingWindow => "sliding window counter",
         Algorithm::SlidingLog => "sliding log",
+        Algorithm::LeakyBucket => "leaky bucket (queue)",
         _ => "algorithm",
     }
 }

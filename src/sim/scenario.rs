@@ -228,6 +228,7 @@ impl Scenario {
             (_, Some(id)) => self.product_limiter(id),
             (Algorithm::TokenBucket, _) => AnyLimiter::token_bucket(TokenBucket::new(self.capacity, self.refill)),
             (Algorithm::Gcra, _) => AnyLimiter::gcra(Gcra::new(self.capacity, self.refill)),
+            (Algorithm::LeakyBucket, _) => self.queue_limiter(),
             (Algorithm::FixedWindow, _) => AnyLimiter::fixed_window(FixedWindow::new(limit, window)),
             (Algorithm::SlidingWindow, _) => AnyLimiter::sliding_window(SlidingWindow::new(limit, window)),
             // The sliding log, the last textbook algorithm (every other is a product, above).
@@ -244,6 +245,18 @@ impl Scenario {
     #[inline(never)]
     fn product_limiter(&self, id: super::algorithm::ProductId) -> AnyLimiter {
         AnyLimiter::product(super::products::model(id, &Policy::of(self), &self.product))
+    }
+
+    /// The leaky bucket's queue ([`super::limiter::LeakyQueue`]), which only the modules with
+    /// the models build (as a product's); not inlined, for the same reason.
+    #[inline(never)]
+    fn queue_limiter(&self) -> AnyLimiter {
+        match super::products::models::queue(self.capacity, self.refill) {
+            Some(queue) => AnyLimiter::product(queue),
+            // A first module, for the moment before the whole page takes over from it: the
+            // requests the queue would admit, held for no time.
+            None => AnyLimiter::gcra(Gcra::new(self.capacity.saturating_add(1), self.refill)),
+        }
     }
 
     /// The HTTP status of a rejection: 429, or the product's own (503 for nginx without

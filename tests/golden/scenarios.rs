@@ -45,6 +45,8 @@ pub const GOLDEN: &[&str] = &[
     // A spike on the traffic and the clients' retry budget (a server), and a breaker (none).
     "capacity=100&refill=700&traffic=poisson&rate=600&seed=2&duration=20&retry=backoff&retries=10&workers=8&service=10&client_timeout=200&spike=5-10&spike_rate=600&retry_budget=0.1",
     "capacity=10&refill=10&rate=100&seed=6&duration=30&retry=jitter&retries=10&retry_breaker=5&breaker_pause=2000&spike=3-4.5&spike_rate=200",
+    // The leaky bucket's queue, holding what it admits, in front of a server, with retries.
+    "algo=leaky_bucket&capacity=20&refill=7.5&traffic=poisson&rate=12&seed=9&duration=60&retry=jitter&workers=1&service=100&client_timeout=2000",
 ];
 
 /// `query<TAB>fnv1a-hex` per golden scenario, one line each.

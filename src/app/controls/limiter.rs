@@ -1,5 +1,5 @@
-//! The limiter's parameters: capacity and refill (token bucket, GCRA), limit and window (the
-//! window algorithms) — by default derived from the bucket so every algorithm allows the same
+//! The limiter's parameters: capacity and refill (token bucket, GCRA; the leaky bucket's queue
+//! size and drain rate, as its explanation says), limit and window (the window algorithms) — by default derived from the bucket so every algorithm allows the same
 //! burst and the same long-run rate.
 
 use leptos::prelude::*;
@@ -28,7 +28,7 @@ pub fn LimiterControls(
     };
     view! {
         <fieldset class="group" class:in-use=bucket_used>
-            <legend>"Token bucket · GCRA"</legend>
+            <legend>"Token bucket · GCRA · leaky bucket"</legend>
             {knob(pg, &CAPACITY, Signal::stored(false))}
             {knob(pg, &REFILL, Signal::stored(false))}
         </fieldset>

@@ -105,10 +105,10 @@ pub const WHOLE: [Rule; 4] = [
     },
     Rule { why: "The page's Compare all (`view=compare`).", links: Links::Pages, any: &[Test::Is("view", "compare")] },
     Rule {
-        why: "A link to a product model (`algo=nginx` and the like): neither first module has the product \
-              models (`sim::products::models`). Any `algo` that is not a textbook algorithm's name is a \
-              product's (or unknown, which the whole page explains), so a product added to the registry \
-              needs nothing here.",
+        why: "A link to a product model (`algo=nginx` and the like) or to the leaky bucket's queue: neither \
+              first module has their models (`sim::products::models`). Any `algo` that is not a textbook \
+              algorithm's name is one of these (or unknown, which the whole page explains), so a product \
+              added to the registry needs nothing here.",
         links: Links::All,
         any: &[Test::NotIn("algo", &TEXTBOOK_NAMES)],
     },
@@ -310,10 +310,11 @@ mod tests {
     use crate::sim::Scenario;
 
     #[test]
-    fn the_textbook_names_are_the_engine_s_and_no_product_s() {
+    fn the_textbook_names_are_those_the_first_modules_run() {
         for (name, algo) in ALGO_NAMES {
-            assert_eq!(TEXTBOOK_NAMES.contains(&name), !algo.is_product(), "{name}");
+            assert_eq!(TEXTBOOK_NAMES.contains(&name), algo.in_first_modules(), "{name}");
         }
+        assert_eq!(Module::of("?algo=leaky_bucket"), Module::Whole);
         for (name, algo) in TEXTBOOK_NAMES.iter().zip(Algorithm::TEXTBOOK) {
             assert_eq!(Scenario::from_query(&format!("algo={name}")).map(|sc| sc.algo), Ok(algo));
         }

@@ -39,8 +39,10 @@ impl Simulation {
                 if delay == Nanos::ZERO {
                     self.decided(a, v, at, true);
                 } else {
-                    // nginx without nodelay: admitted now, served `delay` later.
+                    // The leaky bucket's queue, nginx without nodelay: admitted now, served
+                    // `delay` later (counted here, where the delay is exact: a verdict keeps ms).
                     self.count_arrival(at, retry);
+                    self.metrics.totals.delayed += 1;
                     self.push(at + delay, Ev::Delayed(a, v));
                 }
             }
@@ -95,7 +97,6 @@ impl Simulation {
             }
         }
         m.latency.record(latency);
-        m.totals.delayed += u64::from(d.delay_ms > 0);
         if let Some(log) = &mut self.decisions {
             log.push(DecisionRecord { arrived: a.at, decided: now, node: a.node, retry: a.retry, verdict: d });
         }

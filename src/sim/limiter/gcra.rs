@@ -50,9 +50,14 @@ impl Gcra {
         i128::from(now.as_nanos()) * self.refill
     }
 
+    /// A span of scaled units as nanoseconds, rounded up.
+    pub(super) fn nanos(&self, scaled: i128) -> Nanos {
+        div_ceil_nanos(scaled.max(0) as u128, self.refill as u128)
+    }
+
     /// How far the TAT is ahead of `now`, in scaled units: capacity minus this is the level.
     #[inline]
-    fn ahead(&self, now: SimTime) -> i128 {
+    pub(super) fn ahead(&self, now: SimTime) -> i128 {
         (self.tat - self.scaled(now)).max(0)
     }
 }

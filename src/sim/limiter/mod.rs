@@ -4,6 +4,7 @@
 
 mod fixed_window;
 mod gcra;
+mod leaky_queue;
 mod sliding_log;
 mod sliding_window;
 mod state;
@@ -11,6 +12,7 @@ mod token_bucket;
 
 pub use fixed_window::FixedWindow;
 pub use gcra::Gcra;
+pub use leaky_queue::LeakyQueue;
 pub use sliding_log::SlidingLog;
 pub use sliding_window::SlidingWindow;
 pub use state::LimiterState;
@@ -252,7 +254,8 @@ impl AnyLimiter {
         Self::of(Kind::Gcra(l))
     }
 
-    /// Wraps a product's model (built by [`crate::sim::products`]).
+    /// Wraps a model behind a pointer: a product's (built by [`crate::sim::products`]) or the
+    /// leaky bucket's queue ([`LeakyQueue`], built by `sim::products::models` too).
     pub fn product(model: Box<dyn Model>) -> Self {
         Self::of(Kind::Product(model))
     }

@@ -147,23 +147,24 @@ const TEXTBOOKS: [Textbook; N] = column!(textbook: Textbook);
 const RUN_HERE: [bool; N] = column!(run_here: bool);
 pub(crate) const MODELS: [product::Build; N] = column!(model: product::Build);
 
-/// Every `algo=` value: the textbook algorithms', then every product's.
-pub const ALGO_NAMES: [(&str, Algorithm); 5 + N] = {
-    let mut out = [("", Algorithm::TokenBucket); 5 + N];
-    let textbook = [
+/// Every `algo=` value: the textbook algorithms', the leaky bucket's, then every product's.
+pub const ALGO_NAMES: [(&str, Algorithm); 6 + N] = {
+    let mut out = [("", Algorithm::TokenBucket); 6 + N];
+    let own = [
         ("token_bucket", Algorithm::TokenBucket),
         ("fixed_window", Algorithm::FixedWindow),
         ("sliding_window", Algorithm::SlidingWindow),
         ("sliding_log", Algorithm::SlidingLog),
         ("gcra", Algorithm::Gcra),
+        ("leaky_bucket", Algorithm::LeakyBucket),
     ];
     let mut i = 0;
-    while i < 5 {
-        out[i] = textbook[i];
+    while i < 6 {
+        out[i] = own[i];
         i += 1;
     }
-    while i < 5 + N {
-        out[i] = (KEYS[i - 5], PRODUCTS[i - 5]);
+    while i < 6 + N {
+        out[i] = (KEYS[i - 6], PRODUCTS[i - 6]);
         i += 1;
     }
     out

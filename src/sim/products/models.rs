@@ -70,7 +70,27 @@ pub(crate) fn model(index: usize, p: &Policy, o: &ProductOptions) -> Box<dyn Mod
     build(index, p, o)
 }
 
-/// The registry's product `index` running the configuration its tab exports for `p`.
+/// The leaky bucket's queue where `size` requests may wait, drained at `drain`, if this module
+/// has the models ([`install`]): it is built like theirs, so that the first modules, which hand
+/// it over, carry none of its code.
+pub(crate) fn queue(size: u64, drain: crate::sim::rate::Rate) -> Option<Box<dyn Model>> {
+    let p = Policy { shape: super::Shape::Bucket, burst: size, rate_milli: drain.milli(), limit: size, window_ns: 0 };
+    #[cfg(target_arch = "wasm32")]
+    return INSTALLED.get().map(|build| build(QUEUE, &p, &ProductOptions::default()));
+    #[cfg(not(target_arch = "wasm32"))]
+    Some(build(QUEUE, &p, &ProductOptions::default()))
+}
+
+/// [`build`]'s index for the leaky bucket's queue: one past the registry's products.
+const QUEUE: usize = super::REGISTRY.len();
+
+/// The registry's product `index` running the configuration its tab exports for `p`, or for
+/// [`QUEUE`] the leaky bucket's queue.
 fn build(index: usize, p: &Policy, o: &ProductOptions) -> Box<dyn Model> {
-    super::MODELS[index](p, o)
+    match super::MODELS.get(index) {
+        Some(model) => model(p, o),
+        None => {
+            Box::new(crate::sim::limiter::LeakyQueue::new(p.burst, crate::sim::rate::Rate::from_milli(p.rate_milli)))
+        }
+    }
 }
