@@ -55,6 +55,32 @@ fn the_side_by_side_names_nginx_s_per_minute_truncation() {
 }
 
 #[test]
+fn the_leaky_bucket_exports_as_nginx_without_nodelay_and_runs_what_it_exports() {
+    let sc = Scenario::from_query("algo=leaky_bucket&capacity=10&refill=5&rate=8&duration=30").unwrap();
+    let nginx = export(&sc, "nginx").unwrap();
+    assert!(nginx.snippet.contains("limit_req zone=api burst=10;"), "{}", nginx.snippet);
+    assert!(!nginx.notes.iter().any(|n| n.contains("cannot hold")), "{:?}", nginx.notes);
+    // Run this config: nginx's model, holding as the queue holds, decision by decision.
+    let run = run_config(&sc, "nginx").unwrap();
+    assert_eq!(export(&run, "nginx").unwrap().snippet, nginx.snippet);
+    let csv = |s: &Scenario| ratelimit_playground::sim::report::decisions_csv(s).unwrap();
+    assert_eq!(csv(&run), csv(&sc));
+    // A limiter that cannot hold a request admits what the queue admits (a bucket of 11) at once.
+    for tab in ["envoy", "governor", "go", "haproxy"] {
+        let config = export(&sc, tab).unwrap();
+        assert!(config.notes.iter().any(|n| n.contains("cannot hold") && n.contains("a bucket of 11")), "{tab}");
+        let run = run_config(&sc, tab).unwrap();
+        assert_eq!(export(&run, tab).unwrap().snippet, config.snippet, "{tab}");
+        if !run.algo.is_window(&run.product) {
+            assert_eq!(run.capacity, 11, "{tab}");
+        }
+    }
+    // The notes are the queue's only: the same policy as a token bucket has none.
+    let bucket = Scenario::from_query("capacity=10&refill=5").unwrap();
+    assert!(!export(&bucket, "envoy").unwrap().notes.iter().any(|n| n.contains("cannot hold")));
+}
+
+#[test]
 fn nginx_without_nodelay_delays_instead_of_refusing() {
     let q = "algo=nginx&capacity=10&refill=5&nodelay=0&rate=8&duration=20";
     let sc = Scenario::from_query(q).unwrap();

@@ -11,12 +11,28 @@
 pub use crate::sim::products::redis_lua::export as redis_lua;
 pub use crate::sim::products::{Config, Policy, Shape, EXPORT_NAMES};
 
+use crate::sim::product_runs::{export_options, run_config};
 use crate::sim::products;
-use crate::sim::Scenario;
+use crate::sim::{Algorithm, Scenario};
 
 /// The policy of `sc` for every tab, in [`EXPORT_NAMES`]' order.
 pub fn configs(sc: &Scenario) -> Vec<Config> {
-    products::configs(&Policy::of(sc), &sc.product)
+    let all = products::configs(&Policy::of(sc), &export_options(sc));
+    all.into_iter().zip(EXPORT_NAMES).map(|(c, tab)| held_or_not(sc, tab, c)).collect()
+}
+
+/// For the leaky bucket's queue, says on a tab whose limiter cannot hold a request what it does
+/// instead (nginx's, without `nodelay`, is the queue itself and says so).
+fn held_or_not(sc: &Scenario, tab: &str, mut c: Config) -> Config {
+    let holds = || run_config(sc, tab).is_some_and(|run| crate::sim::Limiter::may_delay(&run.limiter()));
+    if sc.algo == Algorithm::LeakyBucket && !holds() {
+        c.notes.push(format!(
+            "It cannot hold a request as the leaky bucket's queue does: it admits the same requests (a bucket \
+             of {}) and answers each at once, where the queue would serve the k-th waiting k ÷ rate later.",
+            sc.capacity.saturating_add(1)
+        ));
+    }
+    c
 }
 
 /// The configuration for the target the CLI calls `name`: the same [`Config`] as the panel's
@@ -30,5 +46,6 @@ pub fn configs(sc: &Scenario) -> Vec<Config> {
 /// assert!(export(&sc, "squid").is_none());
 /// ```
 pub fn export(sc: &Scenario, name: &str) -> Option<Config> {
-    products::config(name, &Policy::of(sc), &sc.product)
+    let c = products::config(name, &Policy::of(sc), &export_options(sc))?;
+    Some(held_or_not(sc, name, c))
 }

@@ -20,6 +20,18 @@ pub fn model_of_export(sc: &Scenario, export: &str) -> Option<Algorithm> {
     products::of_export(export, Policy::of(sc).shape)
 }
 
+/// The product options every production tab exports and runs under for `sc`: its own, and for
+/// the leaky bucket's queue nginx's `nodelay` off — nginx without `nodelay` *is* that queue (with
+/// `burst` = the queue's size), the one export that holds requests as it does; the others admit
+/// the same requests (a bucket one larger, [`Policy::of`]) and answer them at once.
+pub fn export_options(sc: &Scenario) -> products::ProductOptions {
+    let mut o = sc.product;
+    if sc.algo == Algorithm::LeakyBucket {
+        o.set(&products::nginx::NODELAY, 0);
+    }
+    o
+}
+
 /// "Run this config": `sc` switched to the model of the production tab `export`, with the
 /// policy keys set so the model runs exactly the configuration that tab exports for `sc` (the
 /// export of the result equals the export of `sc`). `None` for an unknown tab.
@@ -28,6 +40,7 @@ pub fn run_config(sc: &Scenario, export: &str) -> Option<Scenario> {
     let p = Policy::of(sc);
     let mut out = sc.clone();
     out.algo = product;
+    out.product = export_options(sc);
     out.algo.choose_textbook(&mut out.product, p.shape.algorithm());
     if !out.algo.is_window(&out.product) {
         out.capacity = p.burst;

@@ -320,6 +320,13 @@ impl Policy {
         let (limit, window_ns) = (sc.effective_limit(), sc.effective_window().as_nanos());
         let shape = Shape::of(sc.algo.textbook(&sc.product));
         match shape {
+            // The leaky bucket's queue admits what a bucket one larger admits (only later): the
+            // policy a product that cannot hold a request enforces instead.
+            Shape::Bucket if sc.algo == Algorithm::LeakyBucket => {
+                let (burst, milli) = (sc.capacity.saturating_add(1), u128::from(sc.refill.milli().max(1)));
+                let window_ns = (u128::from(burst) * TOKEN + milli / 2) / milli;
+                Policy { shape, burst, rate_milli: sc.refill.milli(), limit: burst, window_ns: window_ns as u64 }
+            }
             Shape::Bucket => Policy {
                 shape,
                 burst: sc.capacity,

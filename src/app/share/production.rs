@@ -50,7 +50,14 @@ pub fn ProductionPanel(
         let _ = selection.select_all_children(&pre);
     });
     let policy = move || {
-        let p = pg.scenario.with(Policy::of);
+        let (p, queue) = pg.scenario.with(|s| (Policy::of(s), s.algo == crate::sim::Algorithm::LeakyBucket));
+        if queue {
+            return format!(
+                "The current policy — a queue of {} drained at {} requests/s — as configuration for the limiter you run: nginx without nodelay is that queue; the others admit the same requests and answer at once.",
+                p.burst - 1,
+                p.per_sec()
+            );
+        }
         format!(
             "The current policy — at most {} at once from idle, {} requests/s sustained — as configuration for the limiter you run. The notes say which unit each one counts in and what its “burst” means: that is where translations go wrong.",
             p.burst,
