@@ -121,14 +121,14 @@ fn the_steady_state_chart_converges_and_marks_the_first_rejection() {
 #[test]
 fn the_strip_shows_decisions_only_and_shrinks_to_what_a_full_ring_covers() {
     let calm = sim("rate=4", 10);
-    let strip = Strip::from_events(calm.metrics().events(), calm.now(), 5.0);
+    let strip = Strip::from_events(calm.metrics().events(), calm.now(), 5.0, true);
     assert_eq!(strip.span_secs, 5.0);
     assert_eq!(strip.marks.len(), 20, "4 decisions a second for 5 s");
     assert!(strip.marks.iter().all(|m| m.allowed && !m.retry));
 
     let busy = sim("rate=1000&retry=exact", 10);
     let full = busy.metrics().events().count() == EVENT_RING;
-    let strip = Strip::from_events(busy.metrics().events(), busy.now(), 5.0);
+    let strip = Strip::from_events(busy.metrics().events(), busy.now(), 5.0, true);
     assert!(full && strip.span_secs < 1.0, "{}", strip.span_secs);
     assert!(strip.marks.iter().any(|m| !m.allowed) && strip.marks.iter().any(|m| m.retry));
 }
@@ -137,7 +137,7 @@ fn the_strip_shows_decisions_only_and_shrinks_to_what_a_full_ring_covers() {
 fn the_strip_trails_each_held_request_back_to_its_arrival() {
     // The leaky bucket's queue at twice its drain rate: full, every admitted request waits ~2.5 s.
     let queue = sim("algo=leaky_bucket&capacity=10&refill=4&rate=8", 30);
-    let strip = Strip::from_events(queue.metrics().events(), queue.now(), 5.0);
+    let strip = Strip::from_events(queue.metrics().events(), queue.now(), 5.0, true);
     let admitted: Vec<_> = strip.marks.iter().filter(|m| m.allowed).collect();
     assert!(admitted.len() >= 15 && admitted.iter().all(|m| (2.2..=2.5).contains(&m.waited)), "{admitted:?}");
     assert!(strip.marks.iter().filter(|m| !m.allowed).all(|m| m.waited == 0.0));
@@ -146,5 +146,8 @@ fn the_strip_trails_each_held_request_back_to_its_arrival() {
     assert_eq!(tails(&strip), admitted.len(), "one tail per held request");
     // A token bucket answers at once: no tails.
     let bucket = sim("capacity=10&refill=4&rate=8", 30);
-    assert_eq!(tails(&Strip::from_events(bucket.metrics().events(), bucket.now(), 5.0)), 0);
+    assert_eq!(tails(&Strip::from_events(bucket.metrics().events(), bucket.now(), 5.0, true)), 0);
+    // With a store, a late answer is its round trip, not a hold: no slants.
+    let store = sim("capacity=10&refill=4&rate=8&nodes=2&store=atomic&rtt=400", 30);
+    assert_eq!(tails(&Strip::from_events(store.metrics().events(), store.now(), 5.0, false)), 0);
 }

@@ -24,8 +24,7 @@ pub enum StateKind {
     Weighted,
     /// Admissions in the log's last window, against the limit.
     LogCount,
-    /// The leaky bucket's queue: how many drain intervals a request arriving would wait, against
-    /// the queue's size.
+    /// The leaky bucket's queue: the requests waiting in it, against the queue's size.
     Queue,
 }
 

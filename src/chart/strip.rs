@@ -21,7 +21,7 @@ pub struct StripMark {
     pub allowed: bool,
     /// Whether the request was a retry of a rejected one.
     pub retry: bool,
-    /// Seconds from its arrival to this answer.
+    /// Seconds the limiter held it, from its arrival to this answer (admitted only).
     pub waited: f64,
 }
 
@@ -38,14 +38,17 @@ impl Strip {
     /// The decisions among `events` in `(now − span_secs, now]`. When the events held
     /// (the engine keeps a bounded ring) start later than that, the span shrinks to what they
     /// cover, so the strip never shows an empty stretch that really was busy.
-    pub fn from_events<'a>(events: impl Iterator<Item = &'a Event>, now: SimTime, span_secs: f64) -> Self {
+    /// `holds`: whether a late answer means the limiter held the request (one node deciding
+    /// alone; with a store, every answer waits for the store's round trip instead).
+    pub fn from_events<'a>(events: impl Iterator<Item = &'a Event>, now: SimTime, span_secs: f64, holds: bool) -> Self {
         let now_s = now.as_secs_f64();
         let (mut oldest, mut held, mut marks) = (None, 0, Vec::with_capacity(EVENT_RING / 2));
         for e in events {
             held += 1;
             oldest.get_or_insert(e.at);
             if let EventKind::Decided { allowed, retry, latency } = e.kind {
-                marks.push(StripMark { x: e.at.as_secs_f64() - now_s, allowed, retry, waited: latency.as_secs_f64() });
+                let waited = if allowed && holds { latency.as_secs_f64() } else { 0.0 };
+                marks.push(StripMark { x: e.at.as_secs_f64() - now_s, allowed, retry, waited });
             }
         }
         let span_secs = covered(span_secs, held, oldest, now);
@@ -82,7 +85,7 @@ pub fn draw_strip<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, strip: &Str
     let mid = h / 2;
     root.draw(&PathElement::new(vec![(0, mid), (w, mid)], t.grid.stroke_width(style.stroke(1.0))))?;
     let span = strip.span_secs.max(1e-9);
-    let x_of = |x: f64| pad + ((1.0 + x / span) * f64::from(w - 2 * pad)).round() as i32;
+    let x_of = |x: f64| pad.saturating_add(((1.0 + x / span) * f64::from(w - 2 * pad)).round() as i32);
     let lane = |allowed: bool| {
         if allowed {
             (style.px(6.0), mid - style.px(4.0))

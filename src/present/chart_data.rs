@@ -44,7 +44,8 @@ pub fn state(sim: &Simulation) -> StateWindow {
 
 /// The request strip of `sim`.
 pub fn strip(sim: &Simulation) -> Strip {
-    Strip::from_events(sim.metrics().events(), sim.now(), STRIP_SECONDS)
+    let alone = sim.scenario().nodes == 1 && sim.scenario().store == crate::sim::scenario::StoreMode::Local;
+    Strip::from_events(sim.metrics().events(), sim.now(), STRIP_SECONDS, alone)
 }
 
 /// The steady-state chart of the runner's first simulation.

@@ -17,21 +17,32 @@ use crate::sim::{Algorithm, Scenario};
 
 /// The policy of `sc` for every tab, in [`EXPORT_NAMES`]' order.
 pub fn configs(sc: &Scenario) -> Vec<Config> {
-    let all = products::configs(&Policy::of(sc), &export_options(sc));
+    let all = products::configs(&Policy::exported(sc), &export_options(sc));
     all.into_iter().zip(EXPORT_NAMES).map(|(c, tab)| held_or_not(sc, tab, c)).collect()
 }
 
-/// For the leaky bucket's queue, says on a tab whose limiter cannot hold a request what it does
-/// instead (nginx's, without `nodelay`, is the queue itself and says so).
+/// For the leaky bucket's queue, says on each tab but nginx's (without `nodelay`, the queue
+/// itself, as its own notes say) what its limiter does instead of holding requests as the queue
+/// does.
 fn held_or_not(sc: &Scenario, tab: &str, mut c: Config) -> Config {
-    let holds = || run_config(sc, tab).is_some_and(|run| crate::sim::Limiter::may_delay(&run.limiter()));
-    if sc.algo == Algorithm::LeakyBucket && !holds() {
-        c.notes.push(format!(
-            "It cannot hold a request as the leaky bucket's queue does: it admits the same requests (a bucket \
-             of {}) and answers each at once, where the queue would serve the k-th waiting k ÷ rate later.",
-            sc.capacity.saturating_add(1)
-        ));
+    if sc.algo != Algorithm::LeakyBucket || tab == "nginx" {
+        return c;
     }
+    let p = Policy::exported(sc);
+    let instead = match run_config(sc, tab) {
+        Some(run) if run.algo.is_window(&run.product) => format!(
+            "it counts in windows, up to {} per {}, and answers each request at once",
+            p.limit,
+            products::duration_text(p.window_ns)
+        ),
+        Some(run) if crate::sim::Limiter::may_delay(&run.limiter()) => {
+            "it may hold a request too, but by its own rule (above), not in the queue's order and drain".to_string()
+        }
+        _ => format!("it admits the same requests (a bucket of {}) and answers each at once", p.burst),
+    };
+    c.notes.push(format!(
+        "It cannot hold requests as the leaky bucket's queue does, which serves the k-th waiting k ÷ rate later: {instead}."
+    ));
     c
 }
 
@@ -46,6 +57,6 @@ fn held_or_not(sc: &Scenario, tab: &str, mut c: Config) -> Config {
 /// assert!(export(&sc, "squid").is_none());
 /// ```
 pub fn export(sc: &Scenario, name: &str) -> Option<Config> {
-    let c = products::config(name, &Policy::of(sc), &export_options(sc))?;
+    let c = products::config(name, &Policy::exported(sc), &export_options(sc))?;
     Some(held_or_not(sc, name, c))
 }

@@ -17,13 +17,28 @@ use crate::sim::support::decimal;
 /// exports for `sc`'s policy: the Upstash tab's limiter and the Lua tab's script follow the
 /// policy's shape.
 pub fn model_of_export(sc: &Scenario, export: &str) -> Option<Algorithm> {
-    products::of_export(export, Policy::of(sc).shape)
+    products::of_export(export, Policy::exported(sc).shape)
+}
+
+impl Policy {
+    /// The policy a production tab exports for `sc`: [`Policy::of`], and for the leaky bucket's
+    /// queue the bucket one larger, which admits the same requests (only at once). Here rather
+    /// than in [`Policy::of`], which the first modules carry and which never sees the queue there.
+    pub fn exported(sc: &Scenario) -> Policy {
+        let mut p = Policy::of(sc);
+        if sc.algo == Algorithm::LeakyBucket {
+            let (burst, milli) = (sc.capacity.saturating_add(1), u128::from(sc.refill.milli().max(1)));
+            let window_ns = (u128::from(burst) * crate::sim::rate::TOKEN + milli / 2) / milli;
+            (p.burst, p.limit, p.window_ns) = (burst, burst, u64::try_from(window_ns).unwrap_or(u64::MAX));
+        }
+        p
+    }
 }
 
 /// The product options every production tab exports and runs under for `sc`: its own, and for
 /// the leaky bucket's queue nginx's `nodelay` off — nginx without `nodelay` *is* that queue (with
 /// `burst` = the queue's size), the one export that holds requests as it does; the others admit
-/// the same requests (a bucket one larger, [`Policy::of`]) and answer them at once.
+/// the same requests (a bucket one larger, [`Policy::exported`]) and answer them at once.
 pub fn export_options(sc: &Scenario) -> products::ProductOptions {
     let mut o = sc.product;
     if sc.algo == Algorithm::LeakyBucket {
@@ -37,7 +52,7 @@ pub fn export_options(sc: &Scenario) -> products::ProductOptions {
 /// export of the result equals the export of `sc`). `None` for an unknown tab.
 pub fn run_config(sc: &Scenario, export: &str) -> Option<Scenario> {
     let product = model_of_export(sc, export)?;
-    let p = Policy::of(sc);
+    let p = Policy::exported(sc);
     let mut out = sc.clone();
     out.algo = product;
     out.product = export_options(sc);

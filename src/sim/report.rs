@@ -194,7 +194,11 @@ pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
         };
         out.push_str(&format!("{},global,{},{status},{retry}", ms(d.arrived.as_nanos()), d.node));
         if held {
-            let delay = if d.verdict.allowed { ms(d.verdict.delay().as_nanos()) } else { String::new() };
+            // Held from arrival to answer, exactly (a verdict keeps whole ms); with a store no
+            // mode holds a request, and a late answer is the round trip.
+            let alone = sc.nodes == 1 && sc.store == crate::sim::scenario::StoreMode::Local;
+            let held = if alone { d.decided.as_nanos() - d.arrived.as_nanos() } else { 0 };
+            let delay = if d.verdict.allowed { ms(held) } else { String::new() };
             out.push_str(&format!(",{delay}"));
         }
         out.push('\n');

@@ -235,8 +235,9 @@ impl Scenario {
             _ => AnyLimiter::sliding_log(SlidingLog::new(limit, window)),
         };
         // A product counts what it counts (express-rate-limit and Upstash's fixed window count
-        // refused requests already): `count_rejected` is the textbook algorithms' knob.
-        l.counting_rejected(self.count_rejected && !self.algo.is_product())
+        // refused requests already), and a refused request never joins the leaky bucket's queue:
+        // `count_rejected` is the textbook meters' knob.
+        l.counting_rejected(self.count_rejected && self.algo.in_first_modules())
     }
 
     /// The model of the registry's product `id` under this scenario's policy. Not inlined: the
@@ -320,13 +321,6 @@ impl Policy {
         let (limit, window_ns) = (sc.effective_limit(), sc.effective_window().as_nanos());
         let shape = Shape::of(sc.algo.textbook(&sc.product));
         match shape {
-            // The leaky bucket's queue admits what a bucket one larger admits (only later): the
-            // policy a product that cannot hold a request enforces instead.
-            Shape::Bucket if sc.algo == Algorithm::LeakyBucket => {
-                let (burst, milli) = (sc.capacity.saturating_add(1), u128::from(sc.refill.milli().max(1)));
-                let window_ns = (u128::from(burst) * TOKEN + milli / 2) / milli;
-                Policy { shape, burst, rate_milli: sc.refill.milli(), limit: burst, window_ns: window_ns as u64 }
-            }
             Shape::Bucket => Policy {
                 shape,
                 burst: sc.capacity,

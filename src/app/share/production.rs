@@ -50,10 +50,10 @@ pub fn ProductionPanel(
         let _ = selection.select_all_children(&pre);
     });
     let policy = move || {
-        let (p, queue) = pg.scenario.with(|s| (Policy::of(s), s.algo == crate::sim::Algorithm::LeakyBucket));
+        let (p, queue) = pg.scenario.with(|s| (Policy::exported(s), s.algo == crate::sim::Algorithm::LeakyBucket));
         if queue {
             return format!(
-                "The current policy — a queue of {} drained at {} requests/s — as configuration for the limiter you run: nginx without nodelay is that queue; the others admit the same requests and answer at once.",
+                "The current policy — a queue of {} drained at {} requests/s — as configuration for the limiter you run: nginx without nodelay is that queue; the others cannot hold requests as it does, and their notes say what they do instead.",
                 p.burst - 1,
                 p.per_sec()
             );

@@ -52,7 +52,10 @@ impl Gcra {
 
     /// A span of scaled units as nanoseconds, rounded up.
     pub(super) fn nanos(&self, scaled: i128) -> Nanos {
-        div_ceil_nanos(scaled.max(0) as u128, self.refill as u128)
+        if scaled <= 0 {
+            return Nanos::ZERO;
+        }
+        div_ceil_nanos(scaled as u128, self.refill as u128)
     }
 
     /// How far the TAT is ahead of `now`, in scaled units: capacity minus this is the level.

@@ -131,5 +131,9 @@ pub fn product_config(sc: &Scenario, policy: PolicyKeys) -> Option<crate::sim::p
     let export = crate::sim::products::export_name(sc.algo)?;
     let mut sized = sc.clone();
     policy.apply(&mut sized);
-    crate::sim::products::config(export, &crate::sim::products::Policy::of(&sized), &sized.product)
+    crate::sim::products::config(
+        export,
+        &crate::sim::products::Policy::exported(&sized),
+        &crate::sim::product_runs::export_options(&sized),
+    )
 }

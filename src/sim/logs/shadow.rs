@@ -175,6 +175,12 @@ impl<'s> Shadow<'s> {
         Shadow { peaks: false, ..Shadow::new(sc) }
     }
 
+    /// How long the limiter of `key` holds the request it admitted last (the leaky bucket's
+    /// queue, nginx without `nodelay`): it is served that much after it arrived.
+    pub fn held(&self, key: u32) -> Nanos {
+        self.live.get(key as usize).and_then(Option::as_ref).map_or(Nanos::ZERO, |l| l.limiter.admitted_delay())
+    }
+
     /// Decides the next request, from `from`: whether it is admitted.
     pub fn push(&mut self, a: Arrival, from: Sender<'_>) -> bool {
         self.first.get_or_insert(a.at);

@@ -195,11 +195,21 @@ pub fn sweep_with(
             let mut run = Shadow::without_peaks(p);
             let server = ServerConfig::of(&p.product);
             let mut admitted: Vec<SimTime> = Vec::new();
+            // Held requests (the leaky bucket's queue) reach the server as they leave, after
+            // later arrivals of other keys: merged in by time as the arrivals pass them.
+            let mut held = std::collections::BinaryHeap::new();
             for &a in arrivals {
+                while held.peek().is_some_and(|&std::cmp::Reverse(t)| t <= a.at) {
+                    admitted.extend(held.pop().map(|std::cmp::Reverse(t)| t));
+                }
                 if run.push(a, read.sender(a)) && server.is_some() {
-                    admitted.push(a.at);
+                    match run.held(a.key) {
+                        Nanos::ZERO => admitted.push(a.at),
+                        wait => held.push(std::cmp::Reverse(a.at + wait)),
+                    }
                 }
             }
+            admitted.extend(std::iter::from_fn(|| held.pop().map(|std::cmp::Reverse(t)| t)));
             let counts = run.per_key().to_vec();
             let server = server.map(|cfg| {
                 let s = replay(cfg, SimRng::new(p.seed), &admitted);

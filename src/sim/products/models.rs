@@ -87,10 +87,10 @@ const QUEUE: usize = super::REGISTRY.len();
 /// The registry's product `index` running the configuration its tab exports for `p`, or for
 /// [`QUEUE`] the leaky bucket's queue.
 fn build(index: usize, p: &Policy, o: &ProductOptions) -> Box<dyn Model> {
-    match super::MODELS.get(index) {
-        Some(model) => model(p, o),
-        None => {
+    match index {
+        QUEUE => {
             Box::new(crate::sim::limiter::LeakyQueue::new(p.burst, crate::sim::rate::Rate::from_milli(p.rate_milli)))
         }
+        _ => super::MODELS[index](p, o),
     }
 }

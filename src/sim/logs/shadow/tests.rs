@@ -140,3 +140,16 @@ fn a_product_whose_windows_depend_on_the_key_gets_each_client_s() {
     assert_eq!(per_key, [("127.0.0.1".to_string(), own("127.0.0.1")), ("10.0.0.7".to_string(), own("10.0.0.7"))]);
     assert_ne!(per_key[0].1, per_key[1].1, "the shift changes what each client gets");
 }
+
+#[test]
+fn a_held_request_reaches_the_server_when_its_key_s_queue_lets_it_go() {
+    let sc = Scenario::from_query("algo=leaky_bucket&capacity=2&refill=1").unwrap();
+    let text = log(&[(0, "a"), (0, "a"), (0, "a"), (0, "a"), (0, "b")]);
+    let mut arrivals = Vec::new();
+    let read = super::super::reader::read_log(text.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
+    let mut run = Shadow::without_peaks(&sc);
+    let held: Vec<_> =
+        arrivals.iter().map(|&a| run.push(a, read.sender(a)).then(|| run.held(a.key).as_nanos() / 1_000_000)).collect();
+    // One leaves at once, two wait 1 s and 2 s, the fourth finds the queue full; b has its own.
+    assert_eq!(held, [Some(0), Some(1_000), Some(2_000), None, Some(0)]);
+}
