@@ -25,10 +25,13 @@ impl Policy {
     /// queue the bucket one larger, which admits the same requests (only at once). Here rather
     /// than in [`Policy::of`], which the first modules carry and which never sees the queue there.
     pub fn exported(sc: &Scenario) -> Policy {
-        match sc.algo {
-            Algorithm::LeakyBucket => Policy::of(&Scenario { capacity: sc.capacity.saturating_add(1), ..sc.clone() }),
-            _ => Policy::of(sc),
+        let mut p = Policy::of(sc);
+        if sc.algo == Algorithm::LeakyBucket {
+            let (burst, milli) = (sc.capacity.saturating_add(1), u128::from(sc.refill.milli().max(1)));
+            let window_ns = (u128::from(burst) * crate::sim::rate::TOKEN + milli / 2) / milli;
+            (p.burst, p.limit, p.window_ns) = (burst, burst, u64::try_from(window_ns).unwrap_or(u64::MAX));
         }
+        p
     }
 }
 
