@@ -3,8 +3,9 @@
 //! later), never holds a request longer than the queue takes to drain, and turns a burst into a
 //! stream at the drain rate, which a server behind it can take without queueing.
 
-use ratelimit_playground::sim::report::{decisions_csv, run, Report};
-use ratelimit_playground::sim::Scenario;
+use ratelimit_playground::sim::report::{decisions_csv, run, simulate, Report};
+use ratelimit_playground::sim::{Nanos, Scenario, Simulation};
+use std::collections::BTreeSet;
 
 fn scenario(query: &str) -> Scenario {
     Scenario::from_query(query).unwrap_or_else(|e| panic!("{query}: {e}"))
@@ -87,6 +88,33 @@ fn the_queue_in_front_spares_the_server_the_burst() {
     // The bucket's 61 at once wait for the worker: the last ~2.4 s.
     assert!(bucket.wait_ms.p99 > 2_000.0 && bucket.queue_max >= 59, "{bucket:?}");
     assert_eq!(leaky.served, bucket.served);
+}
+
+#[test]
+fn a_client_whose_timeout_passes_in_the_queue_retries_then_not_when_it_leaves() {
+    // 20 may wait at 7.5/s: the last waits 2.67 s, past its client's 2 s. The server (50
+    // workers, 5 ms each) is never the one late.
+    let sc = scenario(
+        "algo=leaky_bucket&capacity=20&refill=7.5&traffic=bursts&rate=100&burst_on=1&burst_off=9&duration=60\
+         &workers=50&service=5&service_dist=const&client_timeout=2000&retry=exact&backoff_base=250&retries=1",
+    );
+    let sim = simulate(&sc, Simulation::record_decisions).unwrap();
+    let (timeout, base) = (Nanos::from_millis(2_000), Nanos::from_millis(250));
+    let log = sim.decisions();
+    let held_too_long = || log.iter().filter(|d| d.verdict.allowed && d.decided.since(d.arrived) > timeout);
+    let retried: BTreeSet<u64> = log.iter().filter(|d| d.retry == 1).map(|d| d.arrived.as_nanos()).collect();
+    let mut checked = 0;
+    for d in held_too_long().filter(|d| d.retry == 0 && d.arrived.as_nanos() < 57_000_000_000) {
+        // It gives up one ns past its timeout, while still in the queue, and retries a base later.
+        let at = (d.arrived + timeout + Nanos(1) + base).as_nanos();
+        assert!(retried.contains(&at), "the request sent at {:?} retries at {at} ns", d.arrived);
+        checked += 1;
+    }
+    assert!(checked >= 25, "{checked} clients gave up in the queue");
+    // Each such request still reaches the server, which works for nobody; no client waits there.
+    let server = sim.behind().unwrap().backend.as_ref().unwrap().stats();
+    let late = held_too_long().count() as u64;
+    assert_eq!((server.timed_out, server.wasted), (late, late));
 }
 
 #[test]

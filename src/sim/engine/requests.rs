@@ -43,6 +43,9 @@ impl Simulation {
                     // `delay` later (counted here, where the delay is exact: a verdict keeps ms).
                     self.count_arrival(at, retry);
                     self.metrics.totals.delayed += 1;
+                    if self.server.is_some() {
+                        super::server::held(self, a, at + delay);
+                    }
                     self.push(at + delay, Ev::Delayed(a, v));
                 }
             }

@@ -4,8 +4,8 @@
 //! decided, and each one a worker finishes is an event. Its answers feed back: a 503 (the
 //! waiting room full) is a refusal the client retries as its `retry` policy says (without a
 //! Retry-After, so after one backoff base), and a client whose `client_timeout` passes before
-//! the answer stops waiting and retries the same way, while the server, which does not know,
-//! still finishes the first attempt. Every refusal goes through the clients' [`RetryGate`]
+//! the answer (even while the limiter still holds its request in its queue) stops waiting and
+//! retries the same way, while the server, which does not know, still finishes the first attempt. Every refusal goes through the clients' [`RetryGate`]
 //! first, every answer in time tells it so; a spike's requests arrive as events of their own.
 //!
 //! Natively this is always here. In the browser a module has it only once its entry has called
@@ -20,6 +20,7 @@ use crate::sim::scenario::Scenario;
 use crate::sim::server::{Admitted, Backend, Job, RetryGate, ServerConfig, Spike};
 use crate::sim::time::{Nanos, SimTime};
 use std::any::Any;
+use std::collections::BTreeMap;
 
 /// The sub-stream of the server's generator a spike draws its arrivals from.
 const SPIKE_STREAM: u64 = 0x5914E;
@@ -31,12 +32,16 @@ pub struct Behind {
     /// The clients' retry budget and breaker.
     pub gate: Option<RetryGate>,
     spike: Option<Spike>,
+    /// Requests the limiter holds past their client's timeout, by id: the client gives up
+    /// while its request waits in the limiter's queue, and that request reaches the server
+    /// already abandoned. (A map to nothing, of the type the backend uses: one BTreeMap's code.)
+    held_too_long: BTreeMap<u64, u64>,
 }
 
 /// Makes these available to this module's engine. Idempotent.
 pub fn install() {
     #[cfg(target_arch = "wasm32")]
-    let _ = INSTALLED.set(Ops { make: make_behind, start, admit, finish, give_up, failed: gate_failed, spike });
+    let _ = INSTALLED.set(Ops { make: make_behind, start, hold, admit, finish, give_up, failed: gate_failed, spike });
 }
 
 /// The operations a module that has called [`install`] runs.
@@ -44,6 +49,7 @@ pub fn install() {
 struct Ops {
     make: fn(&Scenario, SimRng) -> Option<Box<dyn Any>>,
     start: fn(&mut Simulation),
+    hold: fn(&mut Simulation, Attempt, SimTime),
     admit: fn(&mut Simulation, Attempt, SimTime),
     finish: fn(&mut Simulation, SimTime, Job),
     give_up: fn(&mut Simulation, SimTime, Attempt),
@@ -72,6 +78,12 @@ pub(super) fn make(sc: &Scenario, rng: SimRng) -> Option<Box<dyn Any>> {
 /// The run has just been made: a spike's first request is scheduled.
 pub(super) fn started(sim: &mut Simulation) {
     call!(start, start, (), sim)
+}
+
+/// The limiter admitted `a` and holds it in its queue until `until` (the leaky bucket, nginx
+/// without `nodelay`): if its client's timeout passes first, the client gives up then.
+pub(super) fn held(sim: &mut Simulation, a: Attempt, until: SimTime) {
+    call!(hold, hold, (), sim, a, until)
 }
 
 /// The limiter admitted `a`, and its node answered at `now`: the server takes it (without a
@@ -106,7 +118,7 @@ fn make_behind(sc: &Scenario, rng: SimRng) -> Option<Box<dyn Any>> {
     let spike = Spike::of(&sc.product, rng.clone().fork(SPIKE_STREAM));
     let gate = RetryGate::of(&sc.product);
     (backend.is_some() || gate.is_some() || spike.is_some())
-        .then(|| Box::new(Behind { backend, gate, spike }) as Box<dyn Any>)
+        .then(|| Box::new(Behind { backend, gate, spike, held_too_long: BTreeMap::new() }) as Box<dyn Any>)
 }
 
 /// What the run puts behind and around its limiter, if anything.
@@ -152,15 +164,30 @@ fn gate_failed(sim: &mut Simulation, now: SimTime, wants: bool) -> bool {
     behind(sim).and_then(|b| b.gate.as_mut()).map_or(wants, |g| g.failed(now, new_requests, wants))
 }
 
+fn hold(sim: &mut Simulation, a: Attempt, until: SimTime) {
+    let Some(b) = behind(sim) else { return };
+    let Some(t) = b.backend.as_ref().and_then(|s| s.config().client_timeout) else { return };
+    // The client waits up to its timeout, inclusive (as in `admit`).
+    if until > a.at + t {
+        b.held_too_long.insert(a.id, 0);
+        sim.push(a.at + t + Nanos(1), Ev::GaveUp(a));
+    }
+}
+
 fn admit(sim: &mut Simulation, a: Attempt, now: SimTime) {
+    // Its client gave up while the limiter held it (and has retried): the server still takes
+    // it, for nobody, and no client waits for its answer.
+    let abandoned = behind(sim).is_some_and(|b| b.held_too_long.remove(&a.id).is_some());
     let Some(server) = backend(sim) else { return succeeded(sim, now) };
     let job = Job { id: a.id, sent: a.at, queued: now };
-    let timeout = server.config().client_timeout;
+    let timeout = server.config().client_timeout.filter(|_| !abandoned);
     match server.arrive(now, job) {
         Admitted::Started(done) => sim.push(done, Ev::Served(job)),
         Admitted::Queued => {}
         Admitted::Shed => {
-            sim.retry_or_give_up(a, None, now);
+            if !abandoned {
+                sim.retry_or_give_up(a, None, now);
+            }
             return;
         }
     }
@@ -172,7 +199,9 @@ fn admit(sim: &mut Simulation, a: Attempt, now: SimTime) {
 }
 
 fn give_up(sim: &mut Simulation, now: SimTime, a: Attempt) {
-    if backend(sim).is_some_and(|s| s.give_up(a.id)) {
+    let Some(b) = behind(sim) else { return };
+    let held = b.held_too_long.contains_key(&a.id);
+    if b.backend.as_mut().is_some_and(|s| s.give_up(a.id, held)) {
         sim.retry_or_give_up(a, None, now);
     }
 }

@@ -83,7 +83,7 @@ pub struct ServerStats {
     pub max_queue: u64,
     /// The last instant the server's state changed.
     pub end: SimTime,
-    /// Clients that gave up waiting (their requests still in the server).
+    /// Clients that gave up waiting (their requests still in the server or the limiter's queue).
     pub timed_out: u64,
     /// Per series bucket, what happened in it: bucket `series_first + i` (its start ÷ width)
     /// at `i`, the newest [`MAX_BUCKETS`] of them.
@@ -198,10 +198,11 @@ impl Backend {
         &mut s.series[i]
     }
 
-    /// The client of request `id` gives up: whether the request was still in the server (then
-    /// its client will want it again; the server still finishes it).
-    pub fn give_up(&mut self, id: u64) -> bool {
-        let inside = self.inside.contains_key(&id);
+    /// The client of request `id` gives up: whether the request was still in the server or,
+    /// `held`, in the limiter's queue on its way here (then its client will want it again; the
+    /// server still finishes it).
+    pub fn give_up(&mut self, id: u64, held: bool) -> bool {
+        let inside = held || self.inside.contains_key(&id);
         self.stats.timed_out += u64::from(inside);
         inside
     }
