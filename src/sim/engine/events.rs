@@ -56,8 +56,9 @@ pub(super) enum Ev {
     Delayed(Attempt, Verdict),
     /// A worker of the server behind the limiter finished this request.
     Served(crate::sim::server::Job),
-    /// The client of this admitted attempt stops waiting for the server's answer.
-    GaveUp(Attempt),
+    /// The client of this admitted attempt stops waiting for the server's answer (`true`: while
+    /// the limiter still holds it in its queue).
+    GaveUp(Attempt, bool),
     /// A spike's next request arrives (`spike=START-END`).
     Spike,
 }

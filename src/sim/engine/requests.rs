@@ -59,7 +59,7 @@ impl Simulation {
             Ev::Retry(a) => self.arrive(now, a.retry),
             Ev::Delayed(a, d) => self.decided(a, d, now, false),
             Ev::Served(job) => super::server::finished(self, now, job),
-            Ev::GaveUp(a) => super::server::gave_up(self, now, a),
+            Ev::GaveUp(a, held) => super::server::gave_up(self, now, a, held),
             Ev::Spike => super::server::spiked(self, now),
             ev => super::shared::handle(self, now, ev),
         }

@@ -16,11 +16,10 @@
 use super::events::{Attempt, Ev};
 use super::Simulation;
 use crate::sim::rng::SimRng;
-use crate::sim::scenario::Scenario;
+use crate::sim::scenario::{Scenario, StoreMode};
 use crate::sim::server::{Admitted, Backend, Job, RetryGate, ServerConfig, Spike};
 use crate::sim::time::{Nanos, SimTime};
 use std::any::Any;
-use std::collections::BTreeMap;
 
 /// The sub-stream of the server's generator a spike draws its arrivals from.
 const SPIKE_STREAM: u64 = 0x5914E;
@@ -32,10 +31,6 @@ pub struct Behind {
     /// The clients' retry budget and breaker.
     pub gate: Option<RetryGate>,
     spike: Option<Spike>,
-    /// Requests the limiter holds past their client's timeout, by id: the client gives up
-    /// while its request waits in the limiter's queue, and that request reaches the server
-    /// already abandoned. (A map to nothing, of the type the backend uses: one BTreeMap's code.)
-    held_too_long: BTreeMap<u64, u64>,
 }
 
 /// Makes these available to this module's engine. Idempotent.
@@ -52,7 +47,7 @@ struct Ops {
     hold: fn(&mut Simulation, Attempt, SimTime),
     admit: fn(&mut Simulation, Attempt, SimTime),
     finish: fn(&mut Simulation, SimTime, Job),
-    give_up: fn(&mut Simulation, SimTime, Attempt),
+    give_up: fn(&mut Simulation, SimTime, Attempt, bool),
     failed: fn(&mut Simulation, SimTime, bool) -> bool,
     spike: fn(&mut Simulation, SimTime),
 }
@@ -97,9 +92,10 @@ pub(super) fn finished(sim: &mut Simulation, now: SimTime, job: Job) {
     call!(finish, finish, (), sim, now, job)
 }
 
-/// The client of attempt `a` stops waiting at `now`.
-pub(super) fn gave_up(sim: &mut Simulation, now: SimTime, a: Attempt) {
-    call!(give_up, give_up, (), sim, now, a)
+/// The client of attempt `a` stops waiting at `now`; `held`: its request is still in the
+/// limiter's queue.
+pub(super) fn gave_up(sim: &mut Simulation, now: SimTime, a: Attempt, held: bool) {
+    call!(give_up, give_up, (), sim, now, a, held)
 }
 
 /// An attempt failed at `now` (a 429, a 503, a timeout): whether the clients' gate lets the
@@ -118,7 +114,7 @@ fn make_behind(sc: &Scenario, rng: SimRng) -> Option<Box<dyn Any>> {
     let spike = Spike::of(&sc.product, rng.clone().fork(SPIKE_STREAM));
     let gate = RetryGate::of(&sc.product);
     (backend.is_some() || gate.is_some() || spike.is_some())
-        .then(|| Box::new(Behind { backend, gate, spike, held_too_long: BTreeMap::new() }) as Box<dyn Any>)
+        .then(|| Box::new(Behind { backend, gate, spike }) as Box<dyn Any>)
 }
 
 /// What the run puts behind and around its limiter, if anything.
@@ -165,22 +161,22 @@ fn gate_failed(sim: &mut Simulation, now: SimTime, wants: bool) -> bool {
 }
 
 fn hold(sim: &mut Simulation, a: Attempt, until: SimTime) {
-    let Some(b) = behind(sim) else { return };
-    let Some(t) = b.backend.as_ref().and_then(|s| s.config().client_timeout) else { return };
-    // The client waits up to its timeout, inclusive (as in `admit`).
-    if until > a.at + t {
-        b.held_too_long.insert(a.id, 0);
-        sim.push(a.at + t + Nanos(1), Ev::GaveUp(a));
+    // The client waits up to its timeout, inclusive (as in `admit`): past it, it leaves the queue.
+    let timeout = backend(sim).and_then(|s| s.config().client_timeout);
+    if let Some(t) = timeout.filter(|&t| until > a.at + t) {
+        sim.push(a.at + t + Nanos(1), Ev::GaveUp(a, true));
     }
 }
 
 fn admit(sim: &mut Simulation, a: Attempt, now: SimTime) {
-    // Its client gave up while the limiter held it (and has retried): the server still takes
-    // it, for nobody, and no client waits for its answer.
-    let abandoned = behind(sim).is_some_and(|b| b.held_too_long.remove(&a.id).is_some());
+    let local = sim.sc.store == StoreMode::Local;
     let Some(server) = backend(sim) else { return succeeded(sim, now) };
     let job = Job { id: a.id, sent: a.at, queued: now };
-    let timeout = server.config().client_timeout.filter(|_| !abandoned);
+    // Answered on its own node past its client's timeout, it was held in the limiter's queue,
+    // and its client gave up there (and has retried): the server still takes it, for nobody,
+    // and no client waits for its answer.
+    let timeout = server.config().client_timeout;
+    let abandoned = local && timeout.is_some_and(|t| now > a.at + t);
     match server.arrive(now, job) {
         Admitted::Started(done) => sim.push(done, Ev::Served(job)),
         Admitted::Queued => {}
@@ -193,15 +189,13 @@ fn admit(sim: &mut Simulation, a: Attempt, now: SimTime) {
     }
     // The client waits up to its timeout, inclusive: an answer at exactly that instant is in
     // time (goodput), so it stops waiting one nanosecond later.
-    if let Some(t) = timeout {
-        sim.push((a.at + t).max(now) + Nanos(1), Ev::GaveUp(a));
+    if let Some(t) = timeout.filter(|_| !abandoned) {
+        sim.push((a.at + t).max(now) + Nanos(1), Ev::GaveUp(a, false));
     }
 }
 
-fn give_up(sim: &mut Simulation, now: SimTime, a: Attempt) {
-    let Some(b) = behind(sim) else { return };
-    let held = b.held_too_long.contains_key(&a.id);
-    if b.backend.as_mut().is_some_and(|s| s.give_up(a.id, held)) {
+fn give_up(sim: &mut Simulation, now: SimTime, a: Attempt, held: bool) {
+    if backend(sim).is_some_and(|s| s.give_up(a.id, held)) {
         sim.retry_or_give_up(a, None, now);
     }
 }

@@ -123,7 +123,7 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
             sim.decided(a, v, now, false);
         }
         Ev::Kong(ev) => super::kong_sync::handle(sim, now, ev),
-        Ev::Retry(_) | Ev::Delayed(..) | Ev::Served(_) | Ev::GaveUp(_) | Ev::Spike => {
+        Ev::Retry(_) | Ev::Delayed(..) | Ev::Served(_) | Ev::GaveUp(..) | Ev::Spike => {
             unreachable!("a node's own events are handled by the engine")
         }
     }
