@@ -12,7 +12,7 @@ fn every_problem_names_its_parameter_and_the_allowed_range() {
         ("capacity=2.5", "capacity: '2.5' must be a whole number; allowed: from 1 to 1000000 tokens"),
         ("rtt=abc", "rtt: 'abc' is not a number; allowed: from 0 to 1000 ms"),
         ("capacity=-5", "capacity: -5 is out of range; allowed: from 1 to 1000000 tokens"),
-        ("store=redis", "store: 'redis' is not one of local | race | atomic | async | sync"),
+        ("store=redis", "store: 'redis' is not one of local | race | atomic | async | sync | replica_read"),
         ("store=sync&nodes=2", "store: 'sync' is Kong's policy: redis and runs with algo=kong only"),
         (
             "algo=kong&sync_rate=-1",

@@ -22,7 +22,9 @@ pub fn RequestStrip(
     let env = use_chart_env();
     let canvas = NodeRef::<Canvas>::new();
     let surface = StoredValue::new_local(None::<Surface>);
-    let span = Memo::new(move |_| pg.snapshot.with(|s| s.strip_secs));
+    // From the readout (ten a second, with the other numbers): text that changed every frame
+    // made the browser lay out and paint the page again every frame, in view or not.
+    let span = Memo::new(move |_| pg.readout.with(|s| s.strip_secs));
     let seen = use_in_view(canvas);
     Effect::new(move |_| {
         pg.snapshot.with(|s| (s.generation, s.events));

@@ -173,6 +173,7 @@ pub fn draw_topology_labels<DB: DrawingBackend>(
         StoreMode::Atomic => ("Store", "one Lua script"),
         StoreMode::Async => ("Store", "INCR, async"),
         StoreMode::Sync => ("Redis", "Kong's counts"),
+        StoreMode::ReplicaRead => ("Store", "replica reads"),
     };
     put(name, (s.cx(), s.cy() - line / 2), &head)?;
     put(how, (s.cx(), s.cy() + line / 2), &sub)?;

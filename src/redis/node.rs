@@ -243,7 +243,9 @@ impl NodeLoop {
                 self.decided(a, v, false);
                 Ok(())
             }
-            StoreMode::Local | StoreMode::Sync => unreachable!("the runner refuses store=local and product models"),
+            StoreMode::Local | StoreMode::Sync | StoreMode::ReplicaRead => {
+                unreachable!("the runner refuses store=local, product models and replica reads")
+            }
         }
     }
 

@@ -62,6 +62,13 @@ pub fn check(sc: &Scenario, speed: f64) -> Result<(), RunError> {
             "store: the redis runner needs a shared store: race, atomic or async (store=local shares nothing)".into(),
         );
     }
+    if sc.store == StoreMode::ReplicaRead || crate::sim::store_keys::failover(&sc.product).is_some() {
+        return invalid(
+            "store: the redis runner runs one Redis; replica reads and failovers are simulated only (ratelimit-sim \
+             run), not yet measured on a primary with its replica"
+                .into(),
+        );
+    }
     if sc.outage.is_some() {
         return invalid(
             "outage: a real Redis cannot be told to go down for a while; pause it yourself (kill -STOP, then \

@@ -59,6 +59,9 @@ pub struct Report {
     /// What the server behind the limiter did, if the scenario has one (`workers`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server: Option<ServerReport>,
+    /// What the store's replica cost, if it has one (`failover`, `store=replica_read`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replica: Option<ReplicaReport>,
     /// What the clients' retry budget and breaker refused, if they have one (`retry_budget`,
     /// `retry_breaker`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -67,6 +70,21 @@ pub struct Report {
     pub bucket_s: f64,
     /// The time series.
     pub series: Vec<Row>,
+}
+
+/// What the shared store's replica cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReplicaReport {
+    /// How far it lagged behind the primary, ms.
+    pub lag_ms: f64,
+    /// When it was promoted, seconds (`failover`), if it was.
+    pub failover_s: Option<f64>,
+    /// Admitted requests whose count the failover lost (the primary had acknowledged them, the
+    /// replica never got them).
+    pub lost_increments: u64,
+    /// Reads from the replica that missed an increment the primary had made (`store =
+    /// replica_read`).
+    pub stale_reads: u64,
 }
 
 /// Latency percentiles in nanoseconds.
@@ -211,6 +229,12 @@ pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
     simulate(sc, |_| ()).map(|sim| {
         let mut report = Report::new(sc, sim.metrics());
         report.retry_gate = sim.behind().and_then(|b| Some(b.gate.as_ref()?.stats));
+        report.replica = sim.replica().map(|r| ReplicaReport {
+            lag_ms: sc.product.get(&crate::sim::store_keys::REPLICA_LAG) as f64 / 1e3,
+            failover_s: crate::sim::store_keys::failover(&sc.product).map(|t| t.as_nanos() as f64 / 1e9),
+            lost_increments: r.lost_increments,
+            stale_reads: r.stale_reads,
+        });
         if let Some(s) = sim.server_stats() {
             let untouched = report.rejected == 0 && report.retries == 0;
             report.server = Some(ServerReport::new(sc, s, untouched));
@@ -265,6 +289,7 @@ impl Report {
             latency_ns: LatencyReport { p50: p(50.0), p90: p(90.0), p99: p(99.0), max: p(100.0) },
             node_admitted: m.node_admitted[..nodes].to_vec(),
             server: None,
+            replica: None,
             retry_gate: None,
             bucket_s: m.bucket_width.as_secs_f64(),
             series: m

@@ -45,6 +45,9 @@ pub enum StoreMode {
     /// Kong's `policy: redis`: `INCR` per request, or with `sync_rate` each node decides on its
     /// own count and sends it every `sync_rate` seconds (`algo=kong` only).
     Sync,
+    /// Read the state from the store's replica (`replica_lag` behind), decide on the node, send
+    /// the increment to the primary.
+    ReplicaRead,
 }
 
 /// How the load balancer picks a node.

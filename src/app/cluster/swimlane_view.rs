@@ -67,6 +67,10 @@ pub fn SwimlaneCard(
                         <span>"one at a time at the store"</span>
                     }.into_any(),
                     StoreMode::Async => view! { <span>"▲ increment (the node did not wait for it)"</span> }.into_any(),
+                    StoreMode::ReplicaRead => view! {
+                        <span>"● GET from the replica"</span>
+                        <span>"▲ increment at the primary (no wait)"</span>
+                    }.into_any(),
                     StoreMode::Sync => view! {
                         <span class="key-admitted">"◆ INCR, then under the limit"</span>
                         <span class="key-rejected">"◆ INCR, at the limit"</span>

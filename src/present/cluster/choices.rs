@@ -11,19 +11,21 @@ pub const BALANCERS: [Labelled<Balancer>; 2] = [
 ];
 
 /// Where the limiter state lives.
-pub const STORES: [Labelled<StoreMode>; 4] = [
+pub const STORES: [Labelled<StoreMode>; 5] = [
     Labelled { value: StoreMode::Local, key: "local", label: "Per node: nothing shared" },
     Labelled { value: StoreMode::Race, key: "race", label: "Shared: GET, then SET" },
     Labelled { value: StoreMode::Atomic, key: "atomic", label: "Shared: one atomic script" },
     Labelled { value: StoreMode::Async, key: "async", label: "Edge: decide now, sync later" },
+    Labelled { value: StoreMode::ReplicaRead, key: "replica_read", label: "Shared: read a replica, INCR the primary" },
 ];
 
 /// [`STORES`] and Kong's own (`policy: redis`), for `algo=kong`: the one algorithm it runs.
-pub const KONG_STORES: [Labelled<StoreMode>; 5] = [
+pub const KONG_STORES: [Labelled<StoreMode>; 6] = [
     STORES[0],
     STORES[1],
     STORES[2],
     STORES[3],
+    STORES[4],
     Labelled { value: StoreMode::Sync, key: "sync", label: "Kong's policy: redis (sync_rate)" },
 ];
 
@@ -41,6 +43,7 @@ pub fn short_name(mode: StoreMode) -> &'static str {
         StoreMode::Atomic => "Atomic script",
         StoreMode::Async => "Edge (async)",
         StoreMode::Sync => "Kong, redis",
+        StoreMode::ReplicaRead => "Replica reads",
     }
 }
 
@@ -59,6 +62,9 @@ pub fn describe(mode: StoreMode) -> &'static str {
         }
         StoreMode::Sync => {
             "Kong's policy: redis, as read from its source (Kong is not run here). With sync_rate −1 every request INCRs Redis and waits. With sync_rate, a node reads Redis once, decides alone on its own count, and sends its count every sync_rate seconds, then forgets it: each node may admit up to the limit between syncs, and what it admits while a sync is on the wire is lost."
+        }
+        StoreMode::ReplicaRead => {
+            "Each node reads the count from a replica, which Redis keeps up to date asynchronously (replica_lag behind), decides, and sends the increment to the primary without waiting. The replica has not seen the last round trip's and the lag's increments: stale reads, and extra admissions that grow with the lag."
         }
     }
 }

@@ -70,6 +70,19 @@ const ASYNC: &[Line] = &[
     (None, "}"),
 ];
 
+const REPLICA: &[Line] = &[
+    (Some(Step::Receive), "async function limit(req) {"),
+    (None, "  try {"),
+    (Some(Step::Get), "    const s = await replica.get(key);"),
+    (None, "    const ok = check(s, req.time);"),
+    (Some(Step::Increment), "    if (ok) primary.incr(key); // no wait"),
+    (Some(Step::Respond), "    return ok ? 200 : 429;"),
+    (None, "  } catch (timeout) {"),
+    (Some(Step::FailOver), "    return FAIL_OPEN ? 200 : 429;"),
+    (None, "  }"),
+    (None, "}"),
+];
+
 /// Kong's handler with `policy: redis`, as its Lua does it (with sync_rate −1 nothing is cached,
 /// so every request takes the first branch).
 const KONG: &[Line] = &[
@@ -97,6 +110,7 @@ pub fn node_code(mode: StoreMode) -> &'static [Line] {
         StoreMode::Atomic => ATOMIC,
         StoreMode::Async => ASYNC,
         StoreMode::Sync => KONG,
+        StoreMode::ReplicaRead => REPLICA,
     }
 }
 

@@ -115,6 +115,9 @@ impl Simulation {
         if sim.server.is_some() {
             server::started(&mut sim);
         }
+        if !sim.alone && sim.sc.store != StoreMode::Local {
+            shared::started(&mut sim);
+        }
         sim
     }
 
@@ -328,7 +331,13 @@ impl Simulation {
         self.server.as_deref()?.downcast_ref::<server::Behind>()
     }
 
-    /// What the server behind the limiter did so far, if the scenario has one.
+    /// The shared store's replica and what its lag cost so far, if the scenario has one
+    /// (`failover`, `store=replica_read`).
+    pub fn replica(&self) -> Option<&crate::sim::replica::Replica> {
+        self.store.replica()
+    }
+
+    /// What the server behind the limiter did so far, if the run has one.
     pub fn server_stats(&self) -> Option<&crate::sim::server::ServerStats> {
         self.behind()?.backend.as_ref().map(crate::sim::server::Backend::stats)
     }

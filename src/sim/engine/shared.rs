@@ -19,11 +19,11 @@ use crate::sim::time::SimTime;
 /// Makes the shared-store modes available to this module's engine. Idempotent.
 pub fn install() {
     #[cfg(target_arch = "wasm32")]
-    let _ = INSTALLED.set((arrive_shared, handle_shared));
+    let _ = INSTALLED.set((arrive_shared, handle_shared, start_shared));
 }
 
 #[cfg(target_arch = "wasm32")]
-type Ops = (fn(&mut Simulation, Attempt, SimTime), fn(&mut Simulation, SimTime, Ev));
+type Ops = (fn(&mut Simulation, Attempt, SimTime), fn(&mut Simulation, SimTime, Ev), fn(&mut Simulation));
 
 #[cfg(target_arch = "wasm32")]
 static INSTALLED: std::sync::OnceLock<Ops> = std::sync::OnceLock::new();
@@ -33,7 +33,7 @@ static INSTALLED: std::sync::OnceLock<Ops> = std::sync::OnceLock::new();
 /// the whole page taking over) the request is counted as arriving and nothing more.
 pub(super) fn arrive(sim: &mut Simulation, a: Attempt, at: SimTime) {
     #[cfg(target_arch = "wasm32")]
-    if let Some(&(arrive, _)) = INSTALLED.get() {
+    if let Some(&(arrive, ..)) = INSTALLED.get() {
         arrive(sim, a, at);
     }
     #[cfg(not(target_arch = "wasm32"))]
@@ -43,17 +43,34 @@ pub(super) fn arrive(sim: &mut Simulation, a: Attempt, at: SimTime) {
 /// An event of the shared store's at `now` (none without the shared store: see [`arrive`]).
 pub(super) fn handle(sim: &mut Simulation, now: SimTime, ev: Ev) {
     #[cfg(target_arch = "wasm32")]
-    if let Some(&(_, handle)) = INSTALLED.get() {
+    if let Some(&(_, handle, _)) = INSTALLED.get() {
         handle(sim, now, ev);
     }
     #[cfg(not(target_arch = "wasm32"))]
     handle_shared(sim, now, ev)
 }
 
+/// The run has just been made with a shared store: the store gets its replica, if the scenario
+/// has one (nothing without the shared store: see [`arrive`]).
+pub(super) fn started(sim: &mut Simulation) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(&(.., start)) = INSTALLED.get() {
+        start(sim);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    start_shared(sim)
+}
+
+fn start_shared(sim: &mut Simulation) {
+    if let Some(replica) = crate::sim::store_keys::replica_of(&sim.sc) {
+        sim.store.replicate(replica);
+    }
+}
+
 fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
     let node = a.node as usize;
     match sim.sc.store {
-        StoreMode::Atomic | StoreMode::Race => {
+        StoreMode::Atomic | StoreMode::Race | StoreMode::ReplicaRead => {
             if sim.answered(at) {
                 let ev = if sim.sc.store == StoreMode::Atomic { Ev::Script(a) } else { Ev::Get(a) };
                 sim.push(at + sim.up, ev);
@@ -79,13 +96,14 @@ fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
 fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
     match ev {
         Ev::Script(a) => {
-            let d = sim.store.script(a.at);
+            let d = sim.store.script(now, a.at);
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
             sim.push(now + sim.down, Ev::ScriptReply(a, d));
         }
         Ev::ScriptReply(a, d) | Ev::SetAck(a, d) => sim.decided(a, d, now, false),
         Ev::Get(a) => {
-            let snap = sim.store.get();
+            let snap =
+                if sim.sc.store == StoreMode::ReplicaRead { sim.store.read_replica(now).0 } else { sim.store.get(now) };
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Get { version: snap.version });
             sim.push(now + sim.down, Ev::GetReply(a, Box::new(snap)));
         }
@@ -95,6 +113,13 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
             let d = state.check(a.at);
             if !(d.allowed || sim.sc.count_rejected) {
                 sim.decided(a, d, now, false);
+            } else if sim.sc.store == StoreMode::ReplicaRead {
+                // Read from the replica: the node answers now and sends its increment to the
+                // primary (which nothing answers that the node waits for).
+                if !sim.lost(now) {
+                    sim.push(now + sim.up, Ev::Increment { node: a.node as usize, seq: a.id, at: a.at });
+                }
+                sim.decided(a, d, now, false);
             } else if sim.answered(now) {
                 sim.push(now + sim.up, Ev::Set(a, Box::new(state), version, d));
             } else {
@@ -102,15 +127,17 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
             }
         }
         Ev::Set(a, state, version, d) => {
-            let lost_update = sim.store.set(*state, version);
+            let lost_update = sim.store.set(now, *state, version, d.allowed);
             sim.metrics.totals.lost_updates += u64::from(lost_update);
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Set { lost_update });
             sim.push(now + sim.down, Ev::SetAck(a, d));
         }
         Ev::Increment { node, seq, at } => {
-            let state = sim.store.increment(at);
+            let state = sim.store.increment(now, at);
             sim.metrics.event(now, seq, node, EventKind::Increment);
-            sim.push(now + sim.down, Ev::IncrementReply { node, seq, state: Box::new(state) });
+            if sim.sc.store == StoreMode::Async {
+                sim.push(now + sim.down, Ev::IncrementReply { node, seq, state: Box::new(state) });
+            }
         }
         Ev::IncrementReply { node, seq, state } => sim.nodes[node].synced(seq, *state),
         Ev::Timeout(a) => {

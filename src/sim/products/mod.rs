@@ -213,16 +213,18 @@ pub fn choice(algo: Algorithm) -> Option<Choice> {
 }
 
 /// Every list of query keys the first modules do not read, in the order the query format
-/// prints them: each product's own, in the registry's order, then the server's behind the
-/// limiter ([`crate::sim::server::keys`]), which the first modules do not run either.
-const KEY_LISTS: [&[ProductKey]; N + 1] = {
-    let mut out: [&[ProductKey]; N + 1] = [&[]; N + 1];
+/// prints them: each product's own, in the registry's order, then the shared store's failures
+/// ([`crate::sim::store_keys`]) and the server's behind the limiter
+/// ([`crate::sim::server::keys`]), which the first modules do not run either.
+const KEY_LISTS: [&[ProductKey]; N + 2] = {
+    let mut out: [&[ProductKey]; N + 2] = [&[]; N + 2];
     let mut i = 0;
     while i < N {
         out[i] = REGISTRY[i].keys;
         i += 1;
     }
-    out[N] = &crate::sim::server::keys::KEYS;
+    out[N] = &crate::sim::store_keys::KEYS;
+    out[N + 1] = &crate::sim::server::keys::KEYS;
     out
 };
 

@@ -200,7 +200,7 @@ macro_rules! names {
 pub(super) const ALGOS: &[(&str, Algorithm)] = &crate::sim::products::ALGO_NAMES;
 pub(super) const TRAFFIC: &[(&str, TrafficShape)] = names!("constant" => TrafficShape::Constant, "poisson" => TrafficShape::Poisson,
     "bursts" => TrafficShape::Bursts, "seam" => TrafficShape::Seam, "clients" => TrafficShape::Clients, "trace" => TrafficShape::Trace);
-pub(super) const STORES: &[(&str, StoreMode)] = names!("local" => StoreMode::Local, "race" => StoreMode::Race, "atomic" => StoreMode::Atomic, "async" => StoreMode::Async, "sync" => StoreMode::Sync);
+pub(super) const STORES: &[(&str, StoreMode)] = names!("local" => StoreMode::Local, "race" => StoreMode::Race, "atomic" => StoreMode::Atomic, "async" => StoreMode::Async, "sync" => StoreMode::Sync, "replica_read" => StoreMode::ReplicaRead);
 pub(super) const BALANCERS: &[(&str, Balancer)] = names!("rr" => Balancer::RoundRobin, "random" => Balancer::Random);
 pub(super) const RETRIES: &[(&str, RetryPolicy)] = names!("none" => RetryPolicy::GiveUp, "exact" => RetryPolicy::Exact, "jitter" => RetryPolicy::Jitter, "backoff" => RetryPolicy::Backoff);
 pub(super) const FAILS: &[(&str, FailMode)] = names!("open" => FailMode::Open, "closed" => FailMode::Closed);
