@@ -7,6 +7,8 @@
 //!   arrivals overlap the round trip, and not when they do not; unshared limiters admit about N×;
 //! - the edge design's overshoot grows with nodes and with delay, and its preset lands in 10–15 %;
 //! - during an outage fail-open admits every decision and fail-closed none;
+//! - a failover to a lagging replica over-admits what it lost; replica reads read stale
+//!   (`e2e_cluster/failures.rs`);
 //! - the swimlane marks lost updates in a racy run;
 //! - at 16 nodes and 100× the frames stay cheap (script time per frame is printed), the layout
 //!   fits a phone, canvases follow devicePixelRatio and dark mode; screenshots are saved to
@@ -41,6 +43,8 @@ use server::StaticServer;
 
 use harness::{launch, one_browser_at_a_time, script_ms_per_frame, ERROR_HOOK};
 
+#[path = "e2e_cluster/failures.rs"]
+mod failures;
 #[path = "e2e_cluster/kong.rs"]
 mod kong;
 

@@ -98,3 +98,20 @@ fn a_replica_reads_back_from_its_link() {
     let e = Scenario::from_query("store=atomic&replica_lag=20000").unwrap_err();
     assert!(e.to_string().contains("replica_lag") && e.to_string().contains("10000"), "{e}");
 }
+
+#[test]
+fn the_failure_stories_show_what_they_say() {
+    use ratelimit_playground::present::cluster::failures::{FAILOVER, REPLICA_READS, STORIES};
+    assert!(STORIES.iter().all(|s| Scenario::from_query(s.query).is_ok_and(|sc| sc.nodes > 1)));
+    // "Over-admitted jumps by the lost increments, here about 35."
+    let r = report(FAILOVER.query);
+    let lost = r.replica.as_ref().unwrap().lost_increments;
+    assert!((30..=40).contains(&lost), "{lost}");
+    assert_eq!(r.over_admitted, lost as i64);
+    let kept = report(&FAILOVER.query.replace("&failover=11", ""));
+    assert_eq!(kept.over_admitted, 0, "the atomic script alone is exact");
+    // "About rate × lag = 10 too many in every window": six windows.
+    let r = report(REPLICA_READS.query);
+    assert!((50..=70).contains(&r.over_admitted), "{}", r.over_admitted);
+    assert!(r.replica.unwrap().stale_reads > 0);
+}

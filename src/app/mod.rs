@@ -34,6 +34,7 @@ mod slider;
 pub mod stand_in;
 pub(crate) mod state_view;
 pub(crate) mod stats;
+pub(crate) mod stories;
 pub(crate) mod strip_view;
 pub(crate) mod throughput_view;
 pub mod visibility;

@@ -12,17 +12,17 @@ use super::knob::field_range;
 use super::playground::Playground;
 use super::plot_canvas::PlotCanvas;
 use super::slider::Slider;
+use super::stories::Stories;
 use crate::chart::canvas::Layers;
 use crate::chart::server::ServerChart;
 use crate::present::server::cards::ServerWindow;
-use crate::present::server::presets::{ServerPreset, PRESETS};
+use crate::present::server::presets::PRESETS;
 use crate::present::units::{format_number, SliderScale};
 use crate::sim::products::{Choice, ProductKey};
 use crate::sim::server::keys::{
     BREAKER_PAUSE, CLIENT_TIMEOUT, DISCIPLINE, RETRY_BREAKER, RETRY_BUDGET, SERVER_QUEUE, SERVICE, SERVICE_CV,
     SERVICE_DIST, SPIKE, SPIKE_RATE, WORKERS,
 };
-use crate::sim::Scenario;
 
 /// Seconds of the run the cards show, at most.
 const SECONDS: u64 = 60;
@@ -37,39 +37,7 @@ pub fn ServerPanel(
     playground: Playground,
 ) -> impl IntoView {
     let pg = playground;
-    let chosen = RwSignal::new(None::<ServerPreset>);
     let has_server = Memo::new(move |_| pg.scenario.with(|s| s.product.get(&WORKERS) > 0));
-    let pick = move |p: ServerPreset| {
-        let Ok(next) = Scenario::from_query(p.query) else { return };
-        chosen.set(Some(p));
-        pg.compare.set(false);
-        pg.cluster.set(false);
-        pg.edit(|s| *s = next);
-        // A story starts at its beginning, playing.
-        pg.reset();
-        pg.running.set(true);
-    };
-    // A story is pressed while the run is its scenario; what to watch stays for the last one
-    // chosen, saying so once the run has changed.
-    let running = move |p: ServerPreset| pg.scenario.with(|s| Scenario::from_query(p.query).ok().as_ref() == Some(s));
-    let presets = PRESETS
-        .iter()
-        .map(|&p| {
-            let on = move || running(p);
-            view! {
-                <button type="button" id=p.id class="preset" aria-pressed=move || on().to_string() on:click=move |_| pick(p)>
-                    {p.label}
-                </button>
-            }
-        })
-        .collect_view();
-    let watch = move || {
-        chosen.get().map(|p| {
-            let changed =
-                (!running(p)).then_some(" The run has changed since: press the story again to start it over.");
-            view! { <p class="server-watch" id="server-watch" role="status">{p.watch}{changed}</p> }
-        })
-    };
     let add = move |_| pg.edit(|s| s.product.set(&WORKERS, FIRST_WORKERS));
     view! {
         <section class="panel server" id="server" aria-labelledby="server-title">
@@ -79,8 +47,7 @@ pub fn ServerPanel(
                 "clients give up after their timeout and retry, and a full waiting room answers 503. Latency, wasted "
                 "work and retry storms — the reasons limits exist."
             </p>
-            <div class="server-presets" role="group" aria-label="Stories">{presets}</div>
-            {watch}
+            <Stories playground=pg stories=&PRESETS cluster=false watch_id="server-watch" />
             <div class="server-knobs">
                 <ServerKnobs playground=pg has_server=has_server />
             </div>

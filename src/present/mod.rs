@@ -19,4 +19,5 @@ pub mod runner;
 pub mod server;
 pub mod share;
 pub mod snapshot;
+pub mod story;
 pub mod units;

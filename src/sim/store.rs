@@ -8,25 +8,21 @@
 //! - a blind increment whose reply carries the store's current state (store = async);
 //! - a read from the store's replica, then an increment at the primary (store = replica_read).
 //!
-//! A store may have a replica ([`Replica`]), which a failover promotes: every operation tells
-//! the store when it reaches it, so the replica knows what it has received.
+//! A store may have a replica ([`Replica`], kept by the engine's shared-store code, so a module
+//! without it carries none of it), which a failover promotes: every operation says when it
+//! reaches the store and passes the replica, so it knows what it has received.
 
 use super::decision::Verdict;
 use super::limiter::{AnyLimiter, Limiter};
 use super::replica::Replica;
 use super::time::SimTime;
-use std::any::Any;
 
 /// The store and its single copy of the state.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Store {
     state: AnyLimiter,
     /// Writes so far: a `SET` made from a read of an older version overwrites someone's update.
     version: u64,
-    /// Its replica, if the scenario has one (`failover`, `store=replica_read`): a [`Replica`]
-    /// behind `Any`, so that a module without the shared store carries none of its code (not
-    /// even the code that drops it).
-    replica: Option<Box<dyn Any>>,
 }
 
 /// What a `GET` returns: the state and the version it was read at.
@@ -41,48 +37,34 @@ pub struct Snapshot {
 impl Store {
     /// A store holding `state`.
     pub fn new(state: AnyLimiter) -> Self {
-        Store { state, version: 0, replica: None }
+        Store { state, version: 0 }
     }
 
-    /// Gives the store `replica`.
-    pub fn replicate(&mut self, replica: Replica) {
-        self.replica = Some(Box::new(replica));
-    }
-
-    /// Its replica, if it has one.
-    pub fn replica(&self) -> Option<&Replica> {
-        self.replica.as_deref()?.downcast_ref()
-    }
-
-    fn replica_mut(&mut self) -> Option<&mut Replica> {
-        self.replica.as_deref_mut()?.downcast_mut()
-    }
-
-    /// An operation reaches the store at `now`: a failover due by then happens first.
-    fn reach(&mut self, now: SimTime) {
-        let version = self.version;
-        if let Some(r) = self.replica_mut().filter(|r| r.failover_due(now)) {
-            if let Some((state, version)) = r.promote(version) {
+    /// An operation reaches the store at `now`: a failover of its `replica` due by then happens
+    /// first.
+    fn reach(&mut self, now: SimTime, replica: &mut Option<&mut Replica>) {
+        if let Some(r) = replica.as_deref_mut().filter(|r| r.failover_due(now)) {
+            if let Some((state, version)) = r.promote(self.version) {
                 (self.state, self.version) = (state, version);
             }
         }
     }
 
-    /// Makes a write at `now` with `op`, telling the replica (see [`Replica::wrote`]); `op`
+    /// Makes a write at `now` with `op`, telling the `replica` (see [`Replica::wrote`]); `op`
     /// returns whether the write counted an admitted request.
     fn write<T>(
         &mut self,
         now: SimTime,
+        mut replica: Option<&mut Replica>,
         consumes: Option<SimTime>,
         op: impl FnOnce(&mut AnyLimiter) -> (T, bool),
     ) -> T {
-        self.reach(now);
-        let (state, version) = (&self.state, self.version);
-        if let Some(r) = self.replica.as_deref_mut().and_then(|r| r.downcast_mut::<Replica>()) {
-            r.before_write(now, state, version);
+        self.reach(now, &mut replica);
+        if let Some(r) = replica.as_deref_mut() {
+            r.before_write(now, &self.state, self.version);
         }
         let (out, admitted) = op(&mut self.state);
-        if let Some(r) = self.replica_mut() {
+        if let Some(r) = replica {
             r.wrote(now, consumes, admitted);
         }
         self.version += 1;
@@ -90,27 +72,34 @@ impl Store {
     }
 
     /// `GET` at `now`: a copy of the state.
-    pub fn get(&mut self, now: SimTime) -> Snapshot {
-        self.reach(now);
+    pub fn get(&mut self, now: SimTime, mut replica: Option<&mut Replica>) -> Snapshot {
+        self.reach(now, &mut replica);
         Snapshot { state: self.state.clone(), version: self.version }
     }
 
-    /// A read of the replica at `now` (of the primary once none is left to read from), and
+    /// A read of the `replica` at `now` (of the primary once none is left to read from), and
     /// whether it missed a write the primary has made.
-    pub fn read_replica(&mut self, now: SimTime) -> (Snapshot, bool) {
-        self.reach(now);
-        match self.replica_mut().and_then(|r| r.read(now)) {
+    pub fn read_replica(&mut self, now: SimTime, mut replica: Option<&mut Replica>) -> (Snapshot, bool) {
+        self.reach(now, &mut replica);
+        match replica.and_then(|r| r.read(now)) {
             Some((state, stale)) => (Snapshot { state, version: self.version }, stale),
-            None => (self.get(now), false),
+            None => (self.get(now, None), false),
         }
     }
 
     /// `SET` at `now`: replaces the state; returns whether this overwrote a write the setter
     /// never read. `admitted`: the new state counts one more admitted request.
-    pub fn set(&mut self, now: SimTime, state: AnyLimiter, read_version: u64, admitted: bool) -> bool {
-        self.reach(now);
+    pub fn set(
+        &mut self,
+        now: SimTime,
+        state: AnyLimiter,
+        read_version: u64,
+        admitted: bool,
+        mut replica: Option<&mut Replica>,
+    ) -> bool {
+        self.reach(now, &mut replica);
         let lost_update = self.version != read_version;
-        self.write(now, None, |s| {
+        self.write(now, replica, None, |s| {
             *s = state;
             ((), admitted)
         });
@@ -119,8 +108,8 @@ impl Store {
 
     /// The atomic script at `now`: decide and record in one step, for a request timestamped `at`
     /// by its node.
-    pub fn script(&mut self, now: SimTime, at: SimTime) -> Verdict {
-        self.write(now, None, |s| {
+    pub fn script(&mut self, now: SimTime, at: SimTime, replica: Option<&mut Replica>) -> Verdict {
+        self.write(now, replica, None, |s| {
             let d = s.check(at);
             (d, d.allowed)
         })
@@ -128,8 +117,8 @@ impl Store {
 
     /// An increment at `now` from a node that already admitted at `at`; returns the resulting
     /// state.
-    pub fn increment(&mut self, now: SimTime, at: SimTime) -> AnyLimiter {
-        self.write(now, Some(at), |s| {
+    pub fn increment(&mut self, now: SimTime, at: SimTime, replica: Option<&mut Replica>) -> AnyLimiter {
+        self.write(now, replica, Some(at), |s| {
             s.consume(at);
             (s.clone(), true)
         })

@@ -1,10 +1,12 @@
 //! The cluster's parameters: how many nodes, how the load balancer spreads requests, where the
-//! limiter state lives, and the round trip to the store (logarithmic, 0.05–200 ms).
+//! limiter state lives, and the round trip to the store (logarithmic, 0.05–200 ms); then the
+//! store's outage and its replica.
 
 use leptos::prelude::*;
 
 use super::kong_controls::KongSyncControls;
 use super::outage_controls::OutageControls;
+use super::replica_controls::ReplicaControls;
 use crate::app::choice::Choice;
 use crate::app::knob::field_range;
 use crate::app::playground::Playground;
@@ -72,5 +74,6 @@ pub fn ClusterControls(
             />
         </fieldset>
         <OutageControls playground=pg />
+        <ReplicaControls playground=pg />
     }
 }

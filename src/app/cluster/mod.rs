@@ -1,8 +1,8 @@
 //! Multi-node mode: what happens when the counter leaves the single server. The cluster behind a
 //! load balancer and its store, made visible — the topology with requests flowing, a swimlane of
 //! store operations with lost updates marked, the code being executed, admissions against one
-//! exact limiter, decision latency per store mode, the edge design's sweep and what an outage
-//! lets through.
+//! exact limiter, decision latency per store mode, the edge design's sweep, what an outage
+//! lets through and the stories of a failing store.
 //!
 //! The plain-Rust parts (presets, choices, readout, outage, modes, sweep, code, measured) are in
 //! [`crate::present::cluster`], tested without a browser; these are the components.
@@ -10,6 +10,7 @@
 
 pub(crate) mod code_view;
 mod controls;
+pub(crate) mod failures_view;
 mod kong_controls;
 mod layered;
 mod mode;
@@ -17,6 +18,7 @@ pub(crate) mod modes_view;
 pub(crate) mod nodes_view;
 mod outage_controls;
 pub(crate) mod outage_view;
+mod replica_controls;
 pub(crate) mod stats_view;
 pub(crate) mod sweep_view;
 pub(crate) mod swimlane_view;

@@ -1,10 +1,12 @@
 //! The multi-node view: headline numbers, the cluster with requests flowing, throughput, the
 //! swimlane of store operations beside the code being executed, admitted per node and the cost
-//! of each store mode, what an outage let through, and the edge design's sweep.
+//! of each store mode, what an outage let through, the stories of a failing store, and the edge
+//! design's sweep.
 
 use leptos::prelude::*;
 
 use super::code_view::CodeCard;
+use super::failures_view::FailuresPanel;
 use super::modes_view::ModesTable;
 use super::nodes_view::NodeBars;
 use super::outage_view::OutageCard;
@@ -30,6 +32,7 @@ pub fn ClusterView(
             <CodeCard playground=pg />
         </div>
         <OutageCard playground=pg />
+        <FailuresPanel playground=pg />
         <ClusterThroughput playground=pg />
         <div class="pair cluster-pair">
             <NodeBars playground=pg />

@@ -16,7 +16,7 @@ pub const STORES: [Labelled<StoreMode>; 5] = [
     Labelled { value: StoreMode::Race, key: "race", label: "Shared: GET, then SET" },
     Labelled { value: StoreMode::Atomic, key: "atomic", label: "Shared: one atomic script" },
     Labelled { value: StoreMode::Async, key: "async", label: "Edge: decide now, sync later" },
-    Labelled { value: StoreMode::ReplicaRead, key: "replica_read", label: "Shared: read a replica, INCR the primary" },
+    Labelled { value: StoreMode::ReplicaRead, key: "replica_read", label: "Shared: read a replica" },
 ];
 
 /// [`STORES`] and Kong's own (`policy: redis`), for `algo=kong`: the one algorithm it runs.

@@ -1,10 +1,11 @@
 //! The multi-node view's plain-Rust parts: its presets and choices, the readouts of a run
 //! (admissions against one exact limiter, decision latency, what an outage lets through), the
-//! edge design's sweep, the code each store mode executes and the table measured on a real
-//! Redis. As everywhere, every number comes from the engine in [`crate::sim`].
+//! stories of a failing store, the edge design's sweep, the code each store mode executes and the
+//! table measured on a real Redis. As everywhere, every number comes from the engine in [`crate::sim`].
 
 pub mod choices;
 pub mod code;
+pub mod failures;
 pub mod measured;
 pub mod modes;
 pub mod outage;

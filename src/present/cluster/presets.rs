@@ -21,6 +21,11 @@ pub const OUTAGE_START_S: SliderScale = SliderScale::Linear { min: 0, max: 120 }
 /// How long the store stays down: 1–60 s.
 pub const OUTAGE_LENGTH_S: SliderScale = SliderScale::Linear { min: 1, max: 60 };
 
+/// When the store's primary dies: 1–120 s of simulated time.
+pub const FAILOVER_AT_S: SliderScale = SliderScale::Linear { min: 1, max: 120 };
+/// How far the replica lags behind: 0.1 ms – 10 s, logarithmic.
+pub const REPLICA_LAG_MS: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 500 };
+
 /// Nodes a fresh multi-node view starts with.
 pub const FIRST_NODES: u32 = 4;
 /// The round trip a fresh multi-node view starts with: long enough that requests overlap it.

@@ -65,6 +65,9 @@ pub struct ClusterReadout {
     pub p99: Nanos,
     /// Admitted per node, one entry per node.
     pub node_admitted: Vec<u64>,
+    /// With a replica (`failover`, `store=replica_read`): the increments a failover lost and the
+    /// reads that missed an increment.
+    pub replica: Option<(u64, u64)>,
 }
 
 impl ClusterReadout {
@@ -83,6 +86,7 @@ impl ClusterReadout {
             p50: m.latency.percentile(50.0),
             p99: m.latency.percentile(99.0),
             node_admitted: m.node_admitted[..nodes].to_vec(),
+            replica: sim.replica().map(|r| (r.lost_increments, r.stale_reads)),
         }
     }
 

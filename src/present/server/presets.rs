@@ -2,22 +2,11 @@
 //! each a whole scenario and what to watch in it. `tests/server_stories.rs` holds each to what
 //! it claims, on the engine's numbers.
 
-/// One preset: a scenario and how to read it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ServerPreset {
-    /// Its button's element id.
-    pub id: &'static str,
-    /// What its button says.
-    pub label: &'static str,
-    /// The scenario, as a query.
-    pub query: &'static str,
-    /// What to watch, in a sentence or two.
-    pub watch: &'static str,
-}
+use crate::present::story::Story;
 
 /// One worker, 10 ms exponential services (100 requests/s at most), Poisson arrivals at 90 a
 /// second: 90 % busy.
-pub const LATENCY_AT_90: ServerPreset = ServerPreset {
+pub const LATENCY_AT_90: Story = Story {
     id: "server-preset-90",
     label: "Latency explodes at 90 % load",
     query: "capacity=1000000&refill=1000000&traffic=poisson&rate=90&workers=1&service=10",
@@ -29,7 +18,7 @@ pub const LATENCY_AT_90: ServerPreset = ServerPreset {
 
 /// Eight workers, 10 ms each (800 requests/s), 600 a second and 600 more from 10 s to 20 s;
 /// clients time out at 200 ms and retry with backoff up to 10 times; no limiter.
-pub const STORM: ServerPreset = ServerPreset {
+pub const STORM: Story = Story {
     id: "server-preset-storm",
     label: "A retry storm outlives its spike",
     query: "capacity=1000000&refill=1000000&traffic=poisson&rate=600&duration=60&retry=backoff&retries=10\
@@ -42,7 +31,7 @@ pub const STORM: ServerPreset = ServerPreset {
 
 /// The storm, with a token bucket below the server's capacity (700/s) and a retry budget of
 /// 10 % of requests.
-pub const STORM_LIMITED: ServerPreset = ServerPreset {
+pub const STORM_LIMITED: Story = Story {
     id: "server-preset-recovers",
     label: "The same storm, with a limiter and a retry budget",
     query: "capacity=100&refill=700&traffic=poisson&rate=600&duration=60&retry=backoff&retries=10\
@@ -55,7 +44,7 @@ pub const STORM_LIMITED: ServerPreset = ServerPreset {
 
 /// Eight workers (800 requests/s), 1 000 a second for good, a waiting room of 1 000; clients
 /// time out at 200 ms; the freed worker takes the newest waiting request.
-pub const LIFO: ServerPreset = ServerPreset {
+pub const LIFO: Story = Story {
     id: "server-preset-lifo",
     label: "LIFO keeps the fresh requests alive",
     query: "capacity=1000000&refill=1000000&traffic=poisson&rate=1000&duration=30&workers=8&service=10\
@@ -67,7 +56,7 @@ pub const LIFO: ServerPreset = ServerPreset {
 };
 
 /// Every preset, in the order shown.
-pub const PRESETS: [ServerPreset; 4] = [LATENCY_AT_90, STORM, STORM_LIMITED, LIFO];
+pub const PRESETS: [Story; 4] = [LATENCY_AT_90, STORM, STORM_LIMITED, LIFO];
 
 #[cfg(test)]
 mod tests {

@@ -46,9 +46,9 @@ impl KongSync {
 
 /// Kong's tables, made at the first request.
 fn kong(sim: &mut Simulation) -> &mut KongSync {
-    if sim.kong.is_none() {
+    if sim.extra.is_none() {
         let sc = &sim.sc;
-        sim.kong = Some(Box::new(KongSync {
+        sim.extra = Some(Box::new(KongSync {
             limit: KongLimit::of(&Policy::of(sc)),
             sync_rate: Nanos::from_millis(sc.product.get(&SYNC_RATE)),
             redis: KongRedis::default(),
@@ -56,7 +56,7 @@ fn kong(sim: &mut Simulation) -> &mut KongSync {
             syncs: 0,
         }));
     }
-    sim.kong.as_mut().and_then(|k| k.downcast_mut()).expect("made above")
+    sim.extra.as_mut().and_then(|k| k.downcast_mut()).expect("made above")
 }
 
 /// Redis's counter changed: the store's picture follows.

@@ -59,10 +59,12 @@ pub struct Simulation {
     decisions: Option<Vec<DecisionRecord>>,
     /// The limiter may hold admitted requests (nginx without `nodelay`): no fast path.
     delays: bool,
-    /// store = sync: Kong's Redis and its nodes' tables ([`kong_sync::KongSync`]), made at the
-    /// first request; behind `Any` so that a module without the shared store, which never makes
-    /// one, carries none of its code. The store's and the nodes' limiters picture its counts.
-    kong: Option<Box<dyn std::any::Any>>,
+    /// What a shared-store mode keeps beside the store, made at the first request: Kong's Redis
+    /// and its nodes' tables with store = sync ([`kong_sync::KongSync`]; the store's and the
+    /// nodes' limiters picture its counts), else the store's replica if it has one
+    /// ([`crate::sim::replica::Replica`]). Behind `Any` so that a module without the shared
+    /// store, which never makes one, carries none of its code.
+    extra: Option<Box<dyn std::any::Any>>,
     /// What the scenario puts behind and around its limiter, if anything ([`server`]): a
     /// [`server::Behind`] behind `Any`, as Kong's, so a module without it carries none of its
     /// code (not even the code that drops it).
@@ -108,15 +110,12 @@ impl Simulation {
             alone: n == 1 && sc.store == StoreMode::Local,
             decisions: None,
             delays,
-            kong: None,
+            extra: None,
             server: server::make(sc, rng.fork(5)),
             sc: sc.clone(),
         };
         if sim.server.is_some() {
             server::started(&mut sim);
-        }
-        if !sim.alone && sim.sc.store != StoreMode::Local {
-            shared::started(&mut sim);
         }
         sim
     }
@@ -334,7 +333,7 @@ impl Simulation {
     /// The shared store's replica and what its lag cost so far, if the scenario has one
     /// (`failover`, `store=replica_read`).
     pub fn replica(&self) -> Option<&crate::sim::replica::Replica> {
-        self.store.replica()
+        self.extra.as_deref()?.downcast_ref()
     }
 
     /// What the server behind the limiter did so far, if the run has one.

@@ -12,18 +12,20 @@ use super::Simulation;
 use crate::sim::decision::Verdict;
 use crate::sim::limiter::Limiter;
 use crate::sim::metrics::EventKind;
+use crate::sim::replica::Replica;
 use crate::sim::scenario::{FailMode, StoreMode};
 use crate::sim::store::Snapshot;
+use crate::sim::store_keys::replica_of;
 use crate::sim::time::SimTime;
 
 /// Makes the shared-store modes available to this module's engine. Idempotent.
 pub fn install() {
     #[cfg(target_arch = "wasm32")]
-    let _ = INSTALLED.set((arrive_shared, handle_shared, start_shared));
+    let _ = INSTALLED.set((arrive_shared, handle_shared));
 }
 
 #[cfg(target_arch = "wasm32")]
-type Ops = (fn(&mut Simulation, Attempt, SimTime), fn(&mut Simulation, SimTime, Ev), fn(&mut Simulation));
+type Ops = (fn(&mut Simulation, Attempt, SimTime), fn(&mut Simulation, SimTime, Ev));
 
 #[cfg(target_arch = "wasm32")]
 static INSTALLED: std::sync::OnceLock<Ops> = std::sync::OnceLock::new();
@@ -33,7 +35,7 @@ static INSTALLED: std::sync::OnceLock<Ops> = std::sync::OnceLock::new();
 /// the whole page taking over) the request is counted as arriving and nothing more.
 pub(super) fn arrive(sim: &mut Simulation, a: Attempt, at: SimTime) {
     #[cfg(target_arch = "wasm32")]
-    if let Some(&(arrive, ..)) = INSTALLED.get() {
+    if let Some(&(arrive, _)) = INSTALLED.get() {
         arrive(sim, a, at);
     }
     #[cfg(not(target_arch = "wasm32"))]
@@ -43,32 +45,24 @@ pub(super) fn arrive(sim: &mut Simulation, a: Attempt, at: SimTime) {
 /// An event of the shared store's at `now` (none without the shared store: see [`arrive`]).
 pub(super) fn handle(sim: &mut Simulation, now: SimTime, ev: Ev) {
     #[cfg(target_arch = "wasm32")]
-    if let Some(&(_, handle, _)) = INSTALLED.get() {
+    if let Some(&(_, handle)) = INSTALLED.get() {
         handle(sim, now, ev);
     }
     #[cfg(not(target_arch = "wasm32"))]
     handle_shared(sim, now, ev)
 }
 
-/// The run has just been made with a shared store: the store gets its replica, if the scenario
-/// has one (nothing without the shared store: see [`arrive`]).
-pub(super) fn started(sim: &mut Simulation) {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(&(.., start)) = INSTALLED.get() {
-        start(sim);
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    start_shared(sim)
-}
-
-fn start_shared(sim: &mut Simulation) {
-    if let Some(replica) = crate::sim::store_keys::replica_of(&sim.sc) {
-        sim.store.replicate(replica);
-    }
+/// The store's replica, if the run has one.
+fn replica(extra: &mut Option<Box<dyn std::any::Any>>) -> Option<&mut Replica> {
+    extra.as_deref_mut()?.downcast_mut()
 }
 
 fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
     let node = a.node as usize;
+    if a.id == 0 && sim.sc.store != StoreMode::Sync {
+        // The first request: the store gets its replica, if the scenario has one.
+        sim.extra = replica_of(&sim.sc).map(|r| Box::new(r) as Box<dyn std::any::Any>);
+    }
     match sim.sc.store {
         StoreMode::Atomic | StoreMode::Race | StoreMode::ReplicaRead => {
             if sim.answered(at) {
@@ -96,14 +90,17 @@ fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
 fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
     match ev {
         Ev::Script(a) => {
-            let d = sim.store.script(now, a.at);
+            let d = sim.store.script(now, a.at, replica(&mut sim.extra));
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
             sim.push(now + sim.down, Ev::ScriptReply(a, d));
         }
         Ev::ScriptReply(a, d) | Ev::SetAck(a, d) => sim.decided(a, d, now, false),
         Ev::Get(a) => {
-            let snap =
-                if sim.sc.store == StoreMode::ReplicaRead { sim.store.read_replica(now).0 } else { sim.store.get(now) };
+            let snap = if sim.sc.store == StoreMode::ReplicaRead {
+                sim.store.read_replica(now, replica(&mut sim.extra)).0
+            } else {
+                sim.store.get(now, replica(&mut sim.extra))
+            };
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Get { version: snap.version });
             sim.push(now + sim.down, Ev::GetReply(a, Box::new(snap)));
         }
@@ -127,13 +124,13 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
             }
         }
         Ev::Set(a, state, version, d) => {
-            let lost_update = sim.store.set(now, *state, version, d.allowed);
+            let lost_update = sim.store.set(now, *state, version, d.allowed, replica(&mut sim.extra));
             sim.metrics.totals.lost_updates += u64::from(lost_update);
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Set { lost_update });
             sim.push(now + sim.down, Ev::SetAck(a, d));
         }
         Ev::Increment { node, seq, at } => {
-            let state = sim.store.increment(now, at);
+            let state = sim.store.increment(now, at, replica(&mut sim.extra));
             sim.metrics.event(now, seq, node, EventKind::Increment);
             if sim.sc.store == StoreMode::Async {
                 sim.push(now + sim.down, Ev::IncrementReply { node, seq, state: Box::new(state) });

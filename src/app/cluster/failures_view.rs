@@ -1,0 +1,27 @@
+//! "When the store fails": the stories of a replicated store failing, one click each, with what to
+//! watch ([`crate::present::cluster::failures`]); the replica's knobs are under Parameters.
+
+use leptos::prelude::*;
+
+use crate::app::playground::Playground;
+use crate::app::stories::Stories;
+use crate::present::cluster::failures::STORIES;
+
+/// The panel.
+#[component]
+pub fn FailuresPanel(
+    /// The page state.
+    playground: Playground,
+) -> impl IntoView {
+    view! {
+        <section class="panel failures" id="failures" aria-labelledby="failures-title">
+            <h2 id="failures-title">"When the store fails"</h2>
+            <p class="hint">
+                "Redis replicates asynchronously. A failover promotes a replica that has not seen the last "
+                "increments, and a replica read for speed answers with a count that is behind: both let "
+                "requests through that one exact limiter refuses. Over-admitted, above, counts them."
+            </p>
+            <Stories playground=playground stories=&STORIES cluster=true watch_id="failures-watch" />
+        </section>
+    }
+}

@@ -1,0 +1,69 @@
+//! The store's replica: a failover to it (when), and how far it lags behind its primary — which
+//! both a failover and nodes reading it (`store=replica_read`) depend on.
+
+use leptos::prelude::*;
+
+use crate::app::knob::field_range;
+use crate::app::playground::Playground;
+use crate::app::slider::Slider;
+use crate::present::cluster::presets::{FAILOVER_AT_S, REPLICA_LAG_MS};
+use crate::present::units::format_number;
+use crate::sim::store_keys::{failover, FAILOVER, REPLICA_LAG};
+use crate::sim::StoreMode;
+
+/// The failover the checkbox switches on: at 10 s (ms).
+const FIRST_FAILOVER_MS: u64 = 10_000;
+
+/// The replica group (meaningful with a shared store).
+#[component]
+pub fn ReplicaControls(
+    /// The page state.
+    playground: Playground,
+) -> impl IntoView {
+    let pg = playground;
+    let sc = pg.scenario;
+    let at = Memo::new(move |_| sc.with(|s| failover(&s.product)));
+    let store = Memo::new(move |_| sc.with(|s| s.store));
+    let shared = Signal::derive(move || !matches!(store.get(), StoreMode::Local | StoreMode::Sync));
+    let used = Signal::derive(move || shared.get() && (at.get().is_some() || store.get() == StoreMode::ReplicaRead));
+    let lag_ms = Signal::derive(move || sc.with(|s| s.product.get(&REPLICA_LAG)) as f64 / 1e3);
+    let hint = move || {
+        let ms = lag_ms.get();
+        let lag =
+            if ms < 1000.0 { format!("{} ms", format_number(ms)) } else { format!("{} s", format_number(ms / 1e3)) };
+        match (shared.get(), at.get(), store.get()) {
+            (false, ..) => "No shared store here, so no replica: choose a shared one under Cluster.".to_string(),
+            (true, Some(t), _) => format!(
+                "At {} s the primary dies and its replica, {lag} behind, takes over: what the primary counted in \
+                 the {lag} before is lost, and the limiter admits it again.",
+                format_number(t.as_nanos() as f64 / 1e9)
+            ),
+            (true, None, StoreMode::ReplicaRead) => {
+                format!("Nodes read counts {lag} old, plus the round trip: what the replica has not seen passes.")
+            }
+            (true, None, _) => "Redis replicates asynchronously: a replica is a little behind its primary.".into(),
+        }
+    };
+    view! {
+        <fieldset class="group in-use replica-group" class:unused=move || !shared.get()>
+            <legend>"Replica"</legend>
+            <label class="check">
+                <input type="checkbox" id="failover-on" prop:checked=move || at.get().is_some()
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        pg.edit(|s| s.product.set(&FAILOVER, if on { FIRST_FAILOVER_MS } else { 0 }));
+                    } />
+                <span>"Fail over to the replica"</span>
+            </label>
+            <Show when=move || at.get().is_some()>
+                <Slider id="failover-at" label="The primary dies at" unit="s" scale=FAILOVER_AT_S range=field_range(FAILOVER.key)
+                    value=Signal::derive(move || at.get().map_or(10.0, |t| t.as_nanos() as f64 / 1e9))
+                    on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&FAILOVER, (v * 1e3).round().max(1.0) as u64))) />
+            </Show>
+            <Slider id="replica-lag" label="The replica lags behind" unit="ms" scale=REPLICA_LAG_MS range=field_range(REPLICA_LAG.key)
+                value=lag_ms disabled=Signal::derive(move || !used.get())
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&REPLICA_LAG, (v * 1e3).round().max(0.0) as u64))) />
+            <p class="hint" id="replica-hint">{hint}</p>
+        </fieldset>
+    }
+}

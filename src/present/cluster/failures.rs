@@ -1,0 +1,33 @@
+//! "When the store fails" (issue #38): one-click stories of a replicated store failing — a
+//! failover to a lagging replica in the middle of a window, and nodes reading a lagging replica —
+//! each a whole scenario and what to watch in it. `tests/store_failures.rs` holds each to what it
+//! claims, on the engine's numbers.
+
+use crate::present::story::Story;
+
+/// 100 per 10 s, the atomic script on four nodes, Poisson arrivals at 40/s; the primary dies at
+/// 11 s and its replica, 1 s behind, takes over.
+pub const FAILOVER: Story = Story {
+    id: "failure-failover",
+    label: "A failover in the middle of a window",
+    query: "algo=fixed_window&limit=100&window=10&traffic=poisson&rate=40&seed=3&duration=30&nodes=4&store=atomic&\
+            rtt=2&failover=11&replica_lag=1000",
+    watch: "Four nodes share one counter through the atomic script: exactly 100 per 10 s window, as one exact \
+            limiter. At 11 s the primary dies and its replica, a second behind (a busy one), takes over. What the \
+            primary counted in that second never reached it: the counter rolls back, and the window admits those \
+            requests again — Over-admitted jumps by the lost increments, here about 35.",
+};
+
+/// The same policy read from a replica 200 ms behind, at 50/s.
+pub const REPLICA_READS: Story = Story {
+    id: "failure-replica-reads",
+    label: "Reading the count from a lagging replica",
+    query: "algo=fixed_window&limit=100&window=10&traffic=poisson&rate=50&seed=3&duration=60&nodes=4&\
+            store=replica_read&rtt=2&replica_lag=200",
+    watch: "To spare the primary, each node reads the count from a replica 200 ms behind and sends its increment to \
+            the primary. When a window fills, the requests of the last 200 ms read a count that has not seen the \
+            newest increments, and pass: about rate × lag = 10 too many in every window, growing with the lag.",
+};
+
+/// The stories, in their buttons' order.
+pub const STORIES: [Story; 2] = [FAILOVER, REPLICA_READS];

@@ -1,0 +1,93 @@
+//! "When the store fails" (issue #38) driven as a reader would: the failover story loads its
+//! scenario in the multi-node view and says what to watch; a run past the failover shows the
+//! increments it lost as over-admission; the replica's knobs change the run (no failover: exact;
+//! a shorter lag: less lost); replica reads show stale reads; the panel fits a phone and dark mode
+//! (screenshots `failures-*.png`).
+
+use super::*;
+
+/// The number at the start of an element's text ("35 increments lost in the failover").
+async fn leading_number(client: &Client, selector: &str) -> u64 {
+    let t = text(client, selector).await;
+    t.split(' ').next().unwrap_or_default().replace(',', "").parse().unwrap_or_else(|_| panic!("{selector}: {t}"))
+}
+
+#[test]
+fn the_failing_store_stories_show_what_they_say() {
+    one_browser_at_a_time(failing_store());
+}
+
+async fn failing_store() {
+    let (server, browser, client) = launch().await;
+    open_cluster(&client, &server, true).await;
+    js(&client, "document.querySelector('#failures').scrollIntoView(); return null;").await;
+    assert_eq!(text(&client, "#failures-title").await, "When the store fails");
+
+    // The failover story: exact until 11 s, then the lost increments pass again.
+    click(&client, "#failure-failover").await;
+    wait_until(&client, "location.search.includes('failover=11')", Duration::from_secs(5), "the story's link").await;
+    assert!(text(&client, "#failures-watch").await.contains("Over-admitted jumps by the lost increments"));
+    assert_eq!(
+        js(&client, "return document.querySelector('#failure-failover').getAttribute('aria-pressed');").await,
+        json!("true")
+    );
+    let hint = text(&client, "#replica-hint").await;
+    assert!(hint.contains("At 11 s the primary dies"), "{hint}");
+    click(&client, "#play").await; // pause
+    run_for(&client, 10).await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert_eq!(admitted, exact, "before the failover the atomic script is exact");
+    run_for(&client, 60).await;
+    let lost = leading_number(&client, "#lost-increments").await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert!((30..=40).contains(&lost), "{lost} lost");
+    assert_eq!(admitted - exact, lost, "over-admitted = lost increments");
+    js(&client, "document.querySelector('#failures').scrollIntoView(); return null;").await;
+    screenshot(&client, "failures-failover.png").await;
+
+    // A replica 100 ms behind loses a tenth as much; no failover, nothing.
+    set_control(&client, "#replica-lag-field", "100", "change").await;
+    run_for(&client, 60).await;
+    let less = leading_number(&client, "#lost-increments").await;
+    assert!(less * 5 < lost && less > 0, "lag 100 ms: {less} lost (1 s: {lost})");
+    assert!(text(&client, "#failures-watch").await.contains("The run has changed since"));
+    click(&client, "#failover-on").await;
+    wait_until(&client, "!location.search.includes('failover=')", Duration::from_secs(5), "no failover").await;
+    run_for(&client, 60).await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert_eq!(admitted, exact);
+
+    // Reads from a replica 200 ms behind: stale reads, about ten too many per window.
+    click(&client, "#failure-replica-reads").await;
+    wait_until(&client, "location.search.includes('store=replica_read')", Duration::from_secs(5), "the story").await;
+    click(&client, "#play").await; // pause
+    run_for(&client, 60).await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert!((50..=70).contains(&(admitted - exact)), "{admitted} admitted, exact {exact}");
+    assert!(leading_number(&client, "#stale-reads").await > 0);
+    assert!(text(&client, "#node-code").await.contains("replica.get(key)"));
+
+    // A phone, then dark mode.
+    viewport(&client, 375, 812, 1.0, true).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let scroll = js(&client, "return document.documentElement.scrollWidth;").await;
+    assert!(scroll.as_f64().unwrap() <= 375.0, "the page scrolls sideways at 375 px: {scroll}");
+    js(&client, "document.querySelector('#failures').scrollIntoView(); return null;").await;
+    screenshot(&client, "failures-mobile.png").await;
+    js(&client, "document.querySelector('.replica-group').scrollIntoView(); return null;").await;
+    screenshot(&client, "failures-replica-mobile.png").await;
+    viewport(&client, 1280, 800, 1.0, false).await;
+    cdp(
+        &client,
+        "Emulation.setEmulatedMedia",
+        json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
+    )
+    .await;
+    js(&client, "document.querySelector('#failures').scrollIntoView(); return null;").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    screenshot(&client, "failures-dark.png").await;
+
+    no_errors(&client).await;
+    client.close().await.expect("close the WebDriver session");
+    drop(browser);
+}
