@@ -89,6 +89,34 @@ fn replica_reads_stop_at_a_failover_the_new_primary_is_read() {
 }
 
 #[test]
+fn nothing_is_lost_before_the_failover_happens() {
+    // The run ends at 30 s; the failover at 30.5 s never happens, whatever the writes before it.
+    let q = "algo=fixed_window&limit=100&window=10&rate=40&nodes=4&store=atomic&rtt=2&duration=30";
+    let r = report(&format!("{q}&failover=30.5&replica_lag=1000"));
+    assert_eq!((r.replica.unwrap().lost_increments, r.over_admitted), (0, 0));
+}
+
+#[test]
+fn with_count_rejected_a_failover_loses_the_refused_requests_counts_too() {
+    // 200/s, every request counted: the second before the failover held 200 increments.
+    let q = "algo=fixed_window&limit=100&window=10&rate=200&nodes=4&store=async&rtt=2&duration=30&failover=11&replica_lag=1000";
+    let counted = report(&format!("{q}&count_rejected=1")).replica.unwrap().lost_increments;
+    assert!((199..=201).contains(&counted), "{counted}");
+    let admitted_only = report(q).replica.unwrap().lost_increments;
+    assert!(admitted_only < counted, "{admitted_only}");
+}
+
+#[test]
+fn a_replica_answers_reads_while_its_primary_is_down_and_the_increments_are_lost() {
+    let q = "algo=fixed_window&limit=100&window=10&rate=50&nodes=4&rtt=2&duration=30&outage=10.5-13";
+    let reads = report(&format!("{q}&store=replica_read&replica_lag=10"));
+    let script = report(&format!("{q}&store=atomic"));
+    // The script times out and fails open; the replica answers, and admits as much.
+    assert_eq!((reads.timeouts, reads.over_admitted), (0, script.over_admitted));
+    assert!(script.timeouts > 0 && script.over_admitted > 100);
+}
+
+#[test]
 fn a_replica_reads_back_from_its_link() {
     for q in ["store=atomic&failover=12.5&replica_lag=250", "store=replica_read&replica_lag=0.5&nodes=3"] {
         let sc = Scenario::from_query(q).unwrap();

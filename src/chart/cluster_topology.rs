@@ -81,7 +81,7 @@ impl Topology {
                 if ta >= t && ahead <= tau_ns {
                     topo.inbound.push((r.node, 1.0 - ahead as f64 / tau_ns as f64));
                 }
-                if ta <= t && matches!(mode, StoreMode::Race | StoreMode::Atomic) {
+                if ta <= t && matches!(mode, StoreMode::Race | StoreMode::Atomic | StoreMode::ReplicaRead) {
                     let lost = r.first.is_none() && link.down_at(ta + up);
                     push(r.node, ta, up, true, if lost { DotKind::Unanswered } else { DotKind::Op });
                 }
@@ -108,7 +108,10 @@ impl Topology {
         }
         for &(ti, node) in &traces.increments {
             push(node, SimTime(ti.as_nanos().saturating_sub(up.as_nanos())), up, true, DotKind::Increment);
-            push(node, ti, down, false, DotKind::Increment);
+            // Only the edge design's increments are answered (with the store's state).
+            if mode != StoreMode::ReplicaRead {
+                push(node, ti, down, false, DotKind::Increment);
+            }
         }
         if let Some(ts) = last_lost {
             let age = (t.as_nanos() - ts.as_nanos()) as f64 / (tau_ns as f64 / 2.0);

@@ -10,7 +10,7 @@
 //! A write made at the store at w reaches the replica at w + lag (inclusive). Exact and cheap:
 //! for a failover alone the replica keeps nothing but the primary's state just before the first
 //! write it will not get (one copy); for reads it keeps the increments on their way (their times:
-//! 16 bytes each, at most `replica_lag` of them, which the keys bound to 10 s).
+//! 16 bytes each, the increments of the last `replica_lag`, which the keys bound to 10 s).
 
 use super::limiter::{AnyLimiter, Limiter};
 use super::time::{Nanos, SimTime};
@@ -22,13 +22,17 @@ pub struct Replica {
     lag: Nanos,
     /// When it is promoted, until it has been.
     failover: Option<SimTime>,
-    /// The primary's state and version as the replica holds them at the failover, once a write
-    /// it will not get has been made.
-    frozen: Option<(AnyLimiter, u64)>,
+    /// The primary's state as the replica holds it at the failover, once a write it will not
+    /// get has been made.
+    frozen: Option<AnyLimiter>,
+    /// Writes it will not get that counted a request, until the failover loses them.
+    missing: u64,
     /// Nodes read from it: its own state, and the increments on their way to it (the times they
     /// were made at the store and the request times they consume at), oldest first.
     reads: Option<(AnyLimiter, VecDeque<(SimTime, SimTime)>)>,
-    /// Admitted requests whose count a failover lost.
+    /// Counted requests (admitted ones; with `count_rejected`, refused ones too) whose write the
+    /// promoted replica never got. With GET then SET, a state read before the failover and
+    /// written after it can carry them back: over-admission is then smaller.
     pub lost_increments: u64,
     /// Reads that missed a write the primary had already made.
     pub stale_reads: u64,
@@ -42,6 +46,7 @@ impl Replica {
             lag,
             failover,
             frozen: None,
+            missing: 0,
             reads: reads.then(|| (state.clone(), VecDeque::new())),
             lost_increments: 0,
             stale_reads: 0,
@@ -59,23 +64,24 @@ impl Replica {
         self.failover.is_some_and(|t| now + self.lag > t)
     }
 
-    /// The primary, holding `primary` at version `version`, is about to make a write at `now`:
-    /// if the replica will not get it, the replica keeps the primary as it is (once).
-    pub fn before_write(&mut self, now: SimTime, primary: &AnyLimiter, version: u64) {
+    /// The primary, holding `primary`, is about to make a write at `now`: if the replica will
+    /// not get it, the replica keeps the primary as it is (once).
+    pub fn before_write(&mut self, now: SimTime, primary: &AnyLimiter) {
         if self.reads.is_none() && self.frozen.is_none() && self.misses_failover(now) {
-            self.frozen = Some((primary.clone(), version));
+            self.frozen = Some(primary.clone());
         }
     }
 
     /// The primary made a write at `now`: a consume at `consumes` (an increment of store =
     /// async or replica_read), or any other (`None`: a SET or a script, replicated as its
-    /// effect). `admitted`: the write counted an admitted request.
-    pub fn wrote(&mut self, now: SimTime, consumes: Option<SimTime>, admitted: bool) {
+    /// effect). `counted`: the write counted a request.
+    pub fn wrote(&mut self, now: SimTime, consumes: Option<SimTime>, counted: bool) {
         if let Some((_, on_way)) = &mut self.reads {
             // Nodes read it: it keeps what is on its way, and is caught up at the promotion.
             on_way.extend(consumes.map(|at| (now, at)));
+        } else {
+            self.missing += u64::from(counted && self.misses_failover(now));
         }
-        self.lost_increments += u64::from(admitted && self.misses_failover(now));
     }
 
     /// Applies to its own copy the increments that reached it by `now`.
@@ -99,15 +105,22 @@ impl Replica {
         Some((copy.clone(), stale))
     }
 
-    /// The promotion, due at the failover: the state and version the new primary holds, if the
-    /// replica missed a write (else the primary's stand as they are; `version`: the primary's).
-    /// Afterwards there is no replica to read from: nodes read the new primary.
-    pub fn promote(&mut self, version: u64) -> Option<(AnyLimiter, u64)> {
+    /// The promotion, due at the failover: the state the new primary holds, if the replica
+    /// missed a write (else the primary's stands), and what was lost is counted. Afterwards
+    /// there is no replica to read from: nodes read the new primary.
+    pub fn promote(&mut self) -> Option<AnyLimiter> {
         let at = self.failover.take()?;
         self.catch_up(at);
         match self.reads.take() {
-            Some((copy, _)) => Some((copy, version)),
-            None => self.frozen.take(),
+            // Every increment still on its way counted a request.
+            Some((copy, on_way)) => {
+                self.lost_increments += on_way.len() as u64;
+                Some(copy)
+            }
+            None => {
+                self.lost_increments += std::mem::take(&mut self.missing);
+                self.frozen.take()
+            }
         }
     }
 }

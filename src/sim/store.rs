@@ -44,14 +44,16 @@ impl Store {
     /// first.
     fn reach(&mut self, now: SimTime, replica: &mut Option<&mut Replica>) {
         if let Some(r) = replica.as_deref_mut().filter(|r| r.failover_due(now)) {
-            if let Some((state, version)) = r.promote(self.version) {
-                (self.state, self.version) = (state, version);
+            if let Some(state) = r.promote() {
+                // A new version: a SET of a state read before the failover overwrites one it
+                // never read.
+                (self.state, self.version) = (state, self.version + 1);
             }
         }
     }
 
     /// Makes a write at `now` with `op`, telling the `replica` (see [`Replica::wrote`]); `op`
-    /// returns whether the write counted an admitted request.
+    /// returns whether the write counted a request.
     fn write<T>(
         &mut self,
         now: SimTime,
@@ -61,7 +63,7 @@ impl Store {
     ) -> T {
         self.reach(now, &mut replica);
         if let Some(r) = replica.as_deref_mut() {
-            r.before_write(now, &self.state, self.version);
+            r.before_write(now, &self.state);
         }
         let (out, admitted) = op(&mut self.state);
         if let Some(r) = replica {
@@ -88,30 +90,35 @@ impl Store {
     }
 
     /// `SET` at `now`: replaces the state; returns whether this overwrote a write the setter
-    /// never read. `admitted`: the new state counts one more admitted request.
+    /// never read. Every SET counts its request (an admitted one, or with `count_rejected` any).
     pub fn set(
         &mut self,
         now: SimTime,
         state: AnyLimiter,
         read_version: u64,
-        admitted: bool,
         mut replica: Option<&mut Replica>,
     ) -> bool {
         self.reach(now, &mut replica);
         let lost_update = self.version != read_version;
         self.write(now, replica, None, |s| {
             *s = state;
-            ((), admitted)
+            ((), true)
         });
         lost_update
     }
 
     /// The atomic script at `now`: decide and record in one step, for a request timestamped `at`
-    /// by its node.
-    pub fn script(&mut self, now: SimTime, at: SimTime, replica: Option<&mut Replica>) -> Verdict {
+    /// by its node; `count_rejected`: a refused request counts too.
+    pub fn script(
+        &mut self,
+        now: SimTime,
+        at: SimTime,
+        count_rejected: bool,
+        replica: Option<&mut Replica>,
+    ) -> Verdict {
         self.write(now, replica, None, |s| {
             let d = s.check(at);
-            (d, d.allowed)
+            (d, d.allowed || count_rejected)
         })
     }
 

@@ -31,24 +31,33 @@ pub fn ReplicaControls(
         let ms = lag_ms.get();
         let lag =
             if ms < 1000.0 { format!("{} ms", format_number(ms)) } else { format!("{} s", format_number(ms / 1e3)) };
-        match (shared.get(), at.get(), store.get()) {
-            (false, ..) => "No shared store here, so no replica: choose a shared one under Cluster.".to_string(),
-            (true, Some(t), _) => format!(
+        let reads = store.get() == StoreMode::ReplicaRead;
+        let reads_too = if reads {
+            format!(" Until then, nodes read counts {lag} old, plus the round trip.")
+        } else {
+            String::new()
+        };
+        match (shared.get(), at.get()) {
+            (false, _) if store.get() == StoreMode::Sync => {
+                "Kong's counters are modelled without a replica.".to_string()
+            }
+            (false, _) => "No shared store here, so no replica: choose a shared one under Cluster.".to_string(),
+            (true, Some(t)) => format!(
                 "At {} s the primary dies and its replica, {lag} behind, takes over: what the primary counted in \
-                 the {lag} before is lost, and the limiter admits it again.",
+                 the {lag} before is lost, and the limiter admits it again.{reads_too}",
                 format_number(t.as_nanos() as f64 / 1e9)
             ),
-            (true, None, StoreMode::ReplicaRead) => {
+            (true, None) if reads => {
                 format!("Nodes read counts {lag} old, plus the round trip: what the replica has not seen passes.")
             }
-            (true, None, _) => "Redis replicates asynchronously: a replica is a little behind its primary.".into(),
+            (true, None) => "Redis replicates asynchronously: a replica is a little behind its primary.".into(),
         }
     };
     view! {
         <fieldset class="group in-use replica-group" class:unused=move || !shared.get()>
             <legend>"Replica"</legend>
             <label class="check">
-                <input type="checkbox" id="failover-on" prop:checked=move || at.get().is_some()
+                <input type="checkbox" id="failover-on" prop:checked=move || at.get().is_some() prop:disabled=move || !shared.get()
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
                         pg.edit(|s| s.product.set(&FAILOVER, if on { FIRST_FAILOVER_MS } else { 0 }));

@@ -46,14 +46,12 @@ pub fn ClusterStats(
                     <li id="lost-updates">{move || r.with(|r| format!("{} lost updates", group_thousands(r.lost_updates)))}</li>
                 </Show>
                 {move || pg.scenario.with(cannot_race).map(|why| view! { <li id="no-race" class="no-race">{why}</li> })}
-                {move || r.with(|r| r.replica).map(|(lost, stale)| {
-                    let failover = pg.scenario.with(|s| crate::sim::store_keys::failover(&s.product).is_some());
-                    let reads = store.get() == StoreMode::ReplicaRead;
-                    view! {
-                        {failover.then(|| view! { <li id="lost-increments">{format!("{} increments lost in the failover", group_thousands(lost))}</li> })}
-                        {reads.then(|| view! { <li id="stale-reads">{format!("{} stale reads", group_thousands(stale))}</li> })}
-                    }
-                })}
+                <Show when=move || pg.scenario.with(|s| crate::sim::store_keys::failover(&s.product).is_some())>
+                    <li id="lost-increments">{move || r.with(|r| format!("{} increments lost in the failover", group_thousands(r.replica.map_or(0, |(lost, _)| lost))))}</li>
+                </Show>
+                <Show when=move || store.get() == StoreMode::ReplicaRead>
+                    <li id="stale-reads">{move || r.with(|r| format!("{} stale reads", group_thousands(r.replica.map_or(0, |(_, stale)| stale))))}</li>
+                </Show>
                 <Show when=move || r.with(|r| r.timeouts > 0)>
                     <li id="timeouts">{move || r.with(|r| format!("{} timed out", group_thousands(r.timeouts)))}</li>
                 </Show>

@@ -5,11 +5,12 @@
 use crate::sim::{Nanos, Scenario, SimTime, Simulation, StoreMode};
 
 /// The store modes in the order the page lists them.
-pub const STORE_MODES: [StoreMode; 4] = [StoreMode::Local, StoreMode::Race, StoreMode::Atomic, StoreMode::Async];
+pub const STORE_MODES: [StoreMode; 5] =
+    [StoreMode::Local, StoreMode::Race, StoreMode::Atomic, StoreMode::Async, StoreMode::ReplicaRead];
 
 /// [`STORE_MODES`] and Kong's own, for `algo=kong`.
-pub const KONG_MODES: [StoreMode; 5] =
-    [StoreMode::Local, StoreMode::Race, StoreMode::Atomic, StoreMode::Async, StoreMode::Sync];
+pub const KONG_MODES: [StoreMode; 6] =
+    [StoreMode::Local, StoreMode::Race, StoreMode::Atomic, StoreMode::Async, StoreMode::ReplicaRead, StoreMode::Sync];
 
 /// Requests each mode's run simulates at most, so recomputing on every slider move stays quick.
 pub const REQUESTS_PER_MODE: f64 = 20_000.0;

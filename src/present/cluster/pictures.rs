@@ -12,7 +12,7 @@ use crate::sim::{Nanos, SimTime, Simulation, StoreMode};
 pub fn swimlane(sim: &Simulation) -> Swimlane {
     let sc = sim.scenario();
     let traces = Traces::from_events(sim.metrics().events());
-    let waits = matches!(sc.store, StoreMode::Race | StoreMode::Atomic);
+    let waits = matches!(sc.store, StoreMode::Race | StoreMode::Atomic | StoreMode::ReplicaRead);
     Swimlane::from_traces(&traces, sim.now(), span_for(sc), &Link::of(sc), sc.nodes as usize, waits)
 }
 

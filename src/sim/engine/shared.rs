@@ -65,7 +65,10 @@ fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
     }
     match sim.sc.store {
         StoreMode::Atomic | StoreMode::Race | StoreMode::ReplicaRead => {
-            if sim.answered(at) {
+            // A replica answers while its primary is down (`outage`): only the increments sent
+            // to the primary are lost.
+            let reads = sim.sc.store == StoreMode::ReplicaRead;
+            if if reads { sim.sc.rtt <= sim.sc.timeout } else { sim.answered(at) } {
                 let ev = if sim.sc.store == StoreMode::Atomic { Ev::Script(a) } else { Ev::Get(a) };
                 sim.push(at + sim.up, ev);
             } else {
@@ -90,7 +93,7 @@ fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
 fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
     match ev {
         Ev::Script(a) => {
-            let d = sim.store.script(now, a.at, replica(&mut sim.extra));
+            let d = sim.store.script(now, a.at, sim.sc.count_rejected, replica(&mut sim.extra));
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
             sim.push(now + sim.down, Ev::ScriptReply(a, d));
         }
@@ -124,7 +127,7 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
             }
         }
         Ev::Set(a, state, version, d) => {
-            let lost_update = sim.store.set(now, *state, version, d.allowed, replica(&mut sim.extra));
+            let lost_update = sim.store.set(now, *state, version, replica(&mut sim.extra));
             sim.metrics.totals.lost_updates += u64::from(lost_update);
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Set { lost_update });
             sim.push(now + sim.down, Ev::SetAck(a, d));
