@@ -70,6 +70,21 @@ pub async fn clock_ns(client: &Client) -> u64 {
     ns.as_str().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("clock has no data-ns: {ns}"))
 }
 
+/// Sets a 375 px phone's viewport and checks the page does not scroll sideways.
+pub async fn phone(client: &Client) {
+    viewport(client, 375, 812, 1.0, true).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let scroll = js(client, "return document.documentElement.scrollWidth;").await;
+    assert!(scroll.as_f64().unwrap() <= 375.0, "the page scrolls sideways at 375 px: {scroll}");
+}
+
+/// Back to 1280 × 800, in dark mode (`prefers-color-scheme: dark`).
+pub async fn desktop_dark(client: &Client) {
+    viewport(client, 1280, 800, 1.0, false).await;
+    let dark = json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] });
+    cdp(client, "Emulation.setEmulatedMedia", dark).await;
+}
+
 /// Saves a PNG of the viewport as `target/screenshots/NAME`.
 pub async fn screenshot(client: &Client, name: &str) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");

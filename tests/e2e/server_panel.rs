@@ -9,7 +9,7 @@ use std::time::Duration;
 use fantoccini::Client;
 use serde_json::json;
 
-use super::page::{cdp, click, js, screenshot, text, viewport, wait_until, PIXELS_OF};
+use super::page::{click, desktop_dark, js, phone, screenshot, text, wait_until, PIXELS_OF};
 use super::{launch, one_browser_at_a_time, open_app};
 
 /// The share of finished requests answered in time, from the totals line ("… in time 123 (45.6 %) …").
@@ -116,19 +116,10 @@ async fn tell_the_stories() {
     assert!(lifo > 90.0 && fifo < 10.0, "LIFO {lifo} %, FIFO {fifo} %");
 
     // A phone: the panel fits 375 px; dark mode.
-    viewport(&client, 375, 812, 1.0, true).await;
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    let scroll = js(&client, "return document.documentElement.scrollWidth;").await;
-    assert!(scroll.as_f64().unwrap() <= 375.0, "the page scrolls sideways at 375 px: {scroll}");
+    phone(&client).await;
     show_panel(&client).await;
     screenshot(&client, "server-mobile.png").await;
-    viewport(&client, 1280, 800, 1.0, false).await;
-    cdp(
-        &client,
-        "Emulation.setEmulatedMedia",
-        json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
-    )
-    .await;
+    desktop_dark(&client).await;
     click(&client, "#server-preset-storm").await;
     click(&client, "#jump-60").await;
     show_panel(&client).await;

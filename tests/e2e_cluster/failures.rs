@@ -68,21 +68,12 @@ async fn failing_store() {
     assert!(text(&client, "#node-code").await.contains("replica.get(key)"));
 
     // A phone, then dark mode.
-    viewport(&client, 375, 812, 1.0, true).await;
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    let scroll = js(&client, "return document.documentElement.scrollWidth;").await;
-    assert!(scroll.as_f64().unwrap() <= 375.0, "the page scrolls sideways at 375 px: {scroll}");
+    page::phone(&client).await;
     js(&client, "document.querySelector('#failures').scrollIntoView(); return null;").await;
     screenshot(&client, "failures-mobile.png").await;
     js(&client, "document.querySelector('.replica-group').scrollIntoView(); return null;").await;
     screenshot(&client, "failures-replica-mobile.png").await;
-    viewport(&client, 1280, 800, 1.0, false).await;
-    cdp(
-        &client,
-        "Emulation.setEmulatedMedia",
-        json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
-    )
-    .await;
+    page::desktop_dark(&client).await;
     js(&client, "document.querySelector('#failures').scrollIntoView(); return null;").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(&client, "failures-dark.png").await;
