@@ -15,6 +15,29 @@ fn is_decimal(v: &str) -> bool {
     digits(int) && digits(frac) && (int == "0" || !int.starts_with('0'))
 }
 
+/// `s` as a JSON string: quoted, with `"`, `\` and control characters escaped (a few lines
+/// instead of serde_json's writer, which would bring its I/O errors into the page's first
+/// module).
+///
+/// ```
+/// # use ratelimit_playground::present::share::export::json_string;
+/// assert_eq!(json_string("a\"b\\c\n"), r#""a\"b\\c\u000a""#);
+/// ```
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The scenario as a JSON document:
 /// `{"query": …, "view": …, "scenario": {key: value, …}, "effective_limit": …, "effective_window_s": …}`.
 ///
@@ -34,12 +57,12 @@ pub fn scenario_json(sc: &Scenario, view: LinkView) -> String {
         .split('&')
         .filter_map(|pair| pair.split_once('='))
         .map(|(k, v)| {
-            let value = if is_decimal(v) { v.to_string() } else { serde_json::Value::from(v).to_string() };
+            let value = if is_decimal(v) { v.to_string() } else { json_string(v) };
             format!("    \"{k}\": {value}")
         })
         .collect();
     let view = view.key();
-    let query = serde_json::Value::from(share_query(sc, LinkView::Single)).to_string();
+    let query = json_string(&share_query(sc, LinkView::Single));
     format!(
         "{{\n  \"query\": {query},\n  \"view\": \"{view}\",\n  \"scenario\": {{\n{}\n  }},\n  \"effective_limit\": {},\n  \"effective_window_s\": {}\n}}\n",
         fields.join(",\n"),
@@ -90,9 +113,10 @@ mod tests {
         let nginx = scenario_json(&Scenario::from_query("algo=nginx&nodelay=0&window=2").unwrap(), LinkView::Single);
         let v2: serde_json::Value = serde_json::from_str(&nginx).expect("valid JSON");
         assert!(v2["scenario"].as_object().unwrap().contains_key("nodelay"), "{nginx}");
-        // A product's knobs, not the server's (none runs behind it).
-        let server = crate::sim::server::KEYS.len();
-        assert_eq!(v2["scenario"].as_object().unwrap().len(), crate::sim::query::KEYS.len() - 1 - server, "{nginx}");
+        // A product's knobs, not the server's (none runs behind it) nor the store's failures'
+        // (nothing is shared).
+        let others = crate::sim::server::KEYS.len() + crate::sim::store_keys::KEYS.len();
+        assert_eq!(v2["scenario"].as_object().unwrap().len(), crate::sim::query::KEYS.len() - 1 - others, "{nginx}");
         assert_eq!(v["effective_limit"], 10);
         assert!(json.contains("\"window\": 0.001000001"), "{json}");
         assert!(json.contains("\"seed\": 18446744073709551615"), "{json}");
