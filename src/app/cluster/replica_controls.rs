@@ -59,7 +59,7 @@ pub fn ReplicaControls(
     };
     view! {
         <fieldset class="group in-use replica-group" class:unused=move || !shared.get()>
-            <legend>"Replica"</legend>
+            <legend>"Replica and clocks"</legend>
             <label class="check">
                 <input type="checkbox" id="failover-on" prop:checked=move || at.get().is_some() prop:disabled=move || !shared.get()
                     on:change=move |ev| {
@@ -77,11 +77,11 @@ pub fn ReplicaControls(
                 value=lag_ms disabled=Signal::derive(move || !used.get())
                 on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&REPLICA_LAG, (v * 1e3).round().max(0.0) as u64))) />
             <p class="hint" id="replica-hint">{hint}</p>
-            <Slider id="skew" label="The nodes' clocks are apart by up to ±" unit="ms" scale=SKEW_MS range=field_range(SKEW.key)
+            <Slider id="skew" label="Node clocks apart by ±" unit="ms" scale=SKEW_MS range=field_range(SKEW.key)
                 value=Signal::derive(move || sc.with(|s| s.product.get(&SKEW)) as f64 / 1e3) disabled=Signal::derive(move || !shared.get())
                 on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&SKEW, (v * 1e3).round().max(0.0) as u64))) />
-            <ChoiceMenu playground=pg choice=Choice { id: "now", label: "Requests are stamped by", key: &NOW,
-                labels: &["the node's clock", "the store's clock (Redis TIME)"] } />
+            <ChoiceMenu playground=pg choice=Choice { id: "now", label: "Time from", key: &NOW,
+                labels: &["each node's clock", "Redis TIME"] } />
         </fieldset>
     }
 }

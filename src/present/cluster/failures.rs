@@ -39,8 +39,8 @@ pub const SKEWED_CLOCKS: Story = Story {
             store=atomic&rtt=2&skew=300",
     watch: "Upstash's sliding window runs as one script in Redis, but takes now from the node that calls it, and \
             these four nodes' clocks are up to 300 ms apart. At every window's edge the nodes ahead count in the \
-            next window's key while the others still count in this one: about 7 too many each window. Switch \
-            “Requests are stamped by” to the store's clock and it is exact again.",
+            next window's key while the others still count in this one: about 7 too many each window. Set “Time from” \
+            to Redis TIME and it is exact again.",
 };
 
 /// The stories, in their buttons' order.
