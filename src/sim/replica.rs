@@ -13,6 +13,8 @@
 //! 16 bytes each, the increments of the last `replica_lag`, which the keys bound to 10 s).
 
 use super::limiter::{AnyLimiter, Limiter};
+use super::scenario::{Scenario, StoreMode};
+use super::store_keys::{failover, REPLICA_LAG};
 use super::time::{Nanos, SimTime};
 use std::collections::VecDeque;
 
@@ -51,6 +53,27 @@ impl Replica {
             lost_increments: 0,
             stale_reads: 0,
         }
+    }
+
+    /// The replica `sc`'s shared store has, if any: with a failover, or read from (`store =
+    /// replica_read`); none with nodes on their own (`store = local`) or Kong's counters (`sync`).
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::{replica::Replica, Scenario};
+    /// let sc = |q| Scenario::from_query(q).unwrap();
+    /// assert!(Replica::of(&sc("store=atomic&failover=10")).is_some());
+    /// assert!(Replica::of(&sc("store=replica_read")).is_some());
+    /// assert!(Replica::of(&sc("store=atomic")).is_none());
+    /// assert!(Replica::of(&sc("failover=10")).is_none()); // store = local: nothing shared
+    /// ```
+    pub fn of(sc: &Scenario) -> Option<Replica> {
+        let failover = failover(&sc.product);
+        let reads = sc.store == StoreMode::ReplicaRead;
+        let shared = !matches!(sc.store, StoreMode::Local | StoreMode::Sync);
+        (shared && (reads || failover.is_some())).then(|| {
+            let lag = Nanos(sc.product.get(&REPLICA_LAG) * 1_000);
+            Replica::new(&sc.limiter(), lag, failover, reads)
+        })
     }
 
     /// Whether the failover is due at `now` (it happens before anything else at that instant).

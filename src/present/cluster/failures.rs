@@ -1,6 +1,5 @@
 //! "When the store fails" (issue #38): one-click stories of a replicated store failing — a
-//! failover to a lagging replica in the middle of a window, nodes reading a lagging replica, and
-//! nodes whose clocks disagree —
+//! failover to a lagging replica in the middle of a window, and nodes reading a lagging replica —
 //! each a whole scenario and what to watch in it. `tests/store_failures.rs` holds each to what it
 //! claims, on the engine's numbers.
 
@@ -30,18 +29,5 @@ pub const REPLICA_READS: Story = Story {
             newest increments, and pass: about rate × lag = 10 too many in every window, growing with the lag.",
 };
 
-/// Upstash's sliding window, whose script takes `now` from the caller, on four nodes whose clocks
-/// are up to 300 ms apart.
-pub const SKEWED_CLOCKS: Story = Story {
-    id: "failure-skew",
-    label: "Clocks 300 ms apart",
-    query: "algo=upstash_sliding&limit=100&window=10&traffic=poisson&rate=50&seed=3&duration=60&nodes=4&\
-            store=atomic&rtt=2&skew=300",
-    watch: "Upstash's sliding window runs as one script in Redis, but takes now from the node that calls it, and \
-            these four nodes' clocks are up to 300 ms apart. At every window's edge the nodes ahead count in the \
-            next window's key while the others still count in this one: about 7 too many each window. Set “Time from” \
-            to Redis TIME and it is exact again.",
-};
-
 /// The stories, in their buttons' order.
-pub const STORIES: [Story; 3] = [FAILOVER, REPLICA_READS, SKEWED_CLOCKS];
+pub const STORIES: [Story; 2] = [FAILOVER, REPLICA_READS];

@@ -113,10 +113,9 @@ mod tests {
         let nginx = scenario_json(&Scenario::from_query("algo=nginx&nodelay=0&window=2").unwrap(), LinkView::Single);
         let v2: serde_json::Value = serde_json::from_str(&nginx).expect("valid JSON");
         assert!(v2["scenario"].as_object().unwrap().contains_key("nodelay"), "{nginx}");
-        // A product's knobs, not the server's (none runs behind it) nor the store's failures'
-        // (nothing is shared).
-        let others = crate::sim::server::KEYS.len() + crate::sim::store_keys::KEYS.len();
-        assert_eq!(v2["scenario"].as_object().unwrap().len(), crate::sim::query::KEYS.len() - 1 - others, "{nginx}");
+        // A product's knobs, not the server's (none runs behind it).
+        let server = crate::sim::server::KEYS.len();
+        assert_eq!(v2["scenario"].as_object().unwrap().len(), crate::sim::query::KEYS.len() - 1 - server, "{nginx}");
         assert_eq!(v["effective_limit"], 10);
         assert!(json.contains("\"window\": 0.001000001"), "{json}");
         assert!(json.contains("\"seed\": 18446744073709551615"), "{json}");

@@ -28,27 +28,16 @@ pub fn install() {
 /// module that reads and writes any link but runs none (the Embed panel's builder). Idempotent.
 pub fn install_keys() {
     #[cfg(target_arch = "wasm32")]
-    let _ = KEYS.set((&super::PRODUCT_KEYS, crate::sim::query::product_pairs));
+    let _ = KEYS.set(&super::PRODUCT_KEYS);
 }
 
 /// The products' own query keys this module reads and writes ([`super::PRODUCT_KEYS`] once
 /// [`install`]ed; none before): what [`super::product_key`] and the product options look in.
 pub(crate) fn keys() -> &'static [ProductKey] {
     #[cfg(target_arch = "wasm32")]
-    return KEYS.get().map_or(&[], |k| k.0);
+    return KEYS.get().copied().unwrap_or(&[]);
     #[cfg(not(target_arch = "wasm32"))]
     &super::PRODUCT_KEYS
-}
-
-/// The products' own keys of `sc` as query pairs onto `out` ([`crate::sim::query::product_pairs`];
-/// none in a module that does not read them).
-pub(crate) fn product_pairs(sc: &crate::sim::Scenario, all: bool, out: &mut Vec<String>) {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(k) = KEYS.get() {
-        (k.1)(sc, all, out);
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    crate::sim::query::product_pairs(sc, all, out)
 }
 
 /// Whether this module's engine can run a product model (see [`install`]).
@@ -67,11 +56,7 @@ type Build = fn(usize, &Policy, &ProductOptions) -> Box<dyn Model>;
 static INSTALLED: std::sync::OnceLock<Build> = std::sync::OnceLock::new();
 
 #[cfg(target_arch = "wasm32")]
-static KEYS: std::sync::OnceLock<(&'static [ProductKey], PairsOf)> = std::sync::OnceLock::new();
-
-/// How the products' keys of a scenario are printed: [`crate::sim::query::product_pairs`].
-#[cfg(target_arch = "wasm32")]
-type PairsOf = fn(&crate::sim::Scenario, bool, &mut Vec<String>);
+static KEYS: std::sync::OnceLock<&'static [ProductKey]> = std::sync::OnceLock::new();
 
 /// The model of the registry's product `index`.
 ///

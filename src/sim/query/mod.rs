@@ -359,42 +359,26 @@ impl Scenario {
         put("fail", name_of(FAILS, self.fail).into(), name_of(FAILS, d.fail).into());
         put("retry", name_of(RETRIES, self.retry).into(), name_of(RETRIES, d.retry).into());
         put("outage", span_text(self.outage.map(|o| (o.start.0, o.end.0)), S), "none".into());
-        models::product_pairs(self, all, &mut out);
-        out
-    }
-}
-
-/// The products' own keys of `sc` as `key=value` pairs, onto `out` (the end of
-/// [`Scenario::to_query`]'s and its full form's): each that differs from its default, and in the
-/// full form (`all`) a product's own for a product model (they change nothing else), the
-/// store's failures' with a shared store and the server's with a server. A module calls it once
-/// it reads these keys ([`models::install_keys`]), so a first module carries none of it.
-pub(crate) fn product_pairs(sc: &Scenario, all: bool, out: &mut Vec<String>) {
-    // (The server's keys are the list's last, `workers` first: found by place, so a first
-    // module, which reads none of these keys, carries none of their names.)
-    let keys = &crate::sim::products::PRODUCT_KEYS;
-    let servers = keys.len().saturating_sub(crate::sim::server::KEY_COUNT);
-    // The store's failures' keys come just before.
-    let stores = servers.saturating_sub(crate::sim::store_keys::KEYS.len());
-    let product = all && sc.algo.is_product();
-    let server = all && keys.get(servers).is_some_and(|workers| sc.product.get(workers) > 0);
-    let shared = all && !matches!(sc.store, crate::sim::StoreMode::Local | crate::sim::StoreMode::Sync);
-    for (i, key) in keys.iter().enumerate() {
-        let shown = |v: u64| match key.kind {
-            KeyKind::Num { digits, .. } => format_fixed(v, digits),
-            KeyKind::Names(_) => key.name_of(v).unwrap_or_default().to_string(),
-            KeyKind::Span => span_text(crate::sim::products::key::span(v), 3),
-        };
-        let full = if i >= servers {
-            server
-        } else if i >= stores {
-            shared
-        } else {
-            product
-        };
-        let (v, default) = (shown(sc.product.get(key)), shown(key.default));
-        if full || v != default {
-            out.push(format!("{}={v}", key.key));
+        // The product knobs: in the full form only for a product model (they change nothing else);
+        // the server's, only with a server.
+        // (The server's keys are the list's last, `workers` first: found by place, so a first
+        // module, which reads none of these keys, carries none of their names.)
+        let keys = models::keys();
+        let servers = keys.len().saturating_sub(crate::sim::server::KEY_COUNT);
+        let product = all && self.algo.is_product();
+        let server = all && keys.get(servers).is_some_and(|workers| self.product.get(workers) > 0);
+        for (i, key) in keys.iter().enumerate() {
+            let shown = |v: u64| match key.kind {
+                KeyKind::Num { digits, .. } => format_fixed(v, digits),
+                KeyKind::Names(_) => key.name_of(v).unwrap_or_default().to_string(),
+                KeyKind::Span => span_text(crate::sim::products::key::span(v), 3),
+            };
+            let full = if i >= servers { server } else { product };
+            let (v, default) = (shown(self.product.get(key)), shown(key.default));
+            if full || v != default {
+                out.push(format!("{}={v}", key.key));
+            }
         }
+        out
     }
 }

@@ -24,7 +24,6 @@ pub(super) fn span_of(value: &str, digits: u32) -> Option<Option<(u64, u64)>> {
 }
 
 /// A span of seconds as the query format writes it: `START-END`, or `none`.
-#[inline(never)]
 pub(super) fn span_text(span: Option<(u64, u64)>, digits: u32) -> String {
     span.map_or("none".to_string(), |(a, b)| format!("{}-{}", format_fixed(a, digits), format_fixed(b, digits)))
 }
