@@ -8,7 +8,8 @@ use std::time::Duration;
 
 /// The commands the runner sends, for the message when an ACL refuses one.
 pub const COMMANDS_USED: &str = "PING, INFO, SELECT, EXISTS, DEL, HMGET, HSET, HINCRBY, PEXPIRE, MULTI, EXEC, \
-     SCRIPT LOAD, EVALSHA, EVAL, and inside the scripts ZADD, ZCARD, ZRANGE, ZREMRANGEBYSCORE, ZREMRANGEBYRANK";
+     SCRIPT LOAD, EVALSHA, EVAL, and inside the scripts ZADD, ZCARD, ZRANGE, ZREMRANGEBYSCORE, ZREMRANGEBYRANK; \
+     with --replica also ZRANGE, RPUSH, LLEN, LRANGE, SET, GET and (at the replica) REPLICAOF";
 
 /// A connection, logged in and on the URL's database.
 pub struct Conn {

@@ -36,6 +36,13 @@ pub struct Dispatcher {
     side: Side,
     latency: Latencies,
     lost_updates: u64,
+    /// Reads of the replica that missed an acknowledged write.
+    pub stale_reads: u64,
+    /// When the replica is promoted (scenario ns), until it has been.
+    failover: Option<u64>,
+    /// With a failover: whether each attempt (by id) was admitted, to tell which lost writes
+    /// counted a request.
+    pub admitted_ids: Option<Vec<bool>>,
     keep: bool,
     /// Every decision, if kept.
     pub decisions: Vec<DecisionRow>,
@@ -61,6 +68,12 @@ impl Dispatcher {
             side: Side::default(),
             latency: Latencies::default(),
             lost_updates: 0,
+            stale_reads: 0,
+            // One at or after the end never happens: nothing reaches the store then.
+            failover: crate::sim::store_keys::failover(&sc.product)
+                .map(|t| t.as_nanos())
+                .filter(|&t| t < sc.duration.as_nanos()),
+            admitted_ids: crate::sim::store_keys::failover(&sc.product).map(|_| Vec::new()),
             keep,
             decisions: Vec::new(),
         }
@@ -78,23 +91,34 @@ impl Dispatcher {
         }
     }
 
+    /// Sends every request to its node at its time and collects the answers; at the failover
+    /// (if the scenario has one), calls `promote` and tells every node to write to the replica.
     pub fn drive(
         &mut self,
         inboxes: &[Sender<Msg>],
         reports: &mpsc::Receiver<Report>,
         interrupted: &AtomicBool,
+        promote: &mut dyn FnMut() -> Result<(), String>,
     ) -> Result<(), RunError> {
         let tick = Duration::from_millis(50);
         loop {
             if interrupted.load(Ordering::SeqCst) {
                 return Err(RunError::Interrupted(format!("interrupted after {} requests", self.side.requests)));
             }
+            if self.failover.is_some_and(|t| t <= self.clock.now()) {
+                promote().map_err(RunError::Server)?;
+                for inbox in inboxes {
+                    let _ = inbox.send(Msg::Failover);
+                }
+                self.failover = None;
+            }
             let next = self.next_send();
             if next.is_none() && self.in_flight == 0 {
                 return Ok(());
             }
-            let wait =
-                next.map_or(tick, |(t, _)| self.clock.instant(t).saturating_duration_since(Instant::now()).min(tick));
+            let until = |t: u64| self.clock.instant(t).saturating_duration_since(Instant::now());
+            let failover = self.failover.map_or(tick, until);
+            let wait = next.map_or(tick, |(t, _)| until(t).min(tick)).min(failover);
             if !wait.is_zero() {
                 match reports.recv_timeout(wait) {
                     Ok(r) => self.on_report(r)?,
@@ -135,11 +159,22 @@ impl Dispatcher {
                 self.lost_updates += 1;
                 Ok(())
             }
+            Report::StaleRead => {
+                self.stale_reads += 1;
+                Ok(())
+            }
             Report::Decided { a, at, verdict, timed_out } => {
                 self.in_flight -= 1;
                 let latency = at.saturating_sub(a.at);
                 self.latency.record(Nanos(latency));
                 self.side.timeouts += u64::from(timed_out);
+                if let Some(ids) = &mut self.admitted_ids {
+                    let i = a.id as usize;
+                    if ids.len() <= i {
+                        ids.resize(i + 1, false);
+                    }
+                    ids[i] = verdict.allowed;
+                }
                 if verdict.allowed {
                     self.side.admitted += 1;
                 } else {

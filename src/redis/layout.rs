@@ -9,59 +9,11 @@
 //! nanoseconds); token counts have twelve decimals (exact fixed point). The racing mode adds a
 //! version field `v`, incremented by every SET, to count lost updates.
 
+use super::increments;
 use super::resp::Reply;
 use crate::production::redis_lua;
 use crate::production::{Policy, Shape};
 use crate::sim::{Algorithm, AnyLimiter, LimiterState, Nanos, Scenario, TokenBucket, Verdict};
-
-/// The async mode's increment for a bucket: refill, take one token even into debt, reply the state.
-const BUCKET_INCREMENT: &str = r#"-- KEYS[1]: the bucket   ARGV: capacity, refill (tokens/s), now (ms), ttl (ms)
-local capacity, per_ms, now = tonumber(ARGV[1]), tonumber(ARGV[2]) / 1000, tonumber(ARGV[3])
-local s = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
-local tokens = tonumber(s[1]) or capacity
-local ts = tonumber(s[2]) or now
-tokens = math.min(capacity, tokens + math.max(0, now - ts) * per_ms) - 1
-ts = math.max(ts, now)
-local t, n = string.format('%.17g', tokens), string.format('%.17g', ts)
-redis.call('HSET', KEYS[1], 'tokens', t, 'ts', n)
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return { t, n }"#;
-
-/// The async mode's increment for a fixed window.
-const FIXED_INCREMENT: &str = r#"-- KEYS[1]: the counter   ARGV: limit, window (ms), now (ms), ttl (ms)
-local window, now = tonumber(ARGV[2]), tonumber(ARGV[3])
-local start = now - (now % window)
-local s = redis.call('HMGET', KEYS[1], 'start', 'count')
-local last, count = tonumber(s[1]), tonumber(s[2]) or 0
-if last == nil or last < start then last, count = start, 0 end
-count = count + 1
-redis.call('HSET', KEYS[1], 'start', string.format('%.17g', last), 'count', count)
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return { string.format('%.17g', last), count }"#;
-
-/// The async mode's increment for the sliding window counter.
-const SLIDING_INCREMENT: &str = r#"-- KEYS[1]: the counters   ARGV: limit, window (ms), now (ms), ttl (ms)
-local window, now = tonumber(ARGV[2]), tonumber(ARGV[3])
-local start = now - (now % window)
-local s = redis.call('HMGET', KEYS[1], 'start', 'current', 'previous')
-local last, current, previous = tonumber(s[1]), tonumber(s[2]) or 0, tonumber(s[3]) or 0
-if last == nil or last < start then
-  if last == start - window then previous = current else previous = 0 end
-  last, current = start, 0
-end
-current = current + 1
-redis.call('HSET', KEYS[1], 'start', string.format('%.17g', last), 'current', current, 'previous', previous)
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return { string.format('%.17g', last), current, previous }"#;
-
-/// The async mode's increment for the sliding log: one more timestamp, the newest `limit` kept.
-const LOG_INCREMENT: &str = r#"-- KEYS[1]: the log   ARGV: limit, window (ms), now (ms), ttl (ms), member
-local limit, window, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-redis.call('ZADD', KEYS[1], now, ARGV[5])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -(limit + 1))
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')"#;
 
 /// One run's key and the commands of each mode.
 #[derive(Clone, Debug)]
@@ -128,9 +80,15 @@ impl Layout {
         Layout { key: format!("rlp:{{{run}}}:limiter"), policy, fresh, ttl_ms }
     }
 
-    /// The one key this run writes.
+    /// The key this run keeps its limiter in.
     pub fn key(&self) -> &str {
         &self.key
+    }
+
+    /// Another key of this run, `name` in place of `limiter` (same hash tag: same slot):
+    /// `ledger`, `probe`.
+    pub fn aux(&self, name: &str) -> String {
+        format!("{}{name}", self.key.strip_suffix("limiter").unwrap_or(&self.key))
     }
 
     /// The expiry every write sets on the key, ms: it disappears by itself after this long idle.
@@ -255,10 +213,10 @@ impl Layout {
     /// store = async: the increment script (ours; the panel exports no such script).
     pub fn increment_script(&self) -> &'static str {
         match self.policy.shape {
-            Shape::Bucket => BUCKET_INCREMENT,
-            Shape::FixedWindow => FIXED_INCREMENT,
-            Shape::SlidingWindow => SLIDING_INCREMENT,
-            Shape::SlidingLog => LOG_INCREMENT,
+            Shape::Bucket => increments::BUCKET_INCREMENT,
+            Shape::FixedWindow => increments::FIXED_INCREMENT,
+            Shape::SlidingWindow => increments::SLIDING_INCREMENT,
+            Shape::SlidingLog => increments::LOG_INCREMENT,
         }
     }
 
@@ -270,6 +228,25 @@ impl Layout {
             args.push(format!("n{node}-{seq}"));
         }
         args
+    }
+
+    /// store = replica_read, the read at the replica: `MULTI`, the state (`HMGET` of the
+    /// increment scripts' fields, or the log's `ZRANGE … WITHSCORES`), `LLEN <ledger>`, `EXEC`.
+    pub fn replica_read(&self, ledger: &str) -> Vec<Vec<String>> {
+        let k = self.key.clone();
+        let read = match self.policy.shape {
+            Shape::SlidingLog => vec!["ZRANGE".into(), k, "0".into(), "-1".into(), "WITHSCORES".into()],
+            _ => [vec!["HMGET".to_string(), k], self.fields().iter().map(|f| f.to_string()).collect()].concat(),
+        };
+        vec![vec!["MULTI".into()], read, vec!["LLEN".into(), ledger.into()], vec!["EXEC".into()]]
+    }
+
+    /// The limiter a replica read's state holds (fresh if the key does not exist there yet).
+    pub fn replica_state(&self, reply: &Reply) -> Result<AnyLimiter, String> {
+        if reply.items().iter().all(|r| r.text().is_none()) {
+            return Ok(self.fresh());
+        }
+        self.incremented(reply)
     }
 
     /// The store's state in an increment's reply, as a limiter of the run's policy.

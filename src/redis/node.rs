@@ -3,68 +3,31 @@
 //! (`src/sim/engine/requests.rs`), but against the real server.
 //!
 //! Replies on a connection come back in order, so the node keeps a queue of what each awaited
-//! reply is for. Commands are pipelined: a node does not wait for one request's reply before
-//! sending the next request's command, as an application server with many requests in flight.
+//! reply is for ([`Link`]). Commands are pipelined: a node does not wait for one request's reply
+//! before sending the next request's command, as an application server with many requests in
+//! flight. With a replica (`--replica`) a node has a second link, to it: it reads there (store =
+//! replica_read) and, after the failover, writes there too.
 
 use super::clock::Clock;
 use super::layout::Layout;
-use super::resp::{self, Reply};
+use super::link::{Link, Pending, Waiting};
+pub use super::msg::{Attempt, Msg, Report};
+use super::resp::Reply;
 use crate::sim::cluster::Node;
 use crate::sim::{AnyLimiter, Limiter, StoreMode, Verdict};
-use std::collections::VecDeque;
-use std::io::{BufReader, Write};
-use std::net::TcpStream;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The link to the primary, and to the replica when there is one.
+pub const PRIMARY: usize = 0;
+/// See [`PRIMARY`].
+pub const REPLICA: usize = 1;
+
 /// No reply for this long beyond the timeout and the round trip (wall time), with requests
 /// waiting, ends the run with an error.
 pub const STALL: Duration = Duration::from_secs(5);
-
-/// One attempt of a request, as the dispatcher hands it to a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Attempt {
-    /// Unique per attempt.
-    pub id: u64,
-    /// Arrival at the node, scenario ns (the node's clock as the request came in).
-    pub at: u64,
-    /// 0 for a new request, k for its k-th retry.
-    pub retry: u32,
-    /// The node the load balancer picked.
-    pub node: u32,
-}
-
-/// What a node thread is told.
-pub enum Msg {
-    /// A request arrives.
-    Arrive(Attempt),
-    /// The next reply on the node's connection.
-    Reply(Reply),
-    /// The connection ended.
-    Closed(String),
-    /// The run is over: close the connection and return.
-    Stop,
-}
-
-/// What a node reports to the dispatcher.
-pub enum Report {
-    /// A request was answered.
-    Decided {
-        /// The attempt.
-        a: Attempt,
-        /// When, scenario ns.
-        at: u64,
-        /// The answer.
-        verdict: Verdict,
-        /// Decided by the fail mode because the store did not answer within `timeout`.
-        timed_out: bool,
-    },
-    /// A SET overwrote a write its GET had not seen.
-    LostUpdate,
-    /// The run cannot go on.
-    Failed(String),
-}
 
 /// What every node shares.
 pub struct Shared {
@@ -85,71 +48,36 @@ pub struct Shared {
     /// No reply for this long with requests waiting is a dead server (wall time): [`STALL`]
     /// beyond `timeout` and the round trip. Writes that block this long fail too.
     pub stall: Duration,
-    /// For messages.
-    pub url: String,
-}
-
-enum Waiting {
-    /// `+OK`/`+QUEUED` inside a `MULTI`.
-    Queued,
-    Get(Attempt),
-    Exec(Attempt, Verdict, i64),
-    Script(Attempt),
-    Increment(u64),
-}
-
-struct Pending {
-    what: Waiting,
-    sent: Instant,
-    /// Already decided by the fail mode; the reply is read and dropped.
-    timed_out: bool,
-}
-
-impl Pending {
-    fn decides(&self) -> Option<Attempt> {
-        match self.what {
-            Waiting::Get(a) | Waiting::Exec(a, ..) | Waiting::Script(a) => Some(a),
-            _ => None,
-        }
-    }
+    /// The ledger's key, when writes at the primary are followed by `RPUSH <ledger> <id>` (with
+    /// a replica: see [`super::replica`]).
+    pub ledger: Option<String>,
+    /// The ledger's pushes the primary has acknowledged, all nodes together.
+    pub acked: AtomicU64,
 }
 
 struct NodeLoop {
     index: usize,
     shared: Arc<Shared>,
-    writer: TcpStream,
-    pending: VecDeque<Pending>,
+    /// To the primary, then (with a replica) to the replica.
+    links: Vec<Link>,
+    /// The link writes go to: the primary's until the failover.
+    writes_to: usize,
     /// store = async: the node's view and its unacknowledged increments.
     edge: Node,
     reports: Sender<Report>,
 }
 
-/// Reads replies from `reader` and passes them to the node's inbox until the connection ends.
-pub fn read_replies(mut reader: BufReader<TcpStream>, inbox: Sender<Msg>, url: String) {
-    loop {
-        match resp::read(&mut reader) {
-            Ok(r) => {
-                if inbox.send(Msg::Reply(r)).is_err() {
-                    return;
-                }
-            }
-            Err(e) => {
-                let _ = inbox.send(Msg::Closed(format!("lost the connection to Redis at {url}: {e}")));
-                return;
-            }
-        }
-    }
-}
-
-/// Runs node `index` until its inbox closes or the connection fails.
-pub fn run(index: usize, shared: Arc<Shared>, writer: TcpStream, inbox: Receiver<Msg>, reports: Sender<Report>) {
+/// Runs node `index` over `links` until its inbox closes or a connection fails.
+pub fn run(index: usize, shared: Arc<Shared>, links: Vec<Link>, inbox: Receiver<Msg>, reports: Sender<Report>) {
     let edge = Node::new(shared.layout.fresh());
-    let mut node = NodeLoop { index, shared, writer, pending: VecDeque::new(), edge, reports };
+    let mut node = NodeLoop { index, shared, links, writes_to: PRIMARY, edge, reports };
     if let Err(e) = node.serve(&inbox) {
         let _ = node.reports.send(Report::Failed(e));
     }
-    // Ends the reader thread too: its read sees the connection close.
-    let _ = node.writer.shutdown(std::net::Shutdown::Both);
+    // Ends the reader threads too: their reads see the connections close.
+    for l in &node.links {
+        let _ = l.writer.shutdown(std::net::Shutdown::Both);
+    }
 }
 
 impl NodeLoop {
@@ -170,34 +98,43 @@ impl NodeLoop {
             match msg {
                 None => {}
                 Some(Msg::Arrive(a)) => self.arrive(a)?,
-                Some(Msg::Reply(r)) => self.reply(r)?,
+                Some(Msg::Reply(link, r)) => self.reply(link, r)?,
+                Some(Msg::Failover) => self.writes_to = REPLICA,
                 Some(Msg::Closed(e)) => return Err(e),
                 Some(Msg::Stop) => return Ok(()),
             }
         }
     }
 
+    fn pending(&self) -> impl Iterator<Item = &Pending> {
+        self.links.iter().flat_map(|l| l.pending.iter())
+    }
+
     /// The next instant something is due: a timeout, or the stall check.
     fn next_deadline(&self) -> Option<Instant> {
         let timeout =
-            self.pending.iter().filter(|p| !p.timed_out && p.decides().is_some()).map(|p| p.sent + self.shared.timeout);
-        let stall = self.pending.front().map(|p| p.sent + self.shared.stall);
+            self.pending().filter(|p| !p.timed_out && p.decides().is_some()).map(|p| p.sent + self.shared.timeout);
+        let stall = self.links.iter().filter_map(|l| l.pending.front()).map(|p| p.sent + self.shared.stall);
         timeout.chain(stall).min()
     }
 
     /// Decides by the fail mode what has waited `timeout`; fails the run after `stall`.
     fn expire(&mut self) -> Result<(), String> {
         let now = Instant::now();
-        if self.pending.front().is_some_and(|p| now >= p.sent + self.shared.stall) {
-            let secs = self.shared.stall.as_secs_f64();
-            return Err(format!("Redis at {} has not answered node {} for {secs:.1} s", self.shared.url, self.index));
+        for l in &self.links {
+            if l.pending.front().is_some_and(|p| now >= p.sent + self.shared.stall) {
+                let secs = self.shared.stall.as_secs_f64();
+                return Err(format!("Redis at {} has not answered node {} for {secs:.1} s", l.url, self.index));
+            }
         }
         let (timeout, fail_open) = (self.shared.timeout, self.shared.fail_open);
         let mut expired = Vec::new();
-        for p in self.pending.iter_mut().filter(|p| !p.timed_out && now >= p.sent + timeout) {
-            if let Some(a) = p.decides() {
-                p.timed_out = true;
-                expired.push(a);
+        for p in self.links.iter_mut().flat_map(|l| l.pending.iter_mut()) {
+            if !p.timed_out && now >= p.sent + timeout {
+                if let Some(a) = p.decides() {
+                    p.timed_out = true;
+                    expired.push(a);
+                }
             }
         }
         for a in expired {
@@ -206,18 +143,24 @@ impl NodeLoop {
         Ok(())
     }
 
-    fn send(&mut self, cmd: &[String], what: Waiting) -> Result<(), String> {
-        self.writer
-            .write_all(&resp::encode(cmd))
-            .map_err(|e| format!("lost the connection to Redis at {}: {e}", self.shared.url))?;
-        self.pending.push_back(Pending { what, sent: Instant::now(), timed_out: false });
-        Ok(())
+    /// Sends `cmd` to the link writes go to; before the failover, with a ledger, `RPUSH`es
+    /// request `id` right after it.
+    fn write_cmd(&mut self, cmd: &[String], what: Waiting, id: u64) -> Result<(), String> {
+        let to = self.writes_to;
+        self.links[to].send(cmd, what)?;
+        match &self.shared.ledger {
+            Some(ledger) if to == PRIMARY => {
+                let push = ["RPUSH".to_string(), ledger.clone(), id.to_string()];
+                self.links[to].send(&push, Waiting::Ledger)
+            }
+            _ => Ok(()),
+        }
     }
 
-    fn evalsha(&mut self, args: Vec<String>, what: Waiting) -> Result<(), String> {
+    fn evalsha(&mut self, args: Vec<String>, what: Waiting, id: u64) -> Result<(), String> {
         let mut cmd = vec!["EVALSHA".to_string(), self.shared.sha.clone()];
         cmd.extend(args);
-        self.send(&cmd, what)
+        self.write_cmd(&cmd, what, id)
     }
 
     fn decided(&mut self, a: Attempt, verdict: Verdict, timed_out: bool) {
@@ -228,43 +171,67 @@ impl NodeLoop {
     fn arrive(&mut self, a: Attempt) -> Result<(), String> {
         let layout = &self.shared.layout;
         match self.shared.mode {
-            StoreMode::Race => self.send(&layout.get(), Waiting::Get(a)),
+            StoreMode::Race => {
+                let get = layout.get();
+                let to = self.writes_to;
+                self.links[to].send(&get, Waiting::Get(a))
+            }
             StoreMode::Atomic => {
                 let args = layout.script_args(a.at, a.id);
-                self.evalsha(args, Waiting::Script(a))
+                self.evalsha(args, Waiting::Script(a), a.id)
             }
             StoreMode::Async => {
                 let v = self.edge.limiter.check(crate::sim::SimTime(a.at));
                 if v.allowed || self.shared.count_rejected {
                     let seq = self.edge.sent_increment(crate::sim::SimTime(a.at));
                     let args = layout.increment_args(a.at, self.index, seq);
-                    self.evalsha(args, Waiting::Increment(seq))?;
+                    self.evalsha(args, Waiting::Increment(seq), a.id)?;
                 }
                 self.decided(a, v, false);
                 Ok(())
             }
-            StoreMode::Local | StoreMode::Sync | StoreMode::ReplicaRead => {
-                unreachable!("the runner refuses store=local, product models and replica reads")
+            StoreMode::ReplicaRead => {
+                // What the primary had acknowledged as the read leaves: a read that shows fewer
+                // ledger entries missed a write (none to miss once the replica is the primary).
+                let acked = (self.writes_to == PRIMARY).then(|| self.shared.acked.load(Ordering::SeqCst));
+                let ledger = self.shared.ledger.as_deref().expect("replica reads keep a ledger");
+                let cmds = layout.replica_read(ledger);
+                let last = cmds.len() - 1;
+                for (i, cmd) in cmds.iter().enumerate() {
+                    let what = if i == last { Waiting::ReplicaRead(a, acked) } else { Waiting::Queued };
+                    self.links[REPLICA].send(cmd, what)?;
+                }
+                Ok(())
+            }
+            StoreMode::Local | StoreMode::Sync => {
+                unreachable!("the runner refuses store=local and product models")
             }
         }
     }
 
-    fn reply(&mut self, r: Reply) -> Result<(), String> {
-        let p = self.pending.pop_front().ok_or("Redis sent a reply nobody asked for")?;
+    fn reply(&mut self, link: usize, r: Reply) -> Result<(), String> {
+        let url = self.links[link].url.clone();
+        let p = self.links[link].pending.pop_front().ok_or("Redis sent a reply nobody asked for")?;
         if let Reply::Error(e) = &r {
             let script = matches!(p.what, Waiting::Script(_) | Waiting::Increment(_));
             if script && e.starts_with("NOSCRIPT") {
-                return self.reload(p);
+                return self.reload(link, p);
             }
             let command = match p.what {
                 Waiting::Get(_) => "HMGET",
                 Waiting::Queued | Waiting::Exec(..) => "MULTI/HSET/HINCRBY/PEXPIRE/EXEC",
+                Waiting::ReplicaRead(..) => "MULTI/HMGET/LLEN/EXEC",
+                Waiting::Ledger => "RPUSH",
                 _ => "EVALSHA",
             };
-            return Err(super::conn::refusal(&self.shared.url, command, e));
+            return Err(super::conn::refusal(&url, command, e));
         }
         match p.what {
-            Waiting::Queued => Ok(()),
+            Waiting::Queued | Waiting::Ignored => Ok(()),
+            Waiting::Ledger => {
+                self.shared.acked.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            }
             Waiting::Get(a) => {
                 if p.timed_out {
                     return Ok(());
@@ -300,23 +267,44 @@ impl NodeLoop {
                 self.edge.synced(seq, state);
                 Ok(())
             }
+            Waiting::ReplicaRead(a, acked) => {
+                if p.timed_out {
+                    return Ok(());
+                }
+                let (read, len) = super::link::replica_read_reply(&r).ok_or_else(|| format!("unexpected {r:?}"))?;
+                if acked.is_some_and(|k| len < k) {
+                    let _ = self.reports.send(Report::StaleRead);
+                }
+                let mut state = self.shared.layout.replica_state(read)?;
+                // Decide on the node from the replica's state; the increment goes to the
+                // primary, and nothing waits for it.
+                let v = state.check(crate::sim::SimTime(a.at));
+                if v.allowed || self.shared.count_rejected {
+                    let args = self.shared.layout.increment_args(a.at, self.index, a.id);
+                    self.evalsha(args, Waiting::Ignored, a.id)?;
+                }
+                self.decided(a, v, false);
+                Ok(())
+            }
         }
     }
 
     /// store = race: `SET` the state decided on, as one `MULTI`/`EXEC` that also bumps the version.
     fn write(&mut self, state: &AnyLimiter, a: Attempt, v: Verdict, read: i64) -> Result<(), String> {
         let cmds = self.shared.layout.set(state);
-        let last = cmds.len() - 1;
+        let (last, to) = (cmds.len() - 1, self.writes_to);
         for (i, cmd) in cmds.iter().enumerate() {
-            let what = if i == last { Waiting::Exec(a, v, read) } else { Waiting::Queued };
-            self.send(cmd, what)?;
+            if i == last {
+                return self.write_cmd(cmd, Waiting::Exec(a, v, read), a.id);
+            }
+            self.links[to].send(cmd, Waiting::Queued)?;
         }
         Ok(())
     }
 
     /// The server does not have the script (restarted, `SCRIPT FLUSH`): send it whole with
     /// `EVAL`, which also caches it for the next `EVALSHA`.
-    fn reload(&mut self, p: Pending) -> Result<(), String> {
+    fn reload(&mut self, link: usize, p: Pending) -> Result<(), String> {
         let layout = &self.shared.layout;
         let (script, args) = match p.what {
             Waiting::Script(a) => (layout.script(), layout.script_args(a.at, a.id)),
@@ -328,11 +316,9 @@ impl NodeLoop {
         };
         let mut cmd = vec!["EVAL".to_string(), script.to_string()];
         cmd.extend(args);
-        self.writer
-            .write_all(&resp::encode(&cmd))
-            .map_err(|e| format!("lost the connection to Redis at {}: {e}", self.shared.url))?;
+        self.links[link].write(&super::resp::encode(&cmd))?;
         // Still the same request: its timeout runs from when it was first sent.
-        self.pending.push_back(p);
+        self.links[link].pending.push_back(p);
         Ok(())
     }
 }

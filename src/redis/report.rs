@@ -123,6 +123,37 @@ pub struct RoundTrip {
     pub measured_ms: Percentiles,
 }
 
+/// What the replica cost, measured and simulated (`--replica`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReplicaSide {
+    /// Admitted requests whose write the promoted replica never got (0 with no failover).
+    pub lost_increments: u64,
+    /// Reads of the replica that missed a write (store = replica_read). Measured: a write the
+    /// primary had acknowledged before the read was sent, a lower bound of the simulated
+    /// definition (any write the primary had made), apart by the writes of the last one-way
+    /// trip.
+    pub stale_reads: u64,
+}
+
+/// The run's replica.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReplicaRun {
+    /// The replica, password hidden.
+    pub url: String,
+    /// The scenario's `replica_lag`, ms.
+    pub lag_configured_ms: f64,
+    /// A write at the primary until it is readable at the replica, five probes before the run
+    /// after calibrating the delay proxy it replicates through: median and 99th percentile in
+    /// scenario ms.
+    pub lag_measured_ms: Percentiles,
+    /// When it was promoted, seconds, if the scenario fails over.
+    pub failover_s: Option<f64>,
+    /// On the real servers.
+    pub measured: ReplicaSide,
+    /// In the engine.
+    pub simulated: ReplicaSide,
+}
+
 /// The whole output of `ratelimit-sim redis`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Comparison {
@@ -142,6 +173,9 @@ pub struct Comparison {
     pub difference: Difference,
     /// The run's key, deleted at the end.
     pub key: String,
+    /// The replica and what it cost, if the run had one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replica: Option<ReplicaRun>,
 }
 
 impl Comparison {

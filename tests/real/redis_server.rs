@@ -13,8 +13,9 @@ pub struct RedisServer {
     child: Child,
     port: u16,
     dir: std::path::PathBuf,
-    /// Declared last, so dropped last: the lock is released once the server is gone.
-    _exclusive: std::sync::MutexGuard<'static, ()>,
+    /// Declared last, so dropped last: the lock is released once the server is gone (a replica
+    /// runs under its primary's).
+    _exclusive: Option<std::sync::MutexGuard<'static, ()>>,
 }
 
 impl RedisServer {
@@ -26,7 +27,26 @@ impl RedisServer {
     /// Starts one with more arguments (`--loadmodule …`) and environment variables, and waits
     /// until it answers `PING`.
     pub fn start_with(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> RedisServer {
-        let exclusive = super::exclusive();
+        RedisServer::spawn(args, env, Some(super::exclusive()))
+    }
+
+    /// Starts a replica of `self` and waits until it has synced.
+    pub fn replica(&self) -> RedisServer {
+        let port = self.port.to_string();
+        let replica = RedisServer::spawn(&["--replicaof", "127.0.0.1", &port], &[], None);
+        let start = Instant::now();
+        while !replica.info("replication").contains("master_link_status:up") {
+            assert!(start.elapsed() < Duration::from_secs(10), "the replica did not sync");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        replica
+    }
+
+    fn spawn(
+        args: &[&str],
+        env: &[(&str, &std::ffi::OsStr)],
+        exclusive: Option<std::sync::MutexGuard<'static, ()>>,
+    ) -> RedisServer {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let dir = std::env::temp_dir().join(format!("rlp-redis-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -57,6 +77,11 @@ impl RedisServer {
     pub fn call(&self, args: &[&str]) -> Reply {
         let mut c = Conn::open(&self.url(), None, Duration::from_secs(2)).unwrap();
         c.call(args).unwrap()
+    }
+
+    /// `INFO <section>`.
+    pub fn info(&self, section: &str) -> String {
+        self.call(&["INFO", section]).text().unwrap_or_default()
     }
 
     /// Every key in the database.

@@ -78,6 +78,10 @@ the measured run beside the engine's simulation of it. Everything it writes is o
 rlp:{run-…}:limiter, deleted at the end (and on Ctrl-C).
 
   --url URL       redis://[[user]:password@]host[:port][/db]
+  --replica URL   a replica of --url (started with --replicaof), for failover=S and
+                  store=replica_read: fed through a delay proxy so it lags replica_lag ms,
+                  promoted at the failover (REPLICAOF NO ONE), put back under --url afterwards
+  --failover-at S the same as failover=S in the query; --read-from-replica: store=replica_read
   --speed S       scenario seconds per real second (default 1; 0.01 to 100)
   --format F      json (default: measured, simulated, difference) or decisions (one CSV line
                   per measured request)

@@ -174,6 +174,8 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
         ExitCode::from(code)
     };
     let (mut url, mut query, mut speed, mut decisions, mut out, mut trace) = (None, None, 1.0, false, None, None);
+    // Set by flags, as the query's keys (the engine's run is the same scenario).
+    let (mut replica, mut keys) = (None, Vec::new());
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         let parsed: Result<(), String> = (|| {
@@ -183,6 +185,11 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
                 "--query" => query = Some(value("--query")?),
                 "--trace" => trace = Some(value("--trace")?),
                 "--out" => out = Some(value("--out")?),
+                "--replica" => {
+                    replica = Some(RedisUrl::parse(&value("--replica")?).map_err(|e| e.replace("--url", "--replica"))?)
+                }
+                "--failover-at" => keys.push(("failover", value("--failover-at")?)),
+                "--read-from-replica" => keys.push(("store", "replica_read".to_string())),
                 "--speed" => {
                     let v = value("--speed")?;
                     speed =
@@ -208,15 +215,22 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
             Ok(()) => {}
         }
     }
-    let (Some(url), Some(query)) = (url, query) else {
+    let (Some(url), Some(mut query)) = (url, query) else {
         return fail(2, "--url and --query are required; see --help".into());
     };
+    for (key, v) in keys {
+        let flag = if key == "store" { "--read-from-replica" } else { "--failover-at" };
+        if query.split('&').any(|kv| kv.split('=').next() == Some(key)) {
+            return fail(2, format!("{flag}: the query already sets {key}; use one or the other"));
+        }
+        query.push_str(&format!("&{key}={v}"));
+    }
     let sc = match scenario(&query, trace.as_deref()) {
         Ok(sc) => sc,
         Err(e) => return fail(2, e),
     };
     let interrupted = redis::interrupt::install();
-    let opts = Options { url, speed, keep_decisions: decisions };
+    let opts = Options { url, speed, keep_decisions: decisions, replica };
     match redis::run(&sc, &opts, interrupted) {
         Ok(o) => {
             let text = if decisions {
