@@ -6,6 +6,8 @@ one scenario for each node count and round trip in each shared store mode, and w
   docs/redis-measured.json               every run's output, whole
   src/present/cluster/redis_measured.rs      the figures the multi-node view quotes
   README.md                              the table between its two markers
+Then, with a replica of that server (`--replicaof`), what the store's failures cost: a failover
+to a replica `replica_lag` behind, and reads from it (`store=replica_read`).
 With --from-json it rewrites the last two from docs/redis-measured.json without measuring again.
 """
 import json, os, pathlib, socket, subprocess, sys, tempfile, time
@@ -16,10 +18,16 @@ SIM = ROOT / "target/release/ratelimit-sim"
 BASE = "capacity=20&refill=20&rate=200&traffic=poisson&duration=10&seed=7"
 # The edge design: the playground's edge preset (sim::sweep::EDGE_PRESET) for 10 s.
 EDGE_BASE = "algo=sliding_window&limit=100&window=1&rate=200&traffic=poisson&lb=random&duration=10&seed=7"
+# The failures: the page's stories (src/present/cluster/failures.rs), shortened.
+FAILOVER_BASE = ("algo=fixed_window&limit=100&window=10&traffic=poisson&rate=40&seed=3&duration=20&nodes=4&rtt=2&"
+                 "failover=11")
+REPLICA_BASE = "algo=fixed_window&limit=100&window=10&traffic=poisson&rate=50&seed=3&duration=30&nodes=4&rtt=2"
+LAGS = [100, 200, 400, 1000]
 NODES = [2, 4, 8, 16]
 RTTS = [1, 5, 20]
 MODES = ["race", "atomic", "async"]
 BEGIN, END = "<!-- redis-table:begin -->", "<!-- redis-table:end -->"
+FAILURES_BEGIN, FAILURES_END = "<!-- redis-failures:begin -->", "<!-- redis-failures:end -->"
 
 
 def free_port():
@@ -28,10 +36,10 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_redis(d):
+def start_redis(d, *more):
     port = free_port()
     p = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                          "--appendonly", "no", "--dir", d], stdout=subprocess.DEVNULL)
+                          "--appendonly", "no", "--dir", d, *more], stdout=subprocess.DEVNULL)
     for _ in range(200):
         try:
             socket.create_connection(("127.0.0.1", port), 0.1).close()
@@ -68,18 +76,52 @@ def measure():
                         m, s = r["measured"], r["simulated"]
                         print(f"nodes={nodes:2} rtt={rtt:2} {mode:6} measured {cell(m):>18} simulated {cell(s):>18}",
                               file=sys.stderr)
+            failures = measure_failures(port)
         finally:
             server.kill()
             server.wait()
-    (ROOT / "docs/redis-measured.json").write_text(json.dumps({"base": BASE, "edge_base": EDGE_BASE, "runs": runs}, indent=1) + "\n")
+    (ROOT / "docs/redis-measured.json").write_text(json.dumps(
+        {"base": BASE, "edge_base": EDGE_BASE, "runs": runs, "failover_base": FAILOVER_BASE,
+         "replica_base": REPLICA_BASE, "failures": failures}, indent=1) + "\n")
+    return runs, failures
+
+
+def measure_failures(port):
+    """The failures' runs, with a replica of the server at `port` started (and stopped) here."""
+    runs = []
+    with tempfile.TemporaryDirectory() as d:
+        replica, rport = start_redis(d, "--replicaof", "127.0.0.1", str(port))
+        try:
+            plan = []
+            for lag in LAGS:
+                plan += [("failover", lag, mode, f"{FAILOVER_BASE}&replica_lag={lag}&store={mode}")
+                         for mode in ["atomic", "async"]]
+                plan.append(("replica_read", lag, "replica_read",
+                             f"{REPLICA_BASE}&replica_lag={lag}&store=replica_read"))
+            for kind, lag, mode, q in plan:
+                out = subprocess.run([str(SIM), "redis", "--url", f"redis://127.0.0.1:{port}", "--replica",
+                                      f"redis://127.0.0.1:{rport}", "--query", q],
+                                     capture_output=True, text=True, check=True).stdout
+                r = json.loads(out)
+                r["redis"]["url"] = "redis://127.0.0.1:PORT/0"
+                r["replica"]["url"] = "redis://127.0.0.1:PORT/0"
+                runs.append({"kind": kind, "lag_ms": lag, "mode": mode, "result": r})
+                rm, rs = r["replica"]["measured"], r["replica"]["simulated"]
+                print(f"{kind} lag={lag} {mode}: over {r['measured']['over_admitted']} vs "
+                      f"{r['simulated']['over_admitted']}, lost {rm['lost_increments']} vs {rs['lost_increments']}, "
+                      f"stale {rm['stale_reads']} vs {rs['stale_reads']}", file=sys.stderr)
+        finally:
+            replica.kill()
+            replica.wait()
     return runs
 
 
 def main():
     if "--from-json" in sys.argv:
-        runs = json.loads((ROOT / "docs/redis-measured.json").read_text())["runs"]
+        saved = json.loads((ROOT / "docs/redis-measured.json").read_text())
+        runs, failures = saved["runs"], saved["failures"]
     else:
-        runs = measure()
+        runs, failures = measure()
     version = runs[0]["result"]["redis"]["version"]
 
     by = {(r["nodes"], r["rtt_ms"], r["mode"]): r["result"] for r in runs}
@@ -98,7 +140,11 @@ def main():
     readme = (ROOT / "README.md").read_text()
     head, rest = readme.split(BEGIN)
     _, tail = rest.split(END)
-    (ROOT / "README.md").write_text(head + BEGIN + "\n" + "\n".join(lines) + "\n" + END + tail)
+    readme = head + BEGIN + "\n" + "\n".join(lines) + "\n" + END + tail
+    head, rest = readme.split(FAILURES_BEGIN)
+    _, tail = rest.split(FAILURES_END)
+    (ROOT / "README.md").write_text(head + FAILURES_BEGIN + "\n" + "\n".join(failure_lines(failures)) + "\n" +
+                                    FAILURES_END + tail)
 
     rs = ["//! Over-admission measured on a real Redis by `ratelimit-sim redis` (`make redis-table` writes",
           "//! this file, `docs/redis-measured.json` and the README's table from one run), beside the",
@@ -122,9 +168,49 @@ def main():
                   f"measured: {m['over_admitted']}, simulated: {s['over_admitted']}, reference: {m['reference_admitted']}, "
                   f"sim_reference: {s['reference_admitted']} }},")
     rs.append("];")
+    rs += ["", "/// One run of a store failure: a failover (`kind` \"failover\", on `FAILOVER_BASE`) or reads",
+           "/// from the replica (\"replica_read\", on `REPLICA_BASE`), the replica `lag_ms` behind.",
+           "#[derive(Clone, Copy, Debug, PartialEq, Eq)]", "pub struct Failure {",
+           "    /// `failover` or `replica_read`.", "    pub kind: &'static str,",
+           "    /// The replica's lag, ms.", "    pub lag_ms: u32,", "    /// The store mode.", "    pub mode: &'static str,",
+           "    /// Over-admitted, measured and simulated.", "    pub over: (i64, i64),",
+           "    /// Lost increments (a failover) or stale reads (replica reads), measured and simulated.",
+           "    pub cost: (u64, u64),", "}", "",
+           "/// The failover runs' scenario, plus the row's `replica_lag` and `store`.",
+           f"pub const FAILOVER_BASE: &str = {json.dumps(FAILOVER_BASE)};", "",
+           "/// The replica reads' scenario, plus the row's `replica_lag` and `store=replica_read`.",
+           f"pub const REPLICA_BASE: &str = {json.dumps(REPLICA_BASE)};", "",
+           "/// Every failure run.", "pub const FAILURES: &[Failure] = &["]
+    for f in failures:
+        r = f["result"]
+        m, s = r["replica"]["measured"], r["replica"]["simulated"]
+        key = "lost_increments" if f["kind"] == "failover" else "stale_reads"
+        rs.append(f"    Failure {{ kind: {json.dumps(f['kind'])}, lag_ms: {f['lag_ms']}, mode: {json.dumps(f['mode'])}, "
+                  f"over: ({r['measured']['over_admitted']}, {r['simulated']['over_admitted']}), "
+                  f"cost: ({m[key]}, {s[key]}) }},")
+    rs.append("];")
     out = ROOT / "src/present/cluster/redis_measured.rs"
     out.write_text("\n".join(rs) + "\n")
     subprocess.run(["rustfmt", "--edition", "2021", "--config-path", str(ROOT / "rustfmt.toml"), str(out)], check=True)
+
+
+def failure_lines(failures):
+    by = {(f["kind"], f["lag_ms"], f["mode"]): f["result"] for f in failures}
+
+    def pair(kind, lag, mode, key):
+        r = by[(kind, lag, mode)]
+        m, s = r["replica"]["measured"][key], r["replica"]["simulated"][key]
+        return f"{m} / {r['measured']['over_admitted']:+d} ({s} / {r['simulated']['over_admitted']:+d})"
+
+    lines = [f"With a replica of the server (`--replica`): a failover at 11 s, `{FAILOVER_BASE}`; reads from the",
+             f"replica, `{REPLICA_BASE}`; each plus the row's `replica_lag` and `store`. Measured (simulated).", "",
+             "| replica lag | failover, atomic script: lost / over-admitted | failover, edge (async): lost / over-admitted | replica reads: stale reads / over-admitted |",
+             "|---:|---:|---:|---:|"]
+    for lag in LAGS:
+        lines.append(f"| {lag} ms | {pair('failover', lag, 'atomic', 'lost_increments')} | "
+                     f"{pair('failover', lag, 'async', 'lost_increments')} | "
+                     f"{pair('replica_read', lag, 'replica_read', 'stale_reads')} |")
+    return lines
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use ratelimit_playground::present::share::link::{Frame, Link, LinkView, APP_KEYS};
-use ratelimit_playground::sim::query::{percent_decode, KEYS};
+use ratelimit_playground::sim::query::{known_keys, percent_decode};
 use ratelimit_playground::sim::{Rate, Scenario, TrafficShape};
 
 fn value() -> impl Strategy<Value = String> {
@@ -29,7 +29,7 @@ fn value() -> impl Strategy<Value = String> {
 }
 
 fn query() -> impl Strategy<Value = String> {
-    let key = prop_oneof![8 => prop::sample::select(KEYS.to_vec()).prop_map(String::from), 1 => ".{0,10}"];
+    let key = prop_oneof![8 => prop::sample::select(known_keys().split(", ").map(String::from).collect::<Vec<_>>()), 1 => ".{0,10}"];
     let pair = prop_oneof![
         10 => (key, value()).prop_map(|(k, v)| format!("{k}={v}")),
         1 => ".{0,16}",

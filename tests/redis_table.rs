@@ -32,3 +32,31 @@ fn the_readme_table_and_the_app_quote_the_same_measurements() {
         assert_eq!((count(row[column]), count(row[column + 1])), (r.measured, r.simulated), "{r:?}");
     }
 }
+
+#[test]
+fn the_readme_failures_table_and_the_app_quote_the_same_measurements() {
+    use ratelimit_playground::present::cluster::redis_measured::FAILURES;
+    let readme = include_str!("../README.md");
+    let table = readme
+        .split("<!-- redis-failures:begin -->")
+        .nth(1)
+        .and_then(|r| r.split("<!-- redis-failures:end -->").next())
+        .expect("README has the redis-failures markers");
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains(" ms |"))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len() * 3, FAILURES.len(), "one README row per lag, three failures each");
+    for f in FAILURES {
+        let row = rows.iter().find(|c| c[0] == format!("{} ms", f.lag_ms)).unwrap_or_else(|| panic!("{f:?}"));
+        let column = match (f.kind, f.mode) {
+            ("failover", "atomic") => 1,
+            ("failover", "async") => 2,
+            ("replica_read", _) => 3,
+            other => panic!("unknown failure {other:?}"),
+        };
+        let cell = format!("{} / {:+} ({} / {:+})", f.cost.0, f.over.0, f.cost.1, f.over.1);
+        assert_eq!(row[column], cell, "{f:?}");
+    }
+}

@@ -129,7 +129,7 @@ fn a_replica_reads_back_from_its_link() {
 
 #[test]
 fn the_failure_stories_show_what_they_say() {
-    use ratelimit_playground::present::cluster::failures::{FAILOVER, REPLICA_READS, STORIES};
+    use ratelimit_playground::present::cluster::failures::{FAILOVER, REPLICA_READS, SKEWED_CLOCKS, STORIES};
     assert!(STORIES.iter().all(|s| Scenario::from_query(s.query).is_ok_and(|sc| sc.nodes > 1)));
     // "Over-admitted jumps by the lost increments, here about 35."
     let r = report(FAILOVER.query);
@@ -142,4 +142,35 @@ fn the_failure_stories_show_what_they_say() {
     let r = report(REPLICA_READS.query);
     assert!((50..=70).contains(&r.over_admitted), "{}", r.over_admitted);
     assert!(r.replica.unwrap().stale_reads > 0);
+    // "About 7 too many each window" (six windows); with the store's clock, exact.
+    let r = report(SKEWED_CLOCKS.query);
+    assert!((36..=54).contains(&r.over_admitted), "{}", r.over_admitted);
+    assert_eq!(report(&format!("{}&now=server", SKEWED_CLOCKS.query)).over_admitted, 0);
+}
+
+#[test]
+fn skewed_clocks_over_admit_unless_the_store_keeps_the_time() {
+    let base = "traffic=poisson&rate=50&nodes=4&store=atomic&rtt=2&duration=60&seed=3";
+    for policy in [
+        "capacity=50&refill=10",
+        "algo=fixed_window&limit=100&window=10",
+        "algo=sliding_window&limit=100&window=10",
+        "algo=upstash_sliding&limit=100&window=10",
+    ] {
+        let q = format!("{policy}&{base}");
+        let exact = report(&q);
+        let skewed = report(&format!("{q}&skew=300"));
+        let server = report(&format!("{q}&skew=300&now=server"));
+        assert_eq!(exact.over_admitted, 0, "{q}");
+        assert!(skewed.over_admitted > 0, "{q}: skew 300 ms over-admits");
+        // The store's clock, one for all: at most one more (its time is the request's plus half
+        // the round trip).
+        assert!(server.over_admitted <= 1, "{q}: now=server {}", server.over_admitted);
+    }
+    // A bucket's time follows the clock furthest ahead: once skew × refill more tokens.
+    let bucket = report(&format!("capacity=50&refill=10&{base}&skew=300"));
+    assert_eq!(bucket.over_admitted, 3);
+    // Upstash's sliding window reads the caller's `now` for its per-window keys: every edge.
+    let upstash = report(&format!("algo=upstash_sliding&limit=100&window=10&{base}&skew=300"));
+    assert!(upstash.over_admitted >= 30, "{}", upstash.over_admitted);
 }

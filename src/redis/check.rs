@@ -43,6 +43,13 @@ pub fn check(sc: &Scenario, speed: f64, replica: bool) -> Result<(), RunError> {
                 .into(),
         );
     }
+    if sc.product.get(&crate::sim::store_keys::NOW) == 1 {
+        return invalid(
+            "now: the runner stamps requests as the exported scripts do, with the calling node's time; now=server \
+             (a script reading Redis TIME) is simulated only: use now=node"
+                .into(),
+        );
+    }
     if sc.outage.is_some() {
         return invalid(
             "outage: a real Redis cannot be told to go down for a while; pause it yourself (kill -STOP, then \

@@ -53,6 +53,9 @@ pub struct Shared {
     pub ledger: Option<String>,
     /// The ledger's pushes the primary has acknowledged, all nodes together.
     pub acked: AtomicU64,
+    /// Each node's clock offset, scenario ns (`skew`): a node stamps its requests with its own
+    /// time, as the engine's nodes do.
+    pub offsets: Vec<i64>,
 }
 
 struct NodeLoop {
@@ -163,6 +166,11 @@ impl NodeLoop {
         self.write_cmd(&cmd, what, id)
     }
 
+    /// What this node's clock read when `a` arrived: the time it stamps the request with.
+    fn stamp(&self, a: &Attempt) -> u64 {
+        a.at.saturating_add_signed(self.shared.offsets.get(self.index).copied().unwrap_or(0))
+    }
+
     fn decided(&mut self, a: Attempt, verdict: Verdict, timed_out: bool) {
         let at = self.shared.clock.now().max(a.at);
         let _ = self.reports.send(Report::Decided { a, at, verdict, timed_out });
@@ -177,14 +185,15 @@ impl NodeLoop {
                 self.links[to].send(&get, Waiting::Get(a))
             }
             StoreMode::Atomic => {
-                let args = layout.script_args(a.at, a.id);
+                let args = layout.script_args(self.stamp(&a), a.id);
                 self.evalsha(args, Waiting::Script(a), a.id)
             }
             StoreMode::Async => {
-                let v = self.edge.limiter.check(crate::sim::SimTime(a.at));
+                let t = self.stamp(&a);
+                let v = self.edge.limiter.check(crate::sim::SimTime(t));
                 if v.allowed || self.shared.count_rejected {
-                    let seq = self.edge.sent_increment(crate::sim::SimTime(a.at));
-                    let args = layout.increment_args(a.at, self.index, seq);
+                    let seq = self.edge.sent_increment(crate::sim::SimTime(t));
+                    let args = self.shared.layout.increment_args(t, self.index, seq);
                     self.evalsha(args, Waiting::Increment(seq), a.id)?;
                 }
                 self.decided(a, v, false);
@@ -238,7 +247,7 @@ impl NodeLoop {
                 }
                 let (mut state, version) = self.shared.layout.read(&r)?;
                 // The racy code: decide on the node from what was read, with the request's time.
-                let v = state.check(crate::sim::SimTime(a.at));
+                let v = state.check(crate::sim::SimTime(self.stamp(&a)));
                 if !(v.allowed || self.shared.count_rejected) {
                     self.decided(a, v, false);
                     return Ok(());
@@ -278,9 +287,10 @@ impl NodeLoop {
                 let mut state = self.shared.layout.replica_state(read)?;
                 // Decide on the node from the replica's state; the increment goes to the
                 // primary, and nothing waits for it.
-                let v = state.check(crate::sim::SimTime(a.at));
+                let t = self.stamp(&a);
+                let v = state.check(crate::sim::SimTime(t));
                 if v.allowed || self.shared.count_rejected {
-                    let args = self.shared.layout.increment_args(a.at, self.index, a.id);
+                    let args = self.shared.layout.increment_args(t, self.index, a.id);
                     self.evalsha(args, Waiting::Ignored, a.id)?;
                 }
                 self.decided(a, v, false);
@@ -307,7 +317,7 @@ impl NodeLoop {
     fn reload(&mut self, link: usize, p: Pending) -> Result<(), String> {
         let layout = &self.shared.layout;
         let (script, args) = match p.what {
-            Waiting::Script(a) => (layout.script(), layout.script_args(a.at, a.id)),
+            Waiting::Script(a) => (layout.script(), layout.script_args(self.stamp(&a), a.id)),
             Waiting::Increment(seq) => {
                 let at = self.edge.pending_at(seq).map_or(0, |t| t.as_nanos());
                 (layout.increment_script(), layout.increment_args(at, self.index, seq))

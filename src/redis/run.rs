@@ -285,6 +285,9 @@ fn measure(
         stall: node::STALL + clock.wall(sc.timeout.as_nanos()) + wall,
         ledger: ledger.clone(),
         acked: AtomicU64::new(0),
+        offsets: (0..sc.nodes.max(1) as usize)
+            .map(|i| crate::sim::store_keys::clock_offset(&sc.product, i, sc.nodes.max(1) as usize))
+            .collect(),
     });
     let (reports_tx, reports) = mpsc::channel();
     let mut nodes = Nodes { inboxes: Vec::new(), sockets: Vec::new(), threads: Vec::new(), _proxies: proxies };

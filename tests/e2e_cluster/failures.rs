@@ -22,6 +22,9 @@ async fn failing_store() {
     open_cluster(&client, &server, true).await;
     js(&client, "document.querySelector('#failures').scrollIntoView(); return null;").await;
     assert_eq!(text(&client, "#failures-title").await, "When the store fails");
+    // What a real Redis with a replica measured, beside the simulation (`make redis-table`).
+    let measured = text(&client, "#failures-measured").await;
+    assert!(measured.starts_with("Measured on a real Redis") && measured.contains("simulated"), "{measured}");
 
     // The failover story: exact until 11 s, then the lost increments pass again.
     click(&client, "#failure-failover").await;
@@ -66,6 +69,19 @@ async fn failing_store() {
     assert!((50..=70).contains(&(admitted - exact)), "{admitted} admitted, exact {exact}");
     assert!(leading_number(&client, "#stale-reads").await > 0);
     assert!(text(&client, "#node-code").await.contains("replica.get(key)"));
+
+    // Clocks 300 ms apart: too many at every window's edge, until the store's clock stamps them.
+    click(&client, "#failure-skew").await;
+    wait_until(&client, "location.search.includes('skew=300')", Duration::from_secs(5), "the story").await;
+    click(&client, "#play").await; // pause
+    run_for(&client, 60).await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert!((36..=54).contains(&(admitted - exact)), "{admitted} admitted, exact {exact}");
+    set_control(&client, "#now", "server", "change").await;
+    wait_until(&client, "location.search.includes('now=server')", Duration::from_secs(5), "the store's clock").await;
+    run_for(&client, 60).await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert_eq!(admitted, exact, "the store's clock, one for every node");
 
     // A phone, then dark mode.
     page::phone(&client).await;

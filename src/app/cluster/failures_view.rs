@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::app::playground::Playground;
 use crate::app::stories::Stories;
-use crate::present::cluster::failures::STORIES;
+use crate::present::cluster::failures::{measured_note, STORIES};
 
 /// The panel.
 #[component]
@@ -22,6 +22,7 @@ pub fn FailuresPanel(
                 "requests through that one exact limiter refuses. Over-admitted, above, counts them."
             </p>
             <Stories playground=playground stories=&STORIES cluster=true watch_id="failures-watch" />
+            {measured_note().map(|note| view! { <p class="hint" id="failures-measured">{note}</p> })}
         </section>
     }
 }

@@ -1,14 +1,18 @@
 //! The store's replica: a failover to it (when), and how far it lags behind its primary — which
-//! both a failover and nodes reading it (`store=replica_read`) depend on.
+//! both a failover and nodes reading it (`store=replica_read`) depend on; and the nodes' clocks:
+//! how far apart, and whether the store's stamps the requests instead.
 
 use leptos::prelude::*;
 
+use crate::app::controls::ChoiceMenu;
 use crate::app::knob::field_range;
 use crate::app::playground::Playground;
 use crate::app::slider::Slider;
+use crate::present::cluster::presets::SKEW_MS;
 use crate::present::cluster::presets::{FAILOVER_AT_S, REPLICA_LAG_MS};
 use crate::present::units::format_number;
-use crate::sim::store_keys::{failover, FAILOVER, REPLICA_LAG};
+use crate::sim::products::Choice;
+use crate::sim::store_keys::{failover, FAILOVER, NOW, REPLICA_LAG, SKEW};
 use crate::sim::StoreMode;
 
 /// The failover the checkbox switches on: at 10 s (ms).
@@ -55,7 +59,7 @@ pub fn ReplicaControls(
     };
     view! {
         <fieldset class="group in-use replica-group" class:unused=move || !shared.get()>
-            <legend>"Replica"</legend>
+            <legend>"Replica and clocks"</legend>
             <label class="check">
                 <input type="checkbox" id="failover-on" prop:checked=move || at.get().is_some() prop:disabled=move || !shared.get()
                     on:change=move |ev| {
@@ -73,6 +77,11 @@ pub fn ReplicaControls(
                 value=lag_ms disabled=Signal::derive(move || !used.get())
                 on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&REPLICA_LAG, (v * 1e3).round().max(0.0) as u64))) />
             <p class="hint" id="replica-hint">{hint}</p>
+            <Slider id="skew" label="Node clocks apart by ±" unit="ms" scale=SKEW_MS range=field_range(SKEW.key)
+                value=Signal::derive(move || sc.with(|s| s.product.get(&SKEW)) as f64 / 1e3) disabled=Signal::derive(move || !shared.get())
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&SKEW, (v * 1e3).round().max(0.0) as u64))) />
+            <ChoiceMenu playground=pg choice=Choice { id: "now", label: "Time from", key: &NOW,
+                labels: &["each node's clock", "Redis TIME"] } />
         </fieldset>
     }
 }

@@ -72,16 +72,18 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
   --export T      print the scenario's policy as configuration for T instead of running it:
                   exactly what the page's \"Use this in production\" tab copies
 
-`redis` runs a multi-node scenario (nodes=N, store=race|atomic|async, rtt=…) against a real Redis
+`redis` runs a multi-node scenario (nodes=N, store=race|atomic|async|replica_read, rtt=…) against a real Redis
 in real time — one connection per node, the round trip added by a local delay proxy — and prints
 the measured run beside the engine's simulation of it. Everything it writes is one key,
-rlp:{run-…}:limiter, deleted at the end (and on Ctrl-C).
+rlp:{run-…}:limiter (with --replica also …:ledger and …:probe), deleted at the end (and on
+Ctrl-C).
 
   --url URL       redis://[[user]:password@]host[:port][/db]
   --replica URL   a replica of --url (started with --replicaof), for failover=S and
                   store=replica_read: fed through a delay proxy so it lags replica_lag ms,
                   promoted at the failover (REPLICAOF NO ONE), put back under --url afterwards
-  --failover-at S the same as failover=S in the query; --read-from-replica: store=replica_read
+  --failover-at S the same as failover=S in the query; --read-from-replica: store=replica_read;
+                  --skew MS: skew=MS (node i of n stamps its requests −MS + 2·MS·i/(n−1) ms off)
   --speed S       scenario seconds per real second (default 1; 0.01 to 100)
   --format F      json (default: measured, simulated, difference) or decisions (one CSV line
                   per measured request)

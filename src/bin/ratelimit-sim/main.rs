@@ -190,6 +190,7 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
                 }
                 "--failover-at" => keys.push(("failover", value("--failover-at")?)),
                 "--read-from-replica" => keys.push(("store", "replica_read".to_string())),
+                "--skew" => keys.push(("skew", value("--skew")?)),
                 "--speed" => {
                     let v = value("--speed")?;
                     speed =
@@ -219,7 +220,11 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
         return fail(2, "--url and --query are required; see --help".into());
     };
     for (key, v) in keys {
-        let flag = if key == "store" { "--read-from-replica" } else { "--failover-at" };
+        let flag = match key {
+            "store" => "--read-from-replica",
+            "skew" => "--skew",
+            _ => "--failover-at",
+        };
         if query.split('&').any(|kv| kv.split('=').next() == Some(key)) {
             return fail(2, format!("{flag}: the query already sets {key}; use one or the other"));
         }

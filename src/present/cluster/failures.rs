@@ -1,5 +1,6 @@
 //! "When the store fails" (issue #38): one-click stories of a replicated store failing — a
-//! failover to a lagging replica in the middle of a window, and nodes reading a lagging replica —
+//! failover to a lagging replica in the middle of a window, nodes reading a lagging replica, and
+//! nodes whose clocks disagree —
 //! each a whole scenario and what to watch in it. `tests/store_failures.rs` holds each to what it
 //! claims, on the engine's numbers.
 
@@ -29,5 +30,36 @@ pub const REPLICA_READS: Story = Story {
             newest increments, and pass: about rate × lag = 10 too many in every window, growing with the lag.",
 };
 
+/// Upstash's sliding window, whose script takes `now` from the caller, on four nodes whose clocks
+/// are up to 300 ms apart.
+pub const SKEWED_CLOCKS: Story = Story {
+    id: "failure-skew",
+    label: "Clocks 300 ms apart",
+    query: "algo=upstash_sliding&limit=100&window=10&traffic=poisson&rate=50&seed=3&duration=60&nodes=4&\
+            store=atomic&rtt=2&skew=300",
+    watch: "Upstash's sliding window runs as one script in Redis, but takes now from the node that calls it, and \
+            these four nodes' clocks are up to 300 ms apart. At every window's edge the nodes ahead count in the \
+            next window's key while the others still count in this one: about 7 too many each window. Set “Time from” \
+            to Redis TIME and it is exact again.",
+};
+
 /// The stories, in their buttons' order.
-pub const STORIES: [Story; 2] = [FAILOVER, REPLICA_READS];
+pub const STORIES: [Story; 3] = [FAILOVER, REPLICA_READS, SKEWED_CLOCKS];
+
+/// What `make redis-table` measured on a real Redis with a replica, for the stories' failures:
+/// the failover of [`FAILOVER`] (its policy, traffic, lag and store, over 20 s) and the replica
+/// reads of [`REPLICA_READS`] (over 30 s), each beside the engine's figure. `None` if that run
+/// is not in the table.
+pub fn measured_note() -> Option<String> {
+    use crate::present::cluster::redis_measured::{FAILURES, VERSION};
+    let find = |kind: &str, lag: u32, mode: &str| {
+        FAILURES.iter().find(|f| f.kind == kind && f.lag_ms == lag && f.mode == mode)
+    };
+    let (f, r) = (find("failover", 1000, "atomic")?, find("replica_read", 200, "replica_read")?);
+    Some(format!(
+        "Measured on a real Redis {VERSION} with a replica (make redis-table): the failover lost {} increments \
+         ({} simulated) and over-admitted {} ({}); reading the replica 200 ms behind over-admitted {} in three \
+         windows ({} simulated).",
+        f.cost.0, f.cost.1, f.over.0, f.over.1, r.over.0, r.over.1
+    ))
+}

@@ -26,6 +26,9 @@ pub const FAILOVER_AT_S: SliderScale = SliderScale::Linear { min: 1, max: 120 };
 /// How far the replica lags behind: 0.1 ms – 10 s, logarithmic.
 pub const REPLICA_LAG_MS: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 500 };
 
+/// How far apart the nodes' clocks are: 0–2 000 ms, linear.
+pub const SKEW_MS: SliderScale = SliderScale::Linear { min: 0, max: 2_000 };
+
 /// Nodes a fresh multi-node view starts with.
 pub const FIRST_NODES: u32 = 4;
 /// The round trip a fresh multi-node view starts with: long enough that requests overlap it.

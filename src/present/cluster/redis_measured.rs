@@ -33,40 +33,40 @@ pub const EDGE_BASE: &str =
 
 /// Every measured row.
 pub const ROWS: &[Measured] = &[
-    Measured { nodes: 2, rtt_ms: 1, mode: "race", measured: 62, simulated: 40, reference: 219, sim_reference: 219 },
+    Measured { nodes: 2, rtt_ms: 1, mode: "race", measured: 57, simulated: 40, reference: 219, sim_reference: 219 },
     Measured { nodes: 2, rtt_ms: 1, mode: "atomic", measured: 0, simulated: 0, reference: 219, sim_reference: 219 },
     Measured { nodes: 2, rtt_ms: 1, mode: "async", measured: 5, simulated: 5, reference: 990, sim_reference: 990 },
-    Measured { nodes: 2, rtt_ms: 5, mode: "race", measured: 259, simulated: 219, reference: 219, sim_reference: 219 },
+    Measured { nodes: 2, rtt_ms: 5, mode: "race", measured: 250, simulated: 219, reference: 219, sim_reference: 219 },
     Measured { nodes: 2, rtt_ms: 5, mode: "atomic", measured: 0, simulated: 0, reference: 219, sim_reference: 219 },
-    Measured { nodes: 2, rtt_ms: 5, mode: "async", measured: 8, simulated: 7, reference: 990, sim_reference: 990 },
-    Measured { nodes: 2, rtt_ms: 20, mode: "race", measured: 861, simulated: 892, reference: 219, sim_reference: 219 },
+    Measured { nodes: 2, rtt_ms: 5, mode: "async", measured: 7, simulated: 7, reference: 990, sim_reference: 990 },
+    Measured { nodes: 2, rtt_ms: 20, mode: "race", measured: 887, simulated: 892, reference: 219, sim_reference: 219 },
     Measured { nodes: 2, rtt_ms: 20, mode: "atomic", measured: 0, simulated: 0, reference: 219, sim_reference: 219 },
     Measured { nodes: 2, rtt_ms: 20, mode: "async", measured: 19, simulated: 19, reference: 990, sim_reference: 990 },
-    Measured { nodes: 4, rtt_ms: 1, mode: "race", measured: 46, simulated: 40, reference: 219, sim_reference: 219 },
+    Measured { nodes: 4, rtt_ms: 1, mode: "race", measured: 53, simulated: 40, reference: 219, sim_reference: 219 },
     Measured { nodes: 4, rtt_ms: 1, mode: "atomic", measured: 0, simulated: 0, reference: 219, sim_reference: 219 },
-    Measured { nodes: 4, rtt_ms: 1, mode: "async", measured: 19, simulated: 19, reference: 990, sim_reference: 990 },
-    Measured { nodes: 4, rtt_ms: 5, mode: "race", measured: 233, simulated: 219, reference: 219, sim_reference: 219 },
+    Measured { nodes: 4, rtt_ms: 1, mode: "async", measured: 20, simulated: 19, reference: 990, sim_reference: 990 },
+    Measured { nodes: 4, rtt_ms: 5, mode: "race", measured: 229, simulated: 219, reference: 219, sim_reference: 219 },
     Measured { nodes: 4, rtt_ms: 5, mode: "atomic", measured: 0, simulated: 0, reference: 219, sim_reference: 219 },
     Measured { nodes: 4, rtt_ms: 5, mode: "async", measured: 27, simulated: 26, reference: 990, sim_reference: 990 },
     Measured { nodes: 4, rtt_ms: 20, mode: "race", measured: 895, simulated: 892, reference: 218, sim_reference: 219 },
     Measured { nodes: 4, rtt_ms: 20, mode: "atomic", measured: 0, simulated: 0, reference: 218, sim_reference: 219 },
     Measured { nodes: 4, rtt_ms: 20, mode: "async", measured: 39, simulated: 37, reference: 990, sim_reference: 990 },
-    Measured { nodes: 8, rtt_ms: 1, mode: "race", measured: 63, simulated: 40, reference: 219, sim_reference: 219 },
+    Measured { nodes: 8, rtt_ms: 1, mode: "race", measured: 66, simulated: 40, reference: 219, sim_reference: 219 },
     Measured { nodes: 8, rtt_ms: 1, mode: "atomic", measured: 0, simulated: 0, reference: 219, sim_reference: 219 },
     Measured { nodes: 8, rtt_ms: 1, mode: "async", measured: 41, simulated: 42, reference: 990, sim_reference: 990 },
-    Measured { nodes: 8, rtt_ms: 5, mode: "race", measured: 205, simulated: 219, reference: 219, sim_reference: 219 },
+    Measured { nodes: 8, rtt_ms: 5, mode: "race", measured: 210, simulated: 219, reference: 219, sim_reference: 219 },
     Measured { nodes: 8, rtt_ms: 5, mode: "atomic", measured: 0, simulated: 0, reference: 219, sim_reference: 219 },
     Measured { nodes: 8, rtt_ms: 5, mode: "async", measured: 49, simulated: 50, reference: 990, sim_reference: 990 },
-    Measured { nodes: 8, rtt_ms: 20, mode: "race", measured: 919, simulated: 892, reference: 216, sim_reference: 219 },
+    Measured { nodes: 8, rtt_ms: 20, mode: "race", measured: 917, simulated: 892, reference: 216, sim_reference: 219 },
     Measured { nodes: 8, rtt_ms: 20, mode: "atomic", measured: 0, simulated: 0, reference: 216, sim_reference: 219 },
-    Measured { nodes: 8, rtt_ms: 20, mode: "async", measured: 72, simulated: 71, reference: 990, sim_reference: 990 },
-    Measured { nodes: 16, rtt_ms: 1, mode: "race", measured: 70, simulated: 40, reference: 219, sim_reference: 219 },
+    Measured { nodes: 8, rtt_ms: 20, mode: "async", measured: 71, simulated: 71, reference: 990, sim_reference: 990 },
+    Measured { nodes: 16, rtt_ms: 1, mode: "race", measured: 65, simulated: 40, reference: 219, sim_reference: 219 },
     Measured { nodes: 16, rtt_ms: 1, mode: "atomic", measured: 0, simulated: 0, reference: 219, sim_reference: 219 },
     Measured { nodes: 16, rtt_ms: 1, mode: "async", measured: 82, simulated: 83, reference: 990, sim_reference: 990 },
-    Measured { nodes: 16, rtt_ms: 5, mode: "race", measured: 212, simulated: 219, reference: 218, sim_reference: 219 },
+    Measured { nodes: 16, rtt_ms: 5, mode: "race", measured: 246, simulated: 219, reference: 218, sim_reference: 219 },
     Measured { nodes: 16, rtt_ms: 5, mode: "atomic", measured: 0, simulated: 0, reference: 218, sim_reference: 219 },
     Measured { nodes: 16, rtt_ms: 5, mode: "async", measured: 87, simulated: 87, reference: 990, sim_reference: 990 },
-    Measured { nodes: 16, rtt_ms: 20, mode: "race", measured: 897, simulated: 892, reference: 213, sim_reference: 219 },
+    Measured { nodes: 16, rtt_ms: 20, mode: "race", measured: 940, simulated: 892, reference: 213, sim_reference: 219 },
     Measured { nodes: 16, rtt_ms: 20, mode: "atomic", measured: 0, simulated: 0, reference: 213, sim_reference: 219 },
     Measured {
         nodes: 16,
@@ -77,4 +77,44 @@ pub const ROWS: &[Measured] = &[
         reference: 990,
         sim_reference: 990,
     },
+];
+
+/// One run of a store failure: a failover (`kind` "failover", on `FAILOVER_BASE`) or reads
+/// from the replica ("replica_read", on `REPLICA_BASE`), the replica `lag_ms` behind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// `failover` or `replica_read`.
+    pub kind: &'static str,
+    /// The replica's lag, ms.
+    pub lag_ms: u32,
+    /// The store mode.
+    pub mode: &'static str,
+    /// Over-admitted, measured and simulated.
+    pub over: (i64, i64),
+    /// Lost increments (a failover) or stale reads (replica reads), measured and simulated.
+    pub cost: (u64, u64),
+}
+
+/// The failover runs' scenario, plus the row's `replica_lag` and `store`.
+pub const FAILOVER_BASE: &str =
+    "algo=fixed_window&limit=100&window=10&traffic=poisson&rate=40&seed=3&duration=20&nodes=4&rtt=2&failover=11";
+
+/// The replica reads' scenario, plus the row's `replica_lag` and `store=replica_read`.
+pub const REPLICA_BASE: &str =
+    "algo=fixed_window&limit=100&window=10&traffic=poisson&rate=50&seed=3&duration=30&nodes=4&rtt=2";
+
+/// Every failure run.
+pub const FAILURES: &[Failure] = &[
+    Failure { kind: "failover", lag_ms: 100, mode: "atomic", over: (3, 3), cost: (3, 3) },
+    Failure { kind: "failover", lag_ms: 100, mode: "async", over: (9, 9), cost: (3, 3) },
+    Failure { kind: "replica_read", lag_ms: 100, mode: "replica_read", over: (20, 20), cost: (329, 331) },
+    Failure { kind: "failover", lag_ms: 200, mode: "atomic", over: (7, 7), cost: (7, 7) },
+    Failure { kind: "failover", lag_ms: 200, mode: "async", over: (13, 13), cost: (7, 7) },
+    Failure { kind: "replica_read", lag_ms: 200, mode: "replica_read", over: (35, 35), cost: (359, 361) },
+    Failure { kind: "failover", lag_ms: 400, mode: "atomic", over: (15, 15), cost: (15, 15) },
+    Failure { kind: "failover", lag_ms: 400, mode: "async", over: (21, 21), cost: (15, 15) },
+    Failure { kind: "replica_read", lag_ms: 400, mode: "replica_read", over: (68, 68), cost: (431, 433) },
+    Failure { kind: "failover", lag_ms: 1000, mode: "atomic", over: (34, 34), cost: (34, 34) },
+    Failure { kind: "failover", lag_ms: 1000, mode: "async", over: (40, 40), cost: (34, 34) },
+    Failure { kind: "replica_read", lag_ms: 1000, mode: "replica_read", over: (164, 164), cost: (598, 600) },
 ];

@@ -109,13 +109,17 @@ mod tests {
         // Every key but `limit`, which is derived here (its value is `effective_limit`), and the
         // product knobs, which only a product model has.
         let knobs = crate::sim::products::PRODUCT_KEYS.len();
-        assert_eq!(keys.len(), crate::sim::query::KEYS.len() - 1 - knobs, "{keys:?}");
+        assert_eq!(keys.len(), crate::sim::query::known_keys().split(", ").count() - 1 - knobs, "{keys:?}");
         let nginx = scenario_json(&Scenario::from_query("algo=nginx&nodelay=0&window=2").unwrap(), LinkView::Single);
         let v2: serde_json::Value = serde_json::from_str(&nginx).expect("valid JSON");
         assert!(v2["scenario"].as_object().unwrap().contains_key("nodelay"), "{nginx}");
         // A product's knobs, not the server's (none runs behind it).
         let server = crate::sim::server::KEYS.len();
-        assert_eq!(v2["scenario"].as_object().unwrap().len(), crate::sim::query::KEYS.len() - 1 - server, "{nginx}");
+        assert_eq!(
+            v2["scenario"].as_object().unwrap().len(),
+            crate::sim::query::known_keys().split(", ").count() - 1 - server,
+            "{nginx}"
+        );
         assert_eq!(v["effective_limit"], 10);
         assert!(json.contains("\"window\": 0.001000001"), "{json}");
         assert!(json.contains("\"seed\": 18446744073709551615"), "{json}");

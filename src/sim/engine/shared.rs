@@ -15,6 +15,7 @@ use crate::sim::metrics::EventKind;
 use crate::sim::replica::Replica;
 use crate::sim::scenario::{FailMode, StoreMode};
 use crate::sim::store::Snapshot;
+use crate::sim::store_keys::{clock_offset, NOW};
 use crate::sim::time::SimTime;
 
 /// Makes the shared-store modes available to this module's engine. Idempotent.
@@ -56,6 +57,26 @@ fn replica(extra: &mut Option<Box<dyn std::any::Any>>) -> Option<&mut Replica> {
     extra.as_deref_mut()?.downcast_mut()
 }
 
+/// What node `node`'s clock reads at `t` (`skew`).
+fn node_clock(sim: &Simulation, node: usize, t: SimTime) -> SimTime {
+    SimTime(t.as_nanos().saturating_add_signed(clock_offset(&sim.sc.product, node, sim.nodes.len())))
+}
+
+/// Whether the store's clock stamps what it applies (`now=server`), not the node's.
+fn store_clock(sim: &Simulation) -> bool {
+    sim.sc.product.get(&NOW) == 1
+}
+
+/// The time a request sent at `at` by `node` is decided at: the node's clock, or with
+/// `now=server` the store's (`at_store`: when the store served it).
+fn stamp(sim: &Simulation, node: u32, at: SimTime, at_store: SimTime) -> SimTime {
+    if store_clock(sim) {
+        at_store
+    } else {
+        node_clock(sim, node as usize, at)
+    }
+}
+
 fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
     let node = a.node as usize;
     if a.id == 0 && sim.sc.store != StoreMode::Sync {
@@ -75,11 +96,13 @@ fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
             }
         }
         StoreMode::Async => {
-            let v = sim.nodes[node].limiter.check(at);
+            // The node's own view runs on its own clock.
+            let t = node_clock(sim, node, at);
+            let v = sim.nodes[node].limiter.check(t);
             if v.allowed || sim.sc.count_rejected {
-                let seq = sim.nodes[node].sent_increment(at);
+                let seq = sim.nodes[node].sent_increment(t);
                 if !sim.lost(at) {
-                    sim.push(at + sim.up, Ev::Increment { node, seq, at });
+                    sim.push(at + sim.up, Ev::Increment { node, seq, at: t });
                 }
             }
             sim.decided(a, v, at, true);
@@ -92,7 +115,8 @@ fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
 fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
     match ev {
         Ev::Script(a) => {
-            let d = sim.store.script(now, a.at, sim.sc.count_rejected, replica(&mut sim.extra));
+            let t = stamp(sim, a.node, a.at, now);
+            let d = sim.store.script(now, t, sim.sc.count_rejected, replica(&mut sim.extra));
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
             sim.push(now + sim.down, Ev::ScriptReply(a, d));
         }
@@ -108,15 +132,17 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
         }
         Ev::GetReply(a, snap) => {
             let Snapshot { mut state, version } = *snap;
-            // The racy code: decide on the node from what was read, with the request's time.
-            let d = state.check(a.at);
+            // The racy code: decide on the node from what was read, with the request's time (or
+            // the store's `TIME`, read with the state).
+            let t = stamp(sim, a.node, a.at, SimTime(now.as_nanos() - sim.down.as_nanos()));
+            let d = state.check(t);
             if !(d.allowed || sim.sc.count_rejected) {
                 sim.decided(a, d, now, false);
             } else if sim.sc.store == StoreMode::ReplicaRead {
                 // Read from the replica: the node answers now and sends its increment to the
                 // primary (which nothing answers that the node waits for).
                 if !sim.lost(now) {
-                    sim.push(now + sim.up, Ev::Increment { node: a.node as usize, seq: a.id, at: a.at });
+                    sim.push(now + sim.up, Ev::Increment { node: a.node as usize, seq: a.id, at: t });
                 }
                 sim.decided(a, d, now, false);
             } else if sim.answered(now) {
@@ -132,6 +158,7 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
             sim.push(now + sim.down, Ev::SetAck(a, d));
         }
         Ev::Increment { node, seq, at } => {
+            let at = if store_clock(sim) { now } else { at };
             let state = sim.store.increment(now, at, replica(&mut sim.extra));
             sim.metrics.event(now, seq, node, EventKind::Increment);
             if sim.sc.store == StoreMode::Async {

@@ -3,7 +3,7 @@
 
 use super::{NumberWhy, Range};
 use crate::sim::algorithm::Algorithm;
-use crate::sim::products::{product_key, KeyKind, ProductKey, PRODUCT_KEYS};
+use crate::sim::products::{product_key, KeyKind, ProductKey};
 use crate::sim::rate::Rate;
 use crate::sim::scenario::{Balancer, FailMode, RetryPolicy, Scenario, StoreMode, TrafficShape};
 use crate::sim::support::decimal::{parse_fixed, DecimalError};
@@ -237,21 +237,14 @@ const SHARED_KEYS: [&str; 27] = [
     "bucket",
 ];
 
-/// Every key the query format knows: the shared keys, then the products' own
-/// ([`crate::sim::products::PRODUCT_KEYS`]).
-pub const KEYS: [&str; SHARED_KEYS.len() + PRODUCT_KEYS.len()] = {
-    let mut out = [""; SHARED_KEYS.len() + PRODUCT_KEYS.len()];
-    let mut i = 0;
-    while i < SHARED_KEYS.len() {
-        out[i] = SHARED_KEYS[i];
-        i += 1;
-    }
-    while i < out.len() {
-        out[i] = PRODUCT_KEYS[i - SHARED_KEYS.len()].key;
-        i += 1;
-    }
-    out
-};
+/// Every key of the query format this module reads, comma-separated: the shared keys, then the
+/// products' own once the module reads those (`sim::products::models::keys`; natively always).
+/// A first module, which hands a link with any other key over to the whole page, carries no
+/// product key's name.
+pub fn known_keys() -> String {
+    let products = crate::sim::products::models::keys().iter().map(|k| k.key);
+    SHARED_KEYS.iter().copied().chain(products).collect::<Vec<_>>().join(", ")
+}
 
 /// Whether `key` is one of the query format's keys that this module reads: a shared key, or a
 /// product's once the module reads those (`sim::products::models::keys`).

@@ -16,7 +16,7 @@ use keys::{name_of, num, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, 
 use span::{outage_of, span_of, span_text};
 use std::fmt;
 
-pub use keys::{is_key, number_range, KEYS};
+pub use keys::{is_key, known_keys, number_range};
 pub use problem::{Clean, Invalid, Kind, NumberWhy, Problem, Problems, Range, Used};
 pub use words::{range_words, TRACE_WITHOUT_TIMES};
 

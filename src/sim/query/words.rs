@@ -2,7 +2,7 @@
 //! refuses the query, and [`Problem::notice`] for the page, which says what it used instead.
 
 use super::problem::{Invalid, Kind, NumberWhy, Problem, Range, Used};
-use super::{ParamError, KEYS};
+use super::{known_keys, ParamError};
 use crate::sim::support::decimal::{format_fixed, DecimalError};
 use crate::sim::support::quote::clip;
 
@@ -20,7 +20,7 @@ impl Problem {
     /// ```
     pub fn error(&self) -> ParamError {
         let message = match self.kind {
-            Kind::Unknown => format!("is not a known parameter; known: {}", KEYS.join(", ")),
+            Kind::Unknown => format!("is not a known parameter; known: {}", known_keys()),
             _ => self.what(),
         };
         ParamError { param: self.key.clone(), message }
