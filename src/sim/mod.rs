@@ -26,6 +26,7 @@ pub mod rng;
 pub mod samples;
 pub mod scenario;
 pub mod server;
+pub mod shards;
 pub mod store;
 pub mod store_keys;
 pub mod support;

@@ -62,6 +62,10 @@ pub struct Report {
     /// What the store's replica cost, if it has one (`failover`, `store=replica_read`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replica: Option<ReplicaReport>,
+    /// The sharded limiter's keys (`shards`), if it has more than one: what each allows, served
+    /// and admitted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shards: Option<Vec<ShardReport>>,
     /// What the clients' retry budget and breaker refused, if they have one (`retry_budget`,
     /// `retry_breaker`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,6 +89,19 @@ pub struct ReplicaReport {
     /// Reads from the replica that missed an increment the primary had made (`store =
     /// replica_read`).
     pub stale_reads: u64,
+}
+
+/// One key of a sharded limiter.
+#[derive(Clone, Debug, Serialize)]
+pub struct ShardReport {
+    /// What the key allows: its share of the limit (of the capacity, for a bucket).
+    pub limit: u64,
+    /// Store operations it served (GET and SET, or the script).
+    pub ops: u64,
+    /// The same per second of the run.
+    pub ops_per_s: f64,
+    /// Requests it admitted.
+    pub admitted: u64,
 }
 
 /// Latency percentiles in nanoseconds.
@@ -226,6 +243,7 @@ pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
 
 /// Runs a validated scenario for its duration (requests in flight at the end still complete).
 pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
+    crate::sim::shards::check(sc)?;
     simulate(sc, |_| ()).map(|sim| {
         let mut report = Report::new(sc, sim.metrics());
         report.retry_gate = sim.behind().and_then(|b| Some(b.gate.as_ref()?.stats));
@@ -234,6 +252,17 @@ pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
             failover_s: crate::sim::store_keys::failover(&sc.product).map(|t| t.as_nanos() as f64 / 1e9),
             lost_increments: r.lost_increments,
             stale_reads: r.stale_reads,
+        });
+        report.shards = sim.shards().map(|s| {
+            let secs = sc.duration.as_nanos() as f64 / 1e9;
+            (0..s.ops.len())
+                .map(|k| ShardReport {
+                    limit: s.limits[k],
+                    ops: s.ops[k],
+                    ops_per_s: (s.ops[k] as f64 / secs * 1000.0).round() / 1000.0,
+                    admitted: s.admitted[k],
+                })
+                .collect()
         });
         if let Some(s) = sim.server_stats() {
             let untouched = report.rejected == 0 && report.retries == 0;
@@ -290,6 +319,7 @@ impl Report {
             node_admitted: m.node_admitted[..nodes].to_vec(),
             server: None,
             replica: None,
+            shards: None,
             retry_gate: None,
             bucket_s: m.bucket_width.as_secs_f64(),
             series: m

@@ -34,8 +34,13 @@ pub const SKEW: ProductKey =
 /// stamped where the store applies it). An edge node's own view always runs on its own clock.
 pub const NOW: ProductKey = ProductKey { key: "now", kind: KeyKind::Names(&[("node", 0), ("server", 1)]), default: 0 };
 
+/// `shards`, keys (1–16; 1, the default): how many keys of a Redis Cluster one limiter is split
+/// over, each allowed a share of the limit ([`crate::sim::shards`]).
+pub const SHARDS: ProductKey =
+    ProductKey { key: "shards", kind: KeyKind::Num { unit: "keys", digits: 0, min: 1, max: 16 }, default: 1 };
+
 /// Every key of the store's failures, in the order the query format prints them.
-pub const KEYS: [ProductKey; 4] = [FAILOVER, REPLICA_LAG, SKEW, NOW];
+pub const KEYS: [ProductKey; 5] = [FAILOVER, REPLICA_LAG, SKEW, NOW, SHARDS];
 
 /// Node `node`'s clock offset among `nodes`, ns: spread evenly over ±`skew`, 0 with one node.
 ///

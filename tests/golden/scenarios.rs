@@ -50,6 +50,7 @@ pub const GOLDEN: &[&str] = &[
     "algo=sliding_window&limit=60&window=5&traffic=poisson&rate=30&nodes=4&store=race&rtt=3&failover=7.5&replica_lag=800&seed=14&duration=20",
     "traffic=poisson&rate=80&nodes=6&lb=random&store=replica_read&replica_lag=120&rtt=2&failover=12&retry=exact&seed=15&duration=20",
     "algo=upstash_sliding&limit=50&window=5&traffic=poisson&rate=40&nodes=5&store=async&rtt=4&skew=250&seed=16&duration=20",
+    "algo=sliding_window&limit=60&window=5&traffic=poisson&rate=14&nodes=4&lb=random&store=race&rtt=3&shards=5&retry=exact&seed=17&duration=30",
 ];
 
 /// `query<TAB>fnv1a-hex` per golden scenario, one line each.

@@ -333,7 +333,13 @@ impl Simulation {
     /// The shared store's replica and what its lag cost so far, if the scenario has one
     /// (`failover`, `store=replica_read`).
     pub fn replica(&self) -> Option<&crate::sim::replica::Replica> {
-        self.extra.as_deref()?.downcast_ref()
+        self.extra.as_deref()?.downcast_ref::<shared::StoreSide>()?.replica.as_ref()
+    }
+
+    /// The sharded limiter's keys beyond the first and what each served, if the scenario
+    /// shards it (`shards`).
+    pub fn shards(&self) -> Option<&crate::sim::shards::Shards> {
+        self.extra.as_deref()?.downcast_ref::<shared::StoreSide>()?.shards.as_ref()
     }
 
     /// What the server behind the limiter did so far, if the run has one.

@@ -14,7 +14,8 @@ use crate::sim::limiter::Limiter;
 use crate::sim::metrics::EventKind;
 use crate::sim::replica::Replica;
 use crate::sim::scenario::{FailMode, StoreMode};
-use crate::sim::store::Snapshot;
+use crate::sim::shards::{key_of, Shards};
+use crate::sim::store::{Snapshot, Store};
 use crate::sim::store_keys::{clock_offset, NOW};
 use crate::sim::time::SimTime;
 
@@ -52,9 +53,37 @@ pub(super) fn handle(sim: &mut Simulation, now: SimTime, ev: Ev) {
     handle_shared(sim, now, ev)
 }
 
-/// The store's replica, if the run has one.
-fn replica(extra: &mut Option<Box<dyn std::any::Any>>) -> Option<&mut Replica> {
-    extra.as_deref_mut()?.downcast_mut()
+/// What the shared store has beside its one copy of the state, if anything: a replica
+/// (`failover`, `store=replica_read`), more keys (`shards`). Kept in the simulation's `extra`.
+pub struct StoreSide {
+    /// The replica and what its lag cost.
+    pub replica: Option<Replica>,
+    /// The limiter's other keys and what each served.
+    pub shards: Option<Shards>,
+}
+
+/// The store an operation for request `id` reaches — its key's, with sharded counters — and the
+/// replica, if the run has one; counts the operation on the key.
+fn at_key(sim: &mut Simulation, id: u64) -> (&mut Store, Option<&mut Replica>) {
+    match sim.extra.as_deref_mut().and_then(|e| e.downcast_mut::<StoreSide>()) {
+        Some(StoreSide { replica, shards: Some(s) }) => {
+            let k = key_of(id, s.ops.len());
+            s.ops[k] += 1;
+            (if k == 0 { &mut sim.store } else { &mut s.stores[k - 1] }, replica.as_mut())
+        }
+        Some(StoreSide { replica, shards: None }) => (&mut sim.store, replica.as_mut()),
+        None => (&mut sim.store, None),
+    }
+}
+
+/// With sharded counters, counts request `id`'s admission on its key.
+fn admitted_on_key(sim: &mut Simulation, id: u64) {
+    if let Some(s) =
+        sim.extra.as_deref_mut().and_then(|e| e.downcast_mut::<StoreSide>()).and_then(|e| e.shards.as_mut())
+    {
+        let k = key_of(id, s.ops.len());
+        s.admitted[k] += 1;
+    }
 }
 
 /// What node `node`'s clock reads at `t` (`skew`).
@@ -80,8 +109,15 @@ fn stamp(sim: &Simulation, node: u32, at: SimTime, at_store: SimTime) -> SimTime
 fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
     let node = a.node as usize;
     if a.id == 0 && sim.sc.store != StoreMode::Sync {
-        // The first request: the store gets its replica, if the scenario has one.
-        sim.extra = Replica::of(&sim.sc).map(|r| Box::new(r) as Box<dyn std::any::Any>);
+        // The first request: the store gets its replica and its other keys, if the scenario
+        // has them (the first key then holds its share of the limit only).
+        let replica = Replica::of(&sim.sc);
+        let shards = Shards::of(&sim.sc).map(|(shards, first)| {
+            sim.store = Store::new(first);
+            shards
+        });
+        sim.extra = (replica.is_some() || shards.is_some())
+            .then(|| Box::new(StoreSide { replica, shards }) as Box<dyn std::any::Any>);
     }
     match sim.sc.store {
         StoreMode::Atomic | StoreMode::Race | StoreMode::ReplicaRead => {
@@ -115,18 +151,20 @@ fn arrive_shared(sim: &mut Simulation, a: Attempt, at: SimTime) {
 fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
     match ev {
         Ev::Script(a) => {
-            let t = stamp(sim, a.node, a.at, now);
-            let d = sim.store.script(now, t, sim.sc.count_rejected, replica(&mut sim.extra));
+            let (t, count_rejected) = (stamp(sim, a.node, a.at, now), sim.sc.count_rejected);
+            let (store, replica) = at_key(sim, a.id);
+            let d = store.script(now, t, count_rejected, replica);
+            if d.allowed {
+                admitted_on_key(sim, a.id);
+            }
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Script { allowed: d.allowed });
             sim.push(now + sim.down, Ev::ScriptReply(a, d));
         }
         Ev::ScriptReply(a, d) | Ev::SetAck(a, d) => sim.decided(a, d, now, false),
         Ev::Get(a) => {
-            let snap = if sim.sc.store == StoreMode::ReplicaRead {
-                sim.store.read_replica(now, replica(&mut sim.extra)).0
-            } else {
-                sim.store.get(now, replica(&mut sim.extra))
-            };
+            let reads = sim.sc.store == StoreMode::ReplicaRead;
+            let (store, replica) = at_key(sim, a.id);
+            let snap = if reads { store.read_replica(now, replica).0 } else { store.get(now, replica) };
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Get { version: snap.version });
             sim.push(now + sim.down, Ev::GetReply(a, Box::new(snap)));
         }
@@ -152,14 +190,20 @@ fn handle_shared(sim: &mut Simulation, now: SimTime, ev: Ev) {
             }
         }
         Ev::Set(a, state, version, d) => {
-            let lost_update = sim.store.set(now, *state, version, replica(&mut sim.extra));
+            let (store, replica) = at_key(sim, a.id);
+            let lost_update = store.set(now, *state, version, replica);
+            if d.allowed {
+                admitted_on_key(sim, a.id);
+            }
             sim.metrics.totals.lost_updates += u64::from(lost_update);
             sim.metrics.event(now, a.id, a.node as usize, EventKind::Set { lost_update });
             sim.push(now + sim.down, Ev::SetAck(a, d));
         }
         Ev::Increment { node, seq, at } => {
             let at = if store_clock(sim) { now } else { at };
-            let state = sim.store.increment(now, at, replica(&mut sim.extra));
+            // (Increments are never sharded: `seq` is no request's id.)
+            let replica = sim.extra.as_deref_mut().and_then(|e| e.downcast_mut::<StoreSide>()?.replica.as_mut());
+            let state = sim.store.increment(now, at, replica);
             sim.metrics.event(now, seq, node, EventKind::Increment);
             if sim.sc.store == StoreMode::Async {
                 sim.push(now + sim.down, Ev::IncrementReply { node, seq, state: Box::new(state) });
