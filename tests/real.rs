@@ -37,6 +37,8 @@ mod rack_attack;
 mod redis;
 #[path = "real/redis_cell.rs"]
 mod redis_cell;
+#[path = "real/redis_cluster.rs"]
+mod redis_cluster;
 #[path = "real/redis_replica.rs"]
 mod redis_replica;
 #[path = "real/redis_server.rs"]

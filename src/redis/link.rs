@@ -40,6 +40,8 @@ pub struct Pending {
     pub sent: Instant,
     /// Already decided by the fail mode; the reply is read and dropped.
     pub timed_out: bool,
+    /// The command as sent, to send again where a Redis Cluster redirects it.
+    pub bytes: Vec<u8>,
 }
 
 impl Pending {
@@ -60,18 +62,30 @@ pub struct Link {
     pub pending: VecDeque<Pending>,
     /// For messages.
     pub url: String,
+    /// `host:port`, as a cluster's redirects name it.
+    pub addr: String,
 }
 
 impl Link {
-    /// A link writing to `writer`.
-    pub fn new(writer: TcpStream, url: String) -> Link {
-        Link { writer, pending: VecDeque::new(), url }
+    /// A link writing to `writer`, a connection to `url`.
+    pub fn new(writer: TcpStream, url: &super::url::RedisUrl) -> Link {
+        let addr = format!("{}:{}", url.host, url.port);
+        Link { writer, pending: VecDeque::new(), url: url.to_string(), addr }
     }
 
     /// Sends `cmd`, whose reply is for `what`.
     pub fn send(&mut self, cmd: &[String], what: Waiting) -> Result<(), String> {
-        self.write(&resp::encode(cmd))?;
-        self.pending.push_back(Pending { what, sent: Instant::now(), timed_out: false });
+        let bytes = resp::encode(cmd);
+        self.write(&bytes)?;
+        self.pending.push_back(Pending { what, sent: Instant::now(), timed_out: false, bytes });
+        Ok(())
+    }
+
+    /// Sends `p`'s command again here (a cluster's redirect): still the same request, its
+    /// timeout running from when it was first sent.
+    pub fn resend(&mut self, p: Pending) -> Result<(), String> {
+        self.write(&p.bytes)?;
+        self.pending.push_back(p);
         Ok(())
     }
 
@@ -105,4 +119,23 @@ pub fn replica_read_reply(r: &Reply) -> Option<(&Reply, u64)> {
         [state, len] => Some((state, len.int()? as u64)),
         _ => None,
     }
+}
+
+/// A Redis Cluster redirect in an error reply: `MOVED <slot> <host:port>` (`false`) or `ASK …`
+/// (`true`), and where to.
+///
+/// ```
+/// use ratelimit_playground::redis::link::redirect;
+/// assert_eq!(redirect("MOVED 3999 127.0.0.1:6381"), Some((false, "127.0.0.1:6381")));
+/// assert_eq!(redirect("ASK 3999 127.0.0.1:6381"), Some((true, "127.0.0.1:6381")));
+/// assert_eq!(redirect("ERR unknown command"), None);
+/// ```
+pub fn redirect(err: &str) -> Option<(bool, &str)> {
+    let mut words = err.split_whitespace();
+    let ask = match words.next()? {
+        "MOVED" => false,
+        "ASK" => true,
+        _ => return None,
+    };
+    words.nth(1).map(|to| (ask, to))
 }

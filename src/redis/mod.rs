@@ -3,6 +3,7 @@
 //!
 //! - [`url`], [`conn`], [`resp`]: reaching the server (a small RESP2 client, no async runtime);
 //! - [`proxy`]: a loopback proxy that adds the scenario's round trip for real;
+//! - [`placement`]: where the run's keys live ([`cluster`]: a Redis Cluster's slots);
 //! - [`layout`]: the run's keys and the commands of each store mode ([`increments`]: the
 //!   scripts of the modes that count at the store after deciding on the node);
 //! - [`node`]: one thread and one connection per node, deciding as the engine's nodes do;
@@ -14,6 +15,7 @@
 
 pub mod check;
 pub mod clock;
+pub mod cluster;
 pub mod conn;
 pub mod dispatch;
 pub mod error;
@@ -23,6 +25,7 @@ pub mod layout;
 pub mod link;
 pub mod msg;
 pub mod node;
+pub mod placement;
 pub mod proxy;
 pub mod replica;
 pub mod report;

@@ -29,12 +29,35 @@ pub const REPLICA: usize = 1;
 /// waiting, ends the run with an error.
 pub const STALL: Duration = Duration::from_secs(5);
 
+/// One key of the run's limiter (several with `shards`): its commands, the link (server) it
+/// lives on, and what it served.
+pub struct Key {
+    /// Its name and commands.
+    pub layout: Layout,
+    /// The link it is on at the start: the server's, or its primary's in a cluster.
+    pub link: usize,
+    /// Store operations sent to it: a read, a write, a script.
+    pub ops: AtomicU64,
+    /// Requests admitted on it.
+    pub admitted: AtomicU64,
+}
+
+impl Key {
+    /// A key with `layout`, on `link`.
+    pub fn new(layout: Layout, link: usize) -> Key {
+        Key { layout, link, ops: AtomicU64::new(0), admitted: AtomicU64::new(0) }
+    }
+}
+
 /// What every node shares.
 pub struct Shared {
     /// The scenario's store mode.
     pub mode: StoreMode,
-    /// Keys and commands.
-    pub layout: Layout,
+    /// The limiter's keys: one, or `shards` of them, request `id` counting on key
+    /// `sim::shards::key_of(id, K)`, as in the engine.
+    pub keys: Vec<Key>,
+    /// Store operations each server (link) answered, redirects included.
+    pub server_ops: Vec<AtomicU64>,
     /// SHA1 of the script the mode runs (atomic: the exported script; async: the increment).
     pub sha: String,
     /// The run's clock.
@@ -61,8 +84,10 @@ pub struct Shared {
 struct NodeLoop {
     index: usize,
     shared: Arc<Shared>,
-    /// To the primary, then (with a replica) to the replica.
+    /// To the primary, then (with a replica) to the replica; in a cluster, to each primary.
     links: Vec<Link>,
+    /// Each key's link, as this node knows it (a cluster's `MOVED` updates it).
+    routes: Vec<usize>,
     /// The link writes go to: the primary's until the failover.
     writes_to: usize,
     /// store = async: the node's view and its unacknowledged increments.
@@ -72,8 +97,9 @@ struct NodeLoop {
 
 /// Runs node `index` over `links` until its inbox closes or a connection fails.
 pub fn run(index: usize, shared: Arc<Shared>, links: Vec<Link>, inbox: Receiver<Msg>, reports: Sender<Report>) {
-    let edge = Node::new(shared.layout.fresh());
-    let mut node = NodeLoop { index, shared, links, writes_to: PRIMARY, edge, reports };
+    let edge = Node::new(shared.keys[0].layout.fresh());
+    let routes = shared.keys.iter().map(|k| k.link).collect();
+    let mut node = NodeLoop { index, shared, links, routes, writes_to: PRIMARY, edge, reports };
     if let Err(e) = node.serve(&inbox) {
         let _ = node.reports.send(Report::Failed(e));
     }
@@ -149,7 +175,7 @@ impl NodeLoop {
     /// Sends `cmd` to the link writes go to; before the failover, with a ledger, `RPUSH`es
     /// request `id` right after it.
     fn write_cmd(&mut self, cmd: &[String], what: Waiting, id: u64) -> Result<(), String> {
-        let to = self.writes_to;
+        let to = self.route(id);
         self.links[to].send(cmd, what)?;
         match &self.shared.ledger {
             Some(ledger) if to == PRIMARY => {
@@ -166,26 +192,58 @@ impl NodeLoop {
         self.write_cmd(&cmd, what, id)
     }
 
+    /// The key request `id` counts on.
+    fn key(&self, id: u64) -> usize {
+        crate::sim::shards::key_of(id, self.shared.keys.len())
+    }
+
+    /// The layout of request `id`'s key.
+    fn layout(&self, id: u64) -> &Layout {
+        &self.shared.keys[self.key(id)].layout
+    }
+
+    /// The link request `id`'s store operations go to: its key's, or the promoted replica.
+    fn route(&self, id: u64) -> usize {
+        if self.writes_to == REPLICA {
+            REPLICA
+        } else {
+            self.routes[self.key(id)]
+        }
+    }
+
+    /// Counts one store operation on request `id`'s key and the server it goes to.
+    fn count_op(&self, id: u64) {
+        self.shared.keys[self.key(id)].ops.fetch_add(1, Ordering::Relaxed);
+        if let Some(ops) = self.shared.server_ops.get(self.route(id)) {
+            ops.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     /// What this node's clock read when `a` arrived: the time it stamps the request with.
     fn stamp(&self, a: &Attempt) -> u64 {
         a.at.saturating_add_signed(self.shared.offsets.get(self.index).copied().unwrap_or(0))
     }
 
     fn decided(&mut self, a: Attempt, verdict: Verdict, timed_out: bool) {
+        if verdict.allowed && !timed_out {
+            self.shared.keys[self.key(a.id)].admitted.fetch_add(1, Ordering::Relaxed);
+        }
         let at = self.shared.clock.now().max(a.at);
         let _ = self.reports.send(Report::Decided { a, at, verdict, timed_out });
     }
 
     fn arrive(&mut self, a: Attempt) -> Result<(), String> {
-        let layout = &self.shared.layout;
+        let layout = self.layout(a.id);
         match self.shared.mode {
             StoreMode::Race => {
                 let get = layout.get();
-                let to = self.writes_to;
+                let to = self.route(a.id);
+                self.count_op(a.id);
                 self.links[to].send(&get, Waiting::Get(a))
             }
             StoreMode::Atomic => {
                 let args = layout.script_args(self.stamp(&a), a.id);
+                self.count_op(a.id);
                 self.evalsha(args, Waiting::Script(a), a.id)
             }
             StoreMode::Async => {
@@ -193,7 +251,7 @@ impl NodeLoop {
                 let v = self.edge.limiter.check(crate::sim::SimTime(t));
                 if v.allowed || self.shared.count_rejected {
                     let seq = self.edge.sent_increment(crate::sim::SimTime(t));
-                    let args = self.shared.layout.increment_args(t, self.index, seq);
+                    let args = self.shared.keys[0].layout.increment_args(t, self.index, seq);
                     self.evalsha(args, Waiting::Increment(seq), a.id)?;
                 }
                 self.decided(a, v, false);
@@ -221,6 +279,9 @@ impl NodeLoop {
     fn reply(&mut self, link: usize, r: Reply) -> Result<(), String> {
         let url = self.links[link].url.clone();
         let p = self.links[link].pending.pop_front().ok_or("Redis sent a reply nobody asked for")?;
+        if let Some((ask, to)) = if let Reply::Error(e) = &r { super::link::redirect(e) } else { None } {
+            return self.redirected(p, ask, to);
+        }
         if let Reply::Error(e) = &r {
             let script = matches!(p.what, Waiting::Script(_) | Waiting::Increment(_));
             if script && e.starts_with("NOSCRIPT") {
@@ -245,7 +306,7 @@ impl NodeLoop {
                 if p.timed_out {
                     return Ok(());
                 }
-                let (mut state, version) = self.shared.layout.read(&r)?;
+                let (mut state, version) = self.layout(a.id).read(&r)?;
                 // The racy code: decide on the node from what was read, with the request's time.
                 let v = state.check(crate::sim::SimTime(self.stamp(&a)));
                 if !(v.allowed || self.shared.count_rejected) {
@@ -255,7 +316,7 @@ impl NodeLoop {
                 self.write(&state, a, v, version)
             }
             Waiting::Exec(a, v, read) => {
-                let written = self.shared.layout.written_version(&r)?;
+                let written = self.layout(a.id).written_version(&r)?;
                 if written != read + 1 {
                     let _ = self.reports.send(Report::LostUpdate);
                 }
@@ -266,13 +327,13 @@ impl NodeLoop {
             }
             Waiting::Script(a) => {
                 if !p.timed_out {
-                    let v = self.shared.layout.verdict(&r)?;
+                    let v = self.layout(a.id).verdict(&r)?;
                     self.decided(a, v, false);
                 }
                 Ok(())
             }
             Waiting::Increment(seq) => {
-                let state = self.shared.layout.incremented(&r)?;
+                let state = self.shared.keys[0].layout.incremented(&r)?;
                 self.edge.synced(seq, state);
                 Ok(())
             }
@@ -284,13 +345,13 @@ impl NodeLoop {
                 if acked.is_some_and(|k| len < k) {
                     let _ = self.reports.send(Report::StaleRead);
                 }
-                let mut state = self.shared.layout.replica_state(read)?;
+                let mut state = self.shared.keys[0].layout.replica_state(read)?;
                 // Decide on the node from the replica's state; the increment goes to the
                 // primary, and nothing waits for it.
                 let t = self.stamp(&a);
                 let v = state.check(crate::sim::SimTime(t));
                 if v.allowed || self.shared.count_rejected {
-                    let args = self.shared.layout.increment_args(t, self.index, a.id);
+                    let args = self.shared.keys[0].layout.increment_args(t, self.index, a.id);
                     self.evalsha(args, Waiting::Ignored, a.id)?;
                 }
                 self.decided(a, v, false);
@@ -301,8 +362,9 @@ impl NodeLoop {
 
     /// store = race: `SET` the state decided on, as one `MULTI`/`EXEC` that also bumps the version.
     fn write(&mut self, state: &AnyLimiter, a: Attempt, v: Verdict, read: i64) -> Result<(), String> {
-        let cmds = self.shared.layout.set(state);
-        let (last, to) = (cmds.len() - 1, self.writes_to);
+        let cmds = self.layout(a.id).set(state);
+        let (last, to) = (cmds.len() - 1, self.route(a.id));
+        self.count_op(a.id);
         for (i, cmd) in cmds.iter().enumerate() {
             if i == last {
                 return self.write_cmd(cmd, Waiting::Exec(a, v, read), a.id);
@@ -312,10 +374,41 @@ impl NodeLoop {
         Ok(())
     }
 
+    /// A Redis Cluster answered `MOVED` (the key's slot is served elsewhere now: this node routes
+    /// the key there from now on) or `ASK` (for this command only, after `ASKING`): `p`'s command
+    /// goes again to the primary at `to`.
+    fn redirected(&mut self, p: Pending, ask: bool, to: &str) -> Result<(), String> {
+        let a = match p.what {
+            Waiting::Get(a) | Waiting::Script(a) => a,
+            _ => {
+                return Err(format!(
+                    "Redis Cluster moved the run's key to {to} in the middle of a GET-then-SET transaction; run again \
+                     once the cluster is stable"
+                ))
+            }
+        };
+        let Some(link) = self.links.iter().position(|l| l.addr == to) else {
+            return Err(format!("Redis Cluster redirected the run's key to {to}, a node CLUSTER SLOTS did not name"));
+        };
+        if let Some(ops) = self.shared.server_ops.get(link) {
+            ops.fetch_add(1, Ordering::Relaxed);
+        }
+        if ask {
+            self.links[link].send(&["ASKING".to_string()], Waiting::Queued)?;
+        } else {
+            let k = self.key(a.id);
+            self.routes[k] = link;
+        }
+        self.links[link].resend(p)
+    }
+
     /// The server does not have the script (restarted, `SCRIPT FLUSH`): send it whole with
     /// `EVAL`, which also caches it for the next `EVALSHA`.
     fn reload(&mut self, link: usize, p: Pending) -> Result<(), String> {
-        let layout = &self.shared.layout;
+        let layout = match p.what {
+            Waiting::Script(a) => self.layout(a.id),
+            _ => &self.shared.keys[0].layout,
+        };
         let (script, args) = match p.what {
             Waiting::Script(a) => (layout.script(), layout.script_args(self.stamp(&a), a.id)),
             Waiting::Increment(seq) => {

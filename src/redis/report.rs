@@ -154,6 +154,109 @@ pub struct ReplicaRun {
     pub simulated: ReplicaSide,
 }
 
+/// What one key, or one server, served.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Load {
+    /// Store operations: a read, a write (GET then SET: two per admitted request), a script.
+    pub ops: u64,
+    /// The same per second of the scenario.
+    pub ops_per_s: f64,
+    /// Requests admitted on it.
+    pub admitted: u64,
+}
+
+impl Load {
+    fn new(ops: u64, admitted: u64, secs: f64) -> Load {
+        Load { ops, ops_per_s: (ops as f64 / secs * 1000.0).round() / 1000.0, admitted }
+    }
+}
+
+/// One key of the run's limiter.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct KeyRow {
+    /// Its name.
+    pub key: String,
+    /// The server it lives on (a cluster's primary).
+    pub server: String,
+    /// What it allows: its share of the limit (of the capacity, for a bucket).
+    pub limit: u64,
+    /// On the real servers.
+    pub measured: Load,
+    /// In the engine.
+    pub simulated: Load,
+}
+
+/// The run's keys (`shards`, `--cluster`) and each server's share of the load.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct KeysRun {
+    /// Each key.
+    pub keys: Vec<KeyRow>,
+    /// Each server, measured: the operations of the keys it holds.
+    pub servers: Vec<ServerRow>,
+}
+
+/// One server's share of the load, measured.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ServerRow {
+    /// The server (a cluster's primary), password hidden.
+    pub url: String,
+    /// Store operations it answered (a redirect, and the operation where it went, count for
+    /// both servers).
+    pub ops: u64,
+    /// The same per second of the scenario.
+    pub ops_per_s: f64,
+}
+
+impl KeysRun {
+    /// From the measured `loads` (operations, admitted) of `placement`'s keys, each server's
+    /// operations, and the engine's `simulated` report.
+    pub fn new(
+        sc: &crate::sim::Scenario,
+        placement: &super::placement::Placement,
+        loads: &[(u64, u64)],
+        server_ops: &[u64],
+        simulated: &Report,
+    ) -> KeysRun {
+        let secs = sc.duration.as_nanos() as f64 / 1e9;
+        let decided = simulated.requests - simulated.timeouts;
+        // One key: the engine's store served every operation.
+        let one = || {
+            let ops = if sc.store == StoreMode::Race { decided + simulated.admitted } else { decided };
+            let limit = match sc.algo {
+                crate::sim::Algorithm::TokenBucket | crate::sim::Algorithm::Gcra => sc.capacity,
+                _ => sc.effective_limit(),
+            };
+            (limit, ops, simulated.admitted)
+        };
+        let keys: Vec<KeyRow> = placement
+            .keys
+            .iter()
+            .zip(loads)
+            .enumerate()
+            .map(|(i, ((layout, on), &(ops, admitted)))| {
+                let (limit, s_ops, s_admitted) = match &simulated.shards {
+                    Some(s) => (s[i].limit, s[i].ops, s[i].admitted),
+                    None => one(),
+                };
+                KeyRow {
+                    key: layout.key().to_string(),
+                    server: placement.servers[*on].to_string(),
+                    limit,
+                    measured: Load::new(ops, admitted, secs),
+                    simulated: Load::new(s_ops, s_admitted, secs),
+                }
+            })
+            .collect();
+        let servers = placement
+            .servers
+            .iter()
+            .zip(server_ops)
+            .map(|(url, &ops)| ServerRow { url: url.to_string(), ops, ops_per_s: Load::new(ops, 0, secs).ops_per_s })
+            .collect();
+        KeysRun { keys, servers }
+    }
+}
+
 /// The whole output of `ratelimit-sim redis`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Comparison {
@@ -176,6 +279,9 @@ pub struct Comparison {
     /// The replica and what it cost, if the run had one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replica: Option<ReplicaRun>,
+    /// The limiter's keys and the servers' load, with `shards` or `--cluster`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keys: Option<KeysRun>,
 }
 
 impl Comparison {

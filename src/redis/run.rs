@@ -7,20 +7,20 @@ use super::clock::Clock;
 use super::conn::Conn;
 use super::dispatch::Dispatcher;
 use super::error::RunError;
-use super::layout::Layout;
 use super::link::Link;
-use super::node::{self, Msg, Shared, PRIMARY, REPLICA};
+use super::node::{self, Key, Msg, Shared};
+use super::placement::{with_extra, Placement};
 use super::proxy::DelayProxy;
 use super::replica::ReplicaLink;
 use super::report::{
-    Comparison, DecisionRow, Difference, Percentiles, ReplicaRun, ReplicaSide, RoundTrip, Server, Side,
+    Comparison, DecisionRow, Difference, KeysRun, Percentiles, ReplicaRun, ReplicaSide, RoundTrip, Server, Side,
 };
 use super::resp::Reply;
 use super::round_trip::{proxied, scaled, wall_rtt, SETUP_TIMEOUT};
 use super::url::RedisUrl;
 use crate::sim::store_keys::{failover, REPLICA_LAG};
 use crate::sim::{FailMode, Scenario, StoreMode};
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -37,6 +37,8 @@ pub struct Options {
     pub keep_decisions: bool,
     /// A replica of the server (`--replica`), for `failover=…` and `store=replica_read`.
     pub replica: Option<RedisUrl>,
+    /// The server is a node of a Redis Cluster whose primaries the keys spread over (`--cluster`).
+    pub cluster: bool,
 }
 
 /// What `run` returns.
@@ -53,56 +55,9 @@ fn run_id() -> String {
     format!("run-{:x}-{:x}", std::process::id(), nanos & 0xffff_ffff_ffff)
 }
 
-/// Connects for setup, following a Redis Cluster `MOVED` to the node that owns the key's slot.
-fn open_setup(url: &RedisUrl, key: &str) -> Result<(Conn, RedisUrl), String> {
-    let mut conn = Conn::open(url, None, SETUP_TIMEOUT)?;
-    conn.send(&super::resp::encode(&["EXISTS", key]))?;
-    match conn.recv()? {
-        Reply::Error(e) if e.starts_with("MOVED") => {
-            let to = e.split_whitespace().nth(2).ok_or_else(|| format!("Redis at {url} answered {e}"))?;
-            let moved =
-                RedisUrl::parse(&format!("redis://{to}")).map_err(|_| format!("Redis at {url} answered {e}"))?;
-            let url = RedisUrl { host: moved.host, port: moved.port, ..url.clone() };
-            let mut conn = Conn::open(&url, None, SETUP_TIMEOUT)?;
-            expect_absent(&mut conn, key)?;
-            conn.call(&["DEL", key])?;
-            Ok((conn, url))
-        }
-        Reply::Error(e) => Err(super::conn::refusal(url, "EXISTS", &e)),
-        Reply::Int(0) => {
-            // The key is absent, so this deletes nothing: it checks, before anything is written,
-            // that the run will be allowed to delete what it writes.
-            conn.call(&["DEL", key])?;
-            Ok((conn, url.clone()))
-        }
-        _ => Err(format!("the key {key} already exists on {url}; not touching it")),
-    }
-}
-
-fn expect_absent(conn: &mut Conn, key: &str) -> Result<(), String> {
-    match conn.call(&["EXISTS", key])? {
-        Reply::Int(0) => Ok(()),
-        _ => Err(format!("the key {key} already exists; not touching it")),
-    }
-}
-
 fn server_version(conn: &mut Conn) -> String {
     let info = conn.call(&["INFO", "server"]).ok().and_then(|r| r.text()).unwrap_or_default();
     info.lines().find_map(|l| l.strip_prefix("redis_version:")).unwrap_or("unknown").trim().to_string()
-}
-
-/// Deletes the run's keys at `url`; says what happened.
-fn cleanup(url: &RedisUrl, keys: &[String], ttl_s: u64) -> Result<(), String> {
-    let gone = Conn::open(url, None, SETUP_TIMEOUT).and_then(|mut c| {
-        c.call(&[&["DEL".to_string()], keys].concat())?;
-        c.call(&[&["EXISTS".to_string()], keys].concat())
-    });
-    let key = &keys[0];
-    match gone {
-        Ok(Reply::Int(0)) => Ok(()),
-        Ok(r) => Err(format!("the key {key} is still there on {url} after DEL ({r:?})")),
-        Err(e) => Err(format!("could not delete the key {key} on {url} ({e}); it expires by itself within {ttl_s} s")),
-    }
 }
 
 /// Cleans up after a run with a replica: the keys at the promoted replica too, then the replica
@@ -110,7 +65,9 @@ fn cleanup(url: &RedisUrl, keys: &[String], ttl_s: u64) -> Result<(), String> {
 fn cleanup_replica(link: ReplicaLink, primary: &RedisUrl, keys: &[String], ttl_s: u64) -> Result<(), String> {
     let replica = link.url.clone();
     if link.promoted {
-        cleanup(&replica, keys, ttl_s)?;
+        let mut conn = Conn::open(&replica, None, SETUP_TIMEOUT)?;
+        conn.call(&[&["DEL".to_string()], keys].concat())
+            .map_err(|e| format!("{e}; the keys expire by themselves within {ttl_s} s"))?;
     }
     link.restore(primary)?;
     match Conn::open(&replica, None, SETUP_TIMEOUT)?.call(&[&["EXISTS".to_string()], keys].concat())? {
@@ -129,33 +86,35 @@ struct Nodes {
 /// Runs `sc` against the server in `opts`, then the engine on the same scenario.
 pub fn run(sc: &Scenario, opts: &Options, interrupted: &AtomicBool) -> Result<Outcome, RunError> {
     check(sc, opts.speed, opts.replica.is_some())?;
+    if opts.cluster && opts.replica.is_some() {
+        return Err(RunError::Invalid(
+            "--replica: a cluster's primaries have replicas of their own; measure a failover on one primary and \
+             its replica, without --cluster"
+                .into(),
+        ));
+    }
     let simulated = crate::sim::report::run(sc).map_err(|e| RunError::Invalid(e.to_string()))?;
-    // The key outlives the run by a minute, so no state expires mid-run (the engine's never does),
-    // and goes away by itself should the runner be unable to delete it.
+    // The keys outlive the run by a minute, so no state expires mid-run (the engine's never
+    // does), and go away by themselves should the runner be unable to delete them.
     let ttl = Clock::start(opts.speed).wall(sc.duration.as_nanos()) + Duration::from_secs(60);
-    let layout = Layout::new(&run_id(), sc, ttl.as_millis() as u64);
-    let key = layout.key().to_string();
-    let mut keys = vec![key.clone()];
-    if opts.replica.is_some() {
-        keys.extend([layout.aux("ledger"), layout.aux("probe")]);
-    }
-    let (mut setup, url) = open_setup(&opts.url, &key).map_err(RunError::Server)?;
-    for k in &keys[1..] {
-        expect_absent(&mut setup, k).map_err(RunError::Server)?;
-    }
-    let version = server_version(&mut setup);
-    let ttl_s = layout.ttl_ms().div_ceil(1000);
+    let placement =
+        Placement::new(&run_id(), sc, ttl.as_millis() as u64, &opts.url, opts.cluster).map_err(RunError::Server)?;
+    let extra: &[&str] = if opts.replica.is_some() { &["ledger", "probe"] } else { &[] };
+    placement.check_absent(extra).map_err(RunError::Server)?;
+    let key = placement.keys[0].0.key().to_string();
+    let url = placement.servers[0].clone();
+    let version = server_version(&mut Conn::open(&url, None, SETUP_TIMEOUT).map_err(RunError::Server)?);
+    let ttl_s = placement.keys[0].0.ttl_ms().div_ceil(1000);
     let lag = Duration::from_nanos((sc.product.get(&REPLICA_LAG) as f64 * 1e3 / opts.speed) as u64);
     let mut replica = match &opts.replica {
         Some(r) => Some(ReplicaLink::attach(&url, r, lag).map_err(RunError::Server)?),
         None => None,
     };
     // From here on the keys may exist: every exit path deletes them.
-    let result = measure(sc, opts, &url, layout, &mut setup, replica.as_mut(), interrupted);
-    drop(setup);
-    let mut cleaned = cleanup(&url, &keys, ttl_s);
+    let result = measure(sc, opts, &placement, replica.as_mut(), interrupted);
+    let mut cleaned = placement.cleanup(extra, ttl_s);
     if let Some(link) = replica {
-        cleaned = cleaned.and(cleanup_replica(link, &url, &keys, ttl_s));
+        cleaned = cleaned.and(cleanup_replica(link, &url, &with_extra(&key, extra), ttl_s));
     }
     match (result, cleaned) {
         (Ok(m), Ok(())) => {
@@ -174,6 +133,8 @@ pub fn run(sc: &Scenario, opts: &Options, interrupted: &AtomicBool) -> Result<Ou
                     },
                 }
             });
+            let keys = (opts.cluster || placement.keys.len() > 1)
+                .then(|| KeysRun::new(sc, &placement, &m.loads, &m.server_ops, &simulated));
             let comparison = Comparison {
                 scenario: sc.to_query_full(),
                 redis: Server { url: url.to_string(), version },
@@ -184,6 +145,7 @@ pub fn run(sc: &Scenario, opts: &Options, interrupted: &AtomicBool) -> Result<Ou
                 simulated: simulated_side,
                 key,
                 replica,
+                keys,
             };
             Ok(Outcome { comparison, decisions: m.decisions })
         }
@@ -208,6 +170,10 @@ struct Measured {
     rtt: Percentiles,
     /// The replica's URL, its lag and what it cost.
     replica: Option<(String, Percentiles, ReplicaSide)>,
+    /// Each key's store operations and admissions.
+    loads: Vec<(u64, u64)>,
+    /// Each server's store operations.
+    server_ops: Vec<u64>,
 }
 
 /// Loads `script` (if the mode runs one) at `conn`; its SHA1.
@@ -238,28 +204,35 @@ fn open_link(
     let socket = writer.try_clone().map_err(|e| e.to_string())?;
     let (inbox, u) = (inbox.clone(), url.to_string());
     std::thread::spawn(move || super::link::read_replies(reader, index, inbox, u));
-    Ok((Link::new(writer, url.to_string()), socket))
+    Ok((Link::new(writer, url), socket))
 }
 
 fn measure(
     sc: &Scenario,
     opts: &Options,
-    url: &RedisUrl,
-    layout: Layout,
-    setup: &mut Conn,
+    placement: &Placement,
     mut replica: Option<&mut ReplicaLink>,
     interrupted: &AtomicBool,
 ) -> Result<Measured, RunError> {
     let server = RunError::Server;
+    let first = &placement.keys[0].0;
     let script = match sc.store {
-        StoreMode::Atomic => Some(layout.script()),
-        StoreMode::Async | StoreMode::ReplicaRead => Some(layout.increment_script()),
+        StoreMode::Atomic => Some(first.script()),
+        StoreMode::Async | StoreMode::ReplicaRead => Some(first.increment_script()),
         _ => None,
     };
-    let sha = load_script(setup, url, script)?;
-    let (proxy, rtt) = proxied(url, sc, opts.speed, interrupted)?;
-    let mut servers = vec![(url.clone(), proxy.as_ref().map(DelayProxy::addr))];
-    let mut proxies: Vec<DelayProxy> = proxy.into_iter().collect();
+    let mut sha = String::new();
+    let mut servers = Vec::new();
+    let mut proxies: Vec<DelayProxy> = Vec::new();
+    let mut rtt = None;
+    for url in &placement.servers {
+        sha = load_script(&mut Conn::open(url, None, SETUP_TIMEOUT).map_err(server)?, url, script)?;
+        let (proxy, measured) = proxied(url, sc, opts.speed, interrupted)?;
+        rtt.get_or_insert(measured);
+        servers.push((url.clone(), proxy.as_ref().map(DelayProxy::addr)));
+        proxies.extend(proxy);
+    }
+    let (url, rtt) = (&placement.servers[0], rtt.expect("a server"));
     let mut lag = None;
     if let Some(link) = replica.as_deref() {
         // The script is cached there too, for the writes after the failover.
@@ -268,15 +241,16 @@ fn measure(
         servers.push((link.url.clone(), proxy.as_ref().map(DelayProxy::addr)));
         proxies.extend(proxy);
         let target = Duration::from_nanos((sc.product.get(&REPLICA_LAG) as f64 * 1e3 / opts.speed) as u64);
-        let measured = link.measure_lag(url, &layout.aux("probe"), target).map_err(server)?;
+        let measured = link.measure_lag(url, &first.aux("probe"), target).map_err(server)?;
         lag = Some(scaled(measured, opts.speed));
     }
     let wall = wall_rtt(sc, opts.speed);
     let clock = Clock::start(opts.speed);
-    let ledger = replica.is_some().then(|| layout.aux("ledger"));
+    let ledger = replica.is_some().then(|| first.aux("ledger"));
     let shared = Arc::new(Shared {
         mode: sc.store,
-        layout,
+        keys: placement.keys.iter().map(|(layout, on)| Key::new(layout.clone(), *on)).collect(),
+        server_ops: servers.iter().map(|_| AtomicU64::new(0)).collect(),
         sha,
         clock,
         timeout: clock.wall(sc.timeout.as_nanos()),
@@ -295,7 +269,6 @@ fn measure(
         let (tx, rx) = mpsc::channel();
         let mut links = Vec::new();
         for (index, (url, via)) in servers.iter().enumerate() {
-            debug_assert!(index == PRIMARY || index == REPLICA);
             let (link, socket) = open_link(url, *via, index, &tx, &shared, wall).map_err(server)?;
             links.push(link);
             nodes.sockets.push(socket);
@@ -335,5 +308,9 @@ fn measure(
         }
         _ => None,
     };
-    Ok(Measured { side: d.side(sc.store), decisions: d.decisions, rtt, replica })
+    let loads =
+        shared.keys.iter().map(|k| (k.ops.load(Ordering::Relaxed), k.admitted.load(Ordering::Relaxed))).collect();
+    let server_ops =
+        shared.server_ops.iter().take(placement.servers.len()).map(|o| o.load(Ordering::Relaxed)).collect();
+    Ok(Measured { side: d.side(sc.store), decisions: d.decisions, rtt, replica, loads, server_ops })
 }

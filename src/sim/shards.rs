@@ -86,8 +86,8 @@ pub fn check(sc: &Scenario) -> Result<(), ParamError> {
     })
 }
 
-/// Key `i` of `k`'s limiter: `sc`'s policy with its share of the limit, capacity and refill.
-pub fn limiter(sc: &Scenario, i: usize, k: usize) -> AnyLimiter {
+/// Key `i` of `k`'s policy: `sc` with its share of the limit, capacity and refill.
+pub fn scenario(sc: &Scenario, i: usize, k: usize) -> Scenario {
     let (i, k) = (i as u64, k as u64);
     Scenario {
         capacity: share(sc.capacity, i, k).max(1),
@@ -96,7 +96,11 @@ pub fn limiter(sc: &Scenario, i: usize, k: usize) -> AnyLimiter {
         window: Some(sc.effective_window()),
         ..sc.clone()
     }
-    .limiter()
+}
+
+/// Key `i` of `k`'s limiter ([`scenario`]'s).
+pub fn limiter(sc: &Scenario, i: usize, k: usize) -> AnyLimiter {
+    scenario(sc, i, k).limiter()
 }
 
 impl Shards {

@@ -42,6 +42,41 @@ impl RedisServer {
         replica
     }
 
+    /// Starts `n` nodes with `--cluster-enabled yes`, joins them into one cluster of `n`
+    /// primaries (`redis-cli --cluster create`), and waits until every node serves every slot.
+    pub fn cluster(n: usize) -> Vec<RedisServer> {
+        let cluster = ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"];
+        let mut nodes = vec![RedisServer::spawn(&cluster, &[], Some(super::exclusive()))];
+        nodes.extend((1..n).map(|_| RedisServer::spawn(&cluster, &[], None)));
+        let addrs: Vec<String> = nodes.iter().map(|s| format!("127.0.0.1:{}", s.port)).collect();
+        let out = Command::new("redis-cli")
+            .args(["--cluster", "create"])
+            .args(&addrs)
+            .arg("--cluster-yes")
+            .output()
+            .expect("redis-cli is installed with redis-server (Debian package redis-tools)");
+        assert!(out.status.success(), "redis-cli --cluster create: {}", String::from_utf8_lossy(&out.stdout));
+        let start = Instant::now();
+        while !nodes
+            .iter()
+            .all(|s| s.call(&["CLUSTER", "INFO"]).text().unwrap_or_default().contains("cluster_state:ok"))
+        {
+            assert!(start.elapsed() < Duration::from_secs(20), "the cluster did not come up");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        nodes
+    }
+
+    /// The node's cluster id (`CLUSTER MYID`).
+    pub fn node_id(&self) -> String {
+        self.call(&["CLUSTER", "MYID"]).text().unwrap()
+    }
+
+    /// The TCP port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
     fn spawn(
         args: &[&str],
         env: &[(&str, &std::ffi::OsStr)],

@@ -24,6 +24,7 @@ usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisio
        ratelimit-sim --sample-log api|login [--minutes M] [--query seed=S] [--out FILE]
        ratelimit-sim --query QUERY --export {exports}
        ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
+       ratelimit-sim redis --cluster redis://HOST:PORT[,…] --query QUERY [--shards K]
                            [--trace FILE] [--format json|decisions] [--out FILE]
 
 Runs a rate-limiting scenario to completion, exactly and deterministically.
@@ -84,6 +85,10 @@ Ctrl-C).
                   promoted at the failover (REPLICAOF NO ONE), put back under --url afterwards
   --failover-at S the same as failover=S in the query; --read-from-replica: store=replica_read;
                   --skew MS: skew=MS (node i of n stamps its requests −MS + 2·MS·i/(n−1) ms off)
+  --cluster URL[,URL…]  instead of --url: nodes of a Redis Cluster (--cluster-enabled yes); the
+                  limiter's key lives on the primary serving its slot, and with --shards K (or
+                  shards=K) K keys, each allowed a K-th of the limit, go to the primaries in turn;
+                  MOVED and ASK are followed; the JSON gives each key's and primary's load
   --speed S       scenario seconds per real second (default 1; 0.01 to 100)
   --format F      json (default: measured, simulated, difference) or decisions (one CSV line
                   per measured request)

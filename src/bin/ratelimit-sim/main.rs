@@ -175,7 +175,7 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
     };
     let (mut url, mut query, mut speed, mut decisions, mut out, mut trace) = (None, None, 1.0, false, None, None);
     // Set by flags, as the query's keys (the engine's run is the same scenario).
-    let (mut replica, mut keys) = (None, Vec::new());
+    let (mut replica, mut keys, mut seeds) = (None, Vec::new(), Vec::new());
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         let parsed: Result<(), String> = (|| {
@@ -189,8 +189,14 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
                     replica = Some(RedisUrl::parse(&value("--replica")?).map_err(|e| e.replace("--url", "--replica"))?)
                 }
                 "--failover-at" => keys.push(("failover", value("--failover-at")?)),
+                "--cluster" => {
+                    for u in value("--cluster")?.split(',') {
+                        seeds.push(RedisUrl::parse(u).map_err(|e| e.replace("--url", "--cluster"))?);
+                    }
+                }
                 "--read-from-replica" => keys.push(("store", "replica_read".to_string())),
                 "--skew" => keys.push(("skew", value("--skew")?)),
+                "--shards" => keys.push(("shards", value("--shards")?)),
                 "--speed" => {
                     let v = value("--speed")?;
                     speed =
@@ -216,13 +222,23 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
             Ok(()) => {}
         }
     }
+    let cluster = !seeds.is_empty();
+    if cluster && url.is_some() {
+        return fail(2, "--cluster: give the cluster's nodes there and no --url".into());
+    }
+    // A cluster is reached through the first of its nodes that answers.
+    let url = url.or_else(|| {
+        let up = |u: &&RedisUrl| redis::conn::resolve(u, std::time::Duration::from_secs(2)).is_ok();
+        seeds.iter().find(up).or(seeds.first()).cloned()
+    });
     let (Some(url), Some(mut query)) = (url, query) else {
-        return fail(2, "--url and --query are required; see --help".into());
+        return fail(2, "--url (or --cluster) and --query are required; see --help".into());
     };
     for (key, v) in keys {
         let flag = match key {
             "store" => "--read-from-replica",
             "skew" => "--skew",
+            "shards" => "--shards",
             _ => "--failover-at",
         };
         if query.split('&').any(|kv| kv.split('=').next() == Some(key)) {
@@ -235,7 +251,7 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
         Err(e) => return fail(2, e),
     };
     let interrupted = redis::interrupt::install();
-    let opts = Options { url, speed, keep_decisions: decisions, replica };
+    let opts = Options { url, speed, keep_decisions: decisions, replica, cluster };
     match redis::run(&sc, &opts, interrupted) {
         Ok(o) => {
             let text = if decisions {
