@@ -6,7 +6,8 @@
 //! - [`placement`]: where the run's keys live ([`cluster`]: a Redis Cluster's slots);
 //! - [`layout`]: the run's keys and the commands of each store mode ([`increments`]: the
 //!   scripts of the modes that count at the store after deciding on the node);
-//! - [`node`]: one thread and one connection per node, deciding as the engine's nodes do;
+//! - [`node`]: one thread per node, deciding as the engine's nodes do ([`shared`]: what they
+//!   share);
 //! - [`dispatch`]: the arrivals in real time and the reference limiter;
 //! - [`link`]: one node's connection to one server; [`msg`]: what the threads tell each other; [`replica`]: the replica a failover promotes
 //!   or nodes read from (`--replica`), and the ledger that counts what a failover lost;
@@ -32,6 +33,7 @@ pub mod report;
 pub mod resp;
 pub mod round_trip;
 pub mod run;
+pub mod shared;
 pub mod url;
 
 pub use error::RunError;

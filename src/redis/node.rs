@@ -8,14 +8,14 @@
 //! flight. With a replica (`--replica`) a node has a second link, to it: it reads there (store =
 //! replica_read) and, after the failover, writes there too.
 
-use super::clock::Clock;
 use super::layout::Layout;
 use super::link::{Link, Pending, Waiting};
 pub use super::msg::{Attempt, Msg, Report};
 use super::resp::Reply;
+pub use super::shared::{Key, Shared};
 use crate::sim::cluster::Node;
 use crate::sim::{AnyLimiter, Limiter, StoreMode, Verdict};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,58 +28,6 @@ pub const REPLICA: usize = 1;
 /// No reply for this long beyond the timeout and the round trip (wall time), with requests
 /// waiting, ends the run with an error.
 pub const STALL: Duration = Duration::from_secs(5);
-
-/// One key of the run's limiter (several with `shards`): its commands, the link (server) it
-/// lives on, and what it served.
-pub struct Key {
-    /// Its name and commands.
-    pub layout: Layout,
-    /// The link it is on at the start: the server's, or its primary's in a cluster.
-    pub link: usize,
-    /// Store operations sent to it: a read, a write, a script.
-    pub ops: AtomicU64,
-    /// Requests admitted on it.
-    pub admitted: AtomicU64,
-}
-
-impl Key {
-    /// A key with `layout`, on `link`.
-    pub fn new(layout: Layout, link: usize) -> Key {
-        Key { layout, link, ops: AtomicU64::new(0), admitted: AtomicU64::new(0) }
-    }
-}
-
-/// What every node shares.
-pub struct Shared {
-    /// The scenario's store mode.
-    pub mode: StoreMode,
-    /// The limiter's keys: one, or `shards` of them, request `id` counting on key
-    /// `sim::shards::key_of(id, K)`, as in the engine.
-    pub keys: Vec<Key>,
-    /// Store operations each server (link) answered, redirects included.
-    pub server_ops: Vec<AtomicU64>,
-    /// SHA1 of the script the mode runs (atomic: the exported script; async: the increment).
-    pub sha: String,
-    /// The run's clock.
-    pub clock: Clock,
-    /// How long a node waits for a reply before deciding by the fail mode (wall time).
-    pub timeout: Duration,
-    /// Fail open (admit) on a timeout.
-    pub fail_open: bool,
-    /// Rejected requests consume quota too.
-    pub count_rejected: bool,
-    /// No reply for this long with requests waiting is a dead server (wall time): [`STALL`]
-    /// beyond `timeout` and the round trip. Writes that block this long fail too.
-    pub stall: Duration,
-    /// The ledger's key, when writes at the primary are followed by `RPUSH <ledger> <id>` (with
-    /// a replica: see [`super::replica`]).
-    pub ledger: Option<String>,
-    /// The ledger's pushes the primary has acknowledged, all nodes together.
-    pub acked: AtomicU64,
-    /// Each node's clock offset, scenario ns (`skew`): a node stamps its requests with its own
-    /// time, as the engine's nodes do.
-    pub offsets: Vec<i64>,
-}
 
 struct NodeLoop {
     index: usize,

@@ -7,10 +7,11 @@
 use super::cluster::{self, SlotMap};
 use super::conn::Conn;
 use super::layout::Layout;
+use super::report::{KeyRow, KeysRun, Load, ServerRow};
 use super::resp::Reply;
 use super::round_trip::SETUP_TIMEOUT;
 use super::url::RedisUrl;
-use crate::sim::{shards, Scenario};
+use crate::sim::{shards, Report, Scenario, StoreMode};
 
 /// The servers a run's nodes connect to and the keys on them.
 pub struct Placement {
@@ -146,5 +147,50 @@ fn moved_to(url: &RedisUrl, key: &str) -> Result<RedisUrl, String> {
         }
         Reply::Error(e) => Err(super::conn::refusal(url, "EXISTS", &e)),
         _ => Ok(url.clone()),
+    }
+}
+
+impl Placement {
+    /// The keys' and servers' load: the measured `loads` (operations, admitted) of the keys,
+    /// each server's operations, and the engine's `simulated` report.
+    pub fn load(&self, sc: &Scenario, loads: &[(u64, u64)], server_ops: &[u64], simulated: &Report) -> KeysRun {
+        let placement = self;
+        let secs = sc.duration.as_nanos() as f64 / 1e9;
+        let decided = simulated.requests - simulated.timeouts;
+        // One key: the engine's store served every operation.
+        let one = || {
+            let ops = if sc.store == StoreMode::Race { decided + simulated.admitted } else { decided };
+            let limit = match sc.algo {
+                crate::sim::Algorithm::TokenBucket | crate::sim::Algorithm::Gcra => sc.capacity,
+                _ => sc.effective_limit(),
+            };
+            (limit, ops, simulated.admitted)
+        };
+        let keys: Vec<KeyRow> = placement
+            .keys
+            .iter()
+            .zip(loads)
+            .enumerate()
+            .map(|(i, ((layout, on), &(ops, admitted)))| {
+                let (limit, s_ops, s_admitted) = match &simulated.shards {
+                    Some(s) => (s[i].limit, s[i].ops, s[i].admitted),
+                    None => one(),
+                };
+                KeyRow {
+                    key: layout.key().to_string(),
+                    server: placement.servers[*on].to_string(),
+                    limit,
+                    measured: Load::new(ops, admitted, secs),
+                    simulated: Load::new(s_ops, s_admitted, secs),
+                }
+            })
+            .collect();
+        let servers = placement
+            .servers
+            .iter()
+            .zip(server_ops)
+            .map(|(url, &ops)| ServerRow { url: url.to_string(), ops, ops_per_s: Load::new(ops, 0, secs).ops_per_s })
+            .collect();
+        KeysRun { keys, servers }
     }
 }

@@ -166,7 +166,8 @@ pub struct Load {
 }
 
 impl Load {
-    fn new(ops: u64, admitted: u64, secs: f64) -> Load {
+    /// `ops` and `admitted` over a run of `secs` scenario seconds.
+    pub fn new(ops: u64, admitted: u64, secs: f64) -> Load {
         Load { ops, ops_per_s: (ops as f64 / secs * 1000.0).round() / 1000.0, admitted }
     }
 }
@@ -205,56 +206,6 @@ pub struct ServerRow {
     pub ops: u64,
     /// The same per second of the scenario.
     pub ops_per_s: f64,
-}
-
-impl KeysRun {
-    /// From the measured `loads` (operations, admitted) of `placement`'s keys, each server's
-    /// operations, and the engine's `simulated` report.
-    pub fn new(
-        sc: &crate::sim::Scenario,
-        placement: &super::placement::Placement,
-        loads: &[(u64, u64)],
-        server_ops: &[u64],
-        simulated: &Report,
-    ) -> KeysRun {
-        let secs = sc.duration.as_nanos() as f64 / 1e9;
-        let decided = simulated.requests - simulated.timeouts;
-        // One key: the engine's store served every operation.
-        let one = || {
-            let ops = if sc.store == StoreMode::Race { decided + simulated.admitted } else { decided };
-            let limit = match sc.algo {
-                crate::sim::Algorithm::TokenBucket | crate::sim::Algorithm::Gcra => sc.capacity,
-                _ => sc.effective_limit(),
-            };
-            (limit, ops, simulated.admitted)
-        };
-        let keys: Vec<KeyRow> = placement
-            .keys
-            .iter()
-            .zip(loads)
-            .enumerate()
-            .map(|(i, ((layout, on), &(ops, admitted)))| {
-                let (limit, s_ops, s_admitted) = match &simulated.shards {
-                    Some(s) => (s[i].limit, s[i].ops, s[i].admitted),
-                    None => one(),
-                };
-                KeyRow {
-                    key: layout.key().to_string(),
-                    server: placement.servers[*on].to_string(),
-                    limit,
-                    measured: Load::new(ops, admitted, secs),
-                    simulated: Load::new(s_ops, s_admitted, secs),
-                }
-            })
-            .collect();
-        let servers = placement
-            .servers
-            .iter()
-            .zip(server_ops)
-            .map(|(url, &ops)| ServerRow { url: url.to_string(), ops, ops_per_s: Load::new(ops, 0, secs).ops_per_s })
-            .collect();
-        KeysRun { keys, servers }
-    }
 }
 
 /// The whole output of `ratelimit-sim redis`.

@@ -13,7 +13,7 @@ use super::placement::{with_extra, Placement};
 use super::proxy::DelayProxy;
 use super::replica::ReplicaLink;
 use super::report::{
-    Comparison, DecisionRow, Difference, KeysRun, Percentiles, ReplicaRun, ReplicaSide, RoundTrip, Server, Side,
+    Comparison, DecisionRow, Difference, Percentiles, ReplicaRun, ReplicaSide, RoundTrip, Server, Side,
 };
 use super::resp::Reply;
 use super::round_trip::{proxied, scaled, wall_rtt, SETUP_TIMEOUT};
@@ -134,7 +134,7 @@ pub fn run(sc: &Scenario, opts: &Options, interrupted: &AtomicBool) -> Result<Ou
                 }
             });
             let keys = (opts.cluster || placement.keys.len() > 1)
-                .then(|| KeysRun::new(sc, &placement, &m.loads, &m.server_ops, &simulated));
+                .then(|| placement.load(sc, &m.loads, &m.server_ops, &simulated));
             let comparison = Comparison {
                 scenario: sc.to_query_full(),
                 redis: Server { url: url.to_string(), version },

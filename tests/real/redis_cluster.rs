@@ -72,7 +72,7 @@ fn a_key_whose_slot_moves_mid_run_is_followed_by_ask_then_moved() {
     let nodes = RedisServer::cluster(3);
     let q =
         "algo=fixed_window&limit=100&window=10&traffic=poisson&rate=20&seed=5&duration=10&nodes=2&rtt=1&store=atomic";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
+    let child = Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
         .args(["redis", "--cluster", &urls(&nodes), "--query", q])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
