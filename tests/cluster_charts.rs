@@ -44,7 +44,7 @@ fn the_moving_layers_draw_no_text_and_the_text_layers_name_every_node() {
     let moving = record(|root| draw_swimlane(root, &lane, &style).unwrap());
     assert!(moving.texts.is_empty(), "the swimlane's moving layer drew text: {:?}", moving.texts);
 
-    let labels = TopologyLabels { nodes: 16, lb: sc.lb, mode: sc.store, store_down: false };
+    let labels = TopologyLabels { nodes: 16, lb: sc.lb, mode: sc.store, store_down: false, keys: 1 };
     let text = record(|root| draw_topology_labels(root, &labels, &style).unwrap());
     assert!((1..=16).all(|i| text.has_text(&format!("node {i}"))), "{:?}", text.texts);
     assert!(text.has_text("GET, then SET") && !text.has_text("DOWN"));
@@ -56,7 +56,7 @@ fn the_moving_layers_draw_no_text_and_the_text_layers_name_every_node() {
 fn the_names_layer_is_svg_text_in_the_canvas_pixels() {
     let sc = Scenario::from_query("nodes=16&store=race").unwrap();
     let style = ChartStyle { scale: 2.0, ..ChartStyle::default() };
-    let labels = TopologyLabels { nodes: 16, lb: sc.lb, mode: sc.store, store_down: false };
+    let labels = TopologyLabels { nodes: 16, lb: sc.lb, mode: sc.store, store_down: false, keys: 1 };
     let svg =
         write_svg(1600, 760, |root| draw_topology_labels(root, &labels, &style).map_err(|e| e.to_string())).unwrap();
     assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1600 760""#), "{svg}");
@@ -96,6 +96,6 @@ fn a_store_that_is_down_is_named_and_drawn_in_the_rejected_colour() {
     assert!(topo.store_down);
     let drawn = record(|root| draw_topology(root, &topo, &style).unwrap());
     assert!(drawn.strokes(ChartTheme::LIGHT.rejected) > 0, "the down store is not outlined in the rejected colour");
-    let labels = TopologyLabels { nodes: 3, lb: sc.lb, mode: sc.store, store_down: true };
+    let labels = TopologyLabels { nodes: 3, lb: sc.lb, mode: sc.store, store_down: true, keys: 1 };
     assert!(record(|root| draw_topology_labels(root, &labels, &style).unwrap()).has_text("DOWN"));
 }

@@ -101,3 +101,32 @@ fn shards_outside_the_atomic_script_and_get_then_set_are_refused() {
     let e = Scenario::from_query("store=atomic&shards=17").unwrap_err();
     assert!(e.to_string().contains("shards"), "{e}");
 }
+
+#[test]
+fn the_sharded_story_shows_what_it_says() {
+    use ratelimit_playground::present::cluster::failures::SHARDED;
+    let r = report(SHARDED.query);
+    // "about 24 fewer than one exact limiter by 60 s", "25 each", "a quota bar per key".
+    assert!((-28..=-20).contains(&r.over_admitted), "{}", r.over_admitted);
+    let shards = r.shards.unwrap();
+    assert_eq!(shards.iter().map(|s| s.limit).collect::<Vec<_>>(), [25; 4]);
+    assert!(SHARDED.watch.contains("about 24 fewer"));
+    let one = report(&SHARDED.query.replace("shards=4", "shards=1"));
+    assert_eq!(one.over_admitted, 0, "split over 1 key it is exact again");
+}
+
+#[test]
+fn the_topology_draws_each_key_s_quota_against_its_own_share() {
+    use ratelimit_playground::present::cluster::failures::SHARDED;
+    use ratelimit_playground::present::cluster::pictures::picture;
+    use ratelimit_playground::sim::Simulation;
+    let sc = Scenario::from_query(SHARDED.query).unwrap();
+    let mut sim = Simulation::new(&sc);
+    // Late in a window at the limit's rate: the keys are mostly spent, and unevenly.
+    sim.step_until(SimTime(59_900_000_000));
+    let keys = picture(&sim, false, 1.0).key_quota;
+    assert_eq!(keys.len(), 4);
+    assert!(keys.iter().all(|&q| q < 0.5), "{keys:?}");
+    sim.step_until(SimTime(60_000_000_000 + 1));
+    assert!(picture(&sim, false, 1.0).key_quota.iter().all(|&q| q > 0.9), "a new window");
+}

@@ -52,6 +52,9 @@ pub struct Topology {
     pub node_quota: Vec<f64>,
     /// The store's quota left (0–1), where there is a store.
     pub store_quota: Option<f64>,
+    /// With sharded counters (`shards`), each key's quota left (0–1), drawn side by side in
+    /// place of the store's.
+    pub key_quota: Vec<f64>,
     /// A lost update just happened at the store: 1 at once, fading to 0.
     pub lost_flash: f64,
 }

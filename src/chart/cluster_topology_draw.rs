@@ -76,7 +76,17 @@ pub fn draw_topology<DB: DrawingBackend>(
             (fill, line)
         };
         boxed(root, l.store, fill, line)?;
-        if let Some(left) = topo.store_quota {
+        let keys = topo.key_quota.len() as i32;
+        if keys > 1 {
+            // Sharded counters: one bar per key, side by side along the bottom.
+            // (`quota_bar` insets its bar by `inset` from the rectangle it is given.)
+            let (s, gap, inset) = (l.store, style.px(2.0), style.px(3.0).min((l.store.3 - l.store.1) / 4));
+            let width = (s.2 - s.0 - 2 * inset - gap * (keys - 1)) / keys;
+            for (i, &left) in topo.key_quota.iter().enumerate() {
+                let x0 = s.0 + inset + (width + gap) * i as i32;
+                quota_bar(root, Rect(x0 - inset, s.1, x0 + width + inset, s.3), left, style)?;
+            }
+        } else if let Some(left) = topo.store_quota {
             quota_bar(root, l.store, left, style)?;
         }
         if topo.lost_flash > 0.0 {
@@ -127,6 +137,8 @@ pub struct TopologyLabels {
     pub mode: StoreMode,
     /// Whether the store is down.
     pub store_down: bool,
+    /// Keys the limiter is split over (`shards`; 1: one key).
+    pub keys: usize,
 }
 
 /// Writes the names of the clients, load balancer, nodes and store over the whole of `root`
@@ -175,8 +187,9 @@ pub fn draw_topology_labels<DB: DrawingBackend>(
         StoreMode::Sync => ("Redis", "Kong's counts"),
         StoreMode::ReplicaRead => ("Store", "replica reads"),
     };
+    let keys = format!("{} keys", labels.keys);
     put(name, (s.cx(), s.cy() - line / 2), &head)?;
-    put(how, (s.cx(), s.cy() + line / 2), &sub)?;
+    put(if labels.keys > 1 { &keys } else { how }, (s.cx(), s.cy() + line / 2), &sub)?;
     if labels.store_down && labels.mode != StoreMode::Local {
         let down = font(12.5, true).color(&t.rejected);
         put("DOWN", (s.cx(), s.cy() + line * 3 / 2), &down)?;

@@ -83,6 +83,24 @@ async fn failing_store() {
     let (admitted, exact) = admitted_and_exact(&client).await;
     assert_eq!(admitted, exact, "the store's clock, one for every node");
 
+    // One hot key, or four: the keys' uneven shares admit fewer than one exact limiter; one key
+    // is exact again.
+    click(&client, "#failure-shards").await;
+    wait_until(&client, "location.search.includes('shards=4')", Duration::from_secs(5), "the story").await;
+    click(&client, "#play").await; // pause
+    run_for(&client, 60).await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert!((-28..=-20).contains(&(admitted as i64 - exact as i64)), "{admitted} admitted, exact {exact}");
+    assert!(text(&client, "#shards-hint").await.starts_with("4 keys on different hash slots"));
+    js(&client, "document.querySelector('#topology').scrollIntoView(); return null;").await;
+    screenshot(&client, "failures-shards.png").await;
+    set_control(&client, "#shards-field", "1", "change").await;
+    wait_until(&client, "!location.search.includes('shards=')", Duration::from_secs(5), "one key").await;
+    run_for(&client, 60).await;
+    let (admitted, exact) = admitted_and_exact(&client).await;
+    assert_eq!(admitted, exact, "one key, one exact limiter");
+    assert!(text(&client, "#shards-hint").await.contains("hot key"));
+
     // A phone, then dark mode.
     page::phone(&client).await;
     js(&client, "document.querySelector('#failures').scrollIntoView(); return null;").await;

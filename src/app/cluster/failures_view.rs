@@ -19,7 +19,8 @@ pub fn FailuresPanel(
             <p class="hint">
                 "Redis replicates asynchronously. A failover promotes a replica that has not seen the last "
                 "increments, and a replica read for speed answers with a count that is behind: both let "
-                "requests through that one exact limiter refuses. Over-admitted, above, counts them."
+                "requests through that one exact limiter refuses, as do nodes whose clocks disagree. "
+                "Over-admitted, above, counts them; split over a cluster's keys, it goes below zero."
             </p>
             <Stories playground=playground stories=&STORIES cluster=true watch_id="failures-watch" />
             {measured_note().map(|note| view! { <p class="hint" id="failures-measured">{note}</p> })}

@@ -1,6 +1,7 @@
 //! The store's replica: a failover to it (when), and how far it lags behind its primary — which
 //! both a failover and nodes reading it (`store=replica_read`) depend on; and the nodes' clocks:
-//! how far apart, and whether the store's stamps the requests instead.
+//! how far apart, and whether the store's stamps the requests instead; and how many keys of a
+//! Redis Cluster the limiter is split over.
 
 use leptos::prelude::*;
 
@@ -8,11 +9,11 @@ use crate::app::controls::ChoiceMenu;
 use crate::app::knob::field_range;
 use crate::app::playground::Playground;
 use crate::app::slider::Slider;
-use crate::present::cluster::presets::SKEW_MS;
 use crate::present::cluster::presets::{FAILOVER_AT_S, REPLICA_LAG_MS};
+use crate::present::cluster::presets::{SHARD_KEYS, SKEW_MS};
 use crate::present::units::format_number;
 use crate::sim::products::Choice;
-use crate::sim::store_keys::{failover, FAILOVER, NOW, REPLICA_LAG, SKEW};
+use crate::sim::store_keys::{failover, FAILOVER, NOW, REPLICA_LAG, SHARDS, SKEW};
 use crate::sim::StoreMode;
 
 /// The failover the checkbox switches on: at 10 s (ms).
@@ -57,9 +58,24 @@ pub fn ReplicaControls(
             (true, None) => "Redis replicates asynchronously: a replica is a little behind its primary.".into(),
         }
     };
+    let shards_hint = move || {
+        sc.with(|s| {
+            let k = crate::sim::shards::count(s);
+            match (crate::sim::shards::applies(s), k) {
+                (true, _) => format!(
+                    "{k} keys on different hash slots, each allowed a {k}th of the limit; a request counts on one at \
+                     random. The load spreads, but one key refuses while another has room."
+                ),
+                (false, 1) => "One key: in a Redis Cluster, one primary takes every request (a hot key).".into(),
+                (false, _) => "Splitting the limit needs the atomic script or GET then SET on a textbook meter, \
+                               and no failover."
+                    .into(),
+            }
+        })
+    };
     view! {
         <fieldset class="group in-use replica-group" class:unused=move || !shared.get()>
-            <legend>"Replica and clocks"</legend>
+            <legend>"Replica, clocks, keys"</legend>
             <label class="check">
                 <input type="checkbox" id="failover-on" prop:checked=move || at.get().is_some() prop:disabled=move || !shared.get()
                     on:change=move |ev| {
@@ -82,6 +98,11 @@ pub fn ReplicaControls(
                 on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&SKEW, (v * 1e3).round().max(0.0) as u64))) />
             <ChoiceMenu playground=pg choice=Choice { id: "now", label: "Time from", key: &NOW,
                 labels: &["each node's clock", "Redis TIME"] } />
+            <Slider id="shards" label="Split the limit over" unit="keys" scale=SHARD_KEYS range=field_range(SHARDS.key)
+                value=Signal::derive(move || sc.with(crate::sim::shards::count) as f64)
+                disabled=Signal::derive(move || !matches!(store.get(), StoreMode::Atomic | StoreMode::Race))
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&SHARDS, v.round().clamp(1.0, 16.0) as u64))) />
+            <p class="hint" id="shards-hint">{shards_hint}</p>
         </fieldset>
     }
 }

@@ -28,7 +28,10 @@ pub fn TopologyCard(
         sc.with(|s| s.outage.is_some_and(|o| o.start <= now && now < o.end))
     });
     let labels = Memo::new(move |_| {
-        sc.with(|s| (u64::from(s.nodes) << 8) ^ ((s.store as u64) << 4) ^ ((s.lb as u64) << 2)) ^ u64::from(down.get())
+        sc.with(|s| {
+            let keys = crate::sim::shards::count(s) as u64;
+            (keys << 16) ^ (u64::from(s.nodes) << 8) ^ ((s.store as u64) << 4) ^ ((s.lb as u64) << 2)
+        }) ^ u64::from(down.get())
     });
     let paint: Painter = Box::new(move |root, style| {
         let running = pg.running.get_untracked();
@@ -44,6 +47,7 @@ pub fn TopologyCard(
             lb: s.lb,
             mode: s.store,
             store_down: down.get_untracked(),
+            keys: if crate::sim::shards::applies(s) { crate::sim::shards::count(s) } else { 1 },
         });
         draw_topology_labels(root, &t, style).map_err(|e| e.to_string())
     });

@@ -1,6 +1,6 @@
 //! "When the store fails" (issue #38): one-click stories of a replicated store failing — a
-//! failover to a lagging replica in the middle of a window, nodes reading a lagging replica, and
-//! nodes whose clocks disagree —
+//! failover to a lagging replica in the middle of a window, nodes reading a lagging replica,
+//! nodes whose clocks disagree, and a limit split over a cluster's keys —
 //! each a whole scenario and what to watch in it. `tests/store_failures.rs` holds each to what it
 //! claims, on the engine's numbers.
 
@@ -43,8 +43,21 @@ pub const SKEWED_CLOCKS: Story = Story {
             to Redis TIME and it is exact again.",
 };
 
+/// The same policy at exactly its rate, split over four keys of a Redis Cluster.
+pub const SHARDED: Story = Story {
+    id: "failure-shards",
+    label: "One hot key, or four",
+    query: "algo=fixed_window&limit=100&window=10&traffic=poisson&rate=10&seed=3&duration=60&nodes=4&store=atomic&\
+            rtt=2&shards=4",
+    watch: "In a Redis Cluster one key lives on one primary: every request of a global limit goes to the same \
+            shard. Here the limit is split over four keys on different slots, 25 each, and each request counts on \
+            one at random. The load spreads — a quota bar per key in the cluster above — but the keys' shares are \
+            uneven: one refuses while another has room, and Over-admitted goes below zero, about 24 fewer than one \
+            exact limiter by 60 s. Split over 1 key and it is exact again, on one hot primary.",
+};
+
 /// The stories, in their buttons' order.
-pub const STORIES: [Story; 3] = [FAILOVER, REPLICA_READS, SKEWED_CLOCKS];
+pub const STORIES: [Story; 4] = [FAILOVER, REPLICA_READS, SKEWED_CLOCKS, SHARDED];
 
 /// What `make redis-table` measured on a real Redis with a replica, for the stories' failures:
 /// the failover of [`FAILOVER`] (its policy, traffic, lag and store, over 20 s) and the replica

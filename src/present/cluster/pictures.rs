@@ -6,7 +6,8 @@ use crate::chart::cluster_swimlane::{span_for, Swimlane};
 use crate::chart::cluster_topology::Topology;
 use crate::chart::cluster_trace::{Link, Traces};
 use crate::present::cluster::readout::quota_left;
-use crate::sim::{Nanos, SimTime, Simulation, StoreMode};
+use crate::sim::limiter::Limiter;
+use crate::sim::{shards, Nanos, SimTime, Simulation, StoreMode};
 
 /// The swimlane of `sim` now.
 pub fn swimlane(sim: &Simulation) -> Swimlane {
@@ -33,6 +34,13 @@ pub fn picture(sim: &Simulation, running: bool, speed: f64) -> Topology {
     }
     if sc.store != StoreMode::Local {
         topo.store_quota = Some(quota_left(sc, &sim.gauge()));
+    }
+    if let Some(shards) = sim.shards() {
+        // Each key against its own share of the limit; the first key is the engine's store.
+        let k = shards.ops.len();
+        let others = shards.stores.iter().map(|s| s.state().gauge(now));
+        let gauges = std::iter::once(sim.gauge()).chain(others);
+        topo.key_quota = gauges.enumerate().map(|(i, g)| quota_left(&shards::scenario(sc, i, k), &g)).collect();
     }
     topo
 }

@@ -29,6 +29,9 @@ pub const REPLICA_LAG_MS: SliderScale = SliderScale::Log { min: 0.1, max: 10_000
 /// How far apart the nodes' clocks are: 0–2 000 ms, linear.
 pub const SKEW_MS: SliderScale = SliderScale::Linear { min: 0, max: 2_000 };
 
+/// How many keys the limiter is split over: 1–16.
+pub const SHARD_KEYS: SliderScale = SliderScale::Linear { min: 1, max: 16 };
+
 /// Nodes a fresh multi-node view starts with.
 pub const FIRST_NODES: u32 = 4;
 /// The round trip a fresh multi-node view starts with: long enough that requests overlap it.

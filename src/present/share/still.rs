@@ -315,7 +315,9 @@ fn draw_card<DB: DrawingBackend>(
             Card::Topology => {
                 draw_topology(&inner, &picture(sim, false, 1.0), style).map_err(e)?;
                 let down = sc.outage.is_some_and(|o| o.start <= sim.now() && sim.now() < o.end);
-                let labels = TopologyLabels { nodes: sc.nodes as usize, lb: sc.lb, mode: sc.store, store_down: down };
+                let keys = crate::sim::shards::count(sc);
+                let labels =
+                    TopologyLabels { nodes: sc.nodes as usize, lb: sc.lb, mode: sc.store, store_down: down, keys };
                 draw_topology_labels(&inner, &labels, style).map_err(e)
             }
             Card::Swimlane => {
