@@ -30,7 +30,7 @@ help:
 	@echo "make bench   engine and browser benchmarks"
 	@echo "make fuzz    a million random queries through the parser and validation"
 	@echo "make ff-wasm the engine's fast-forward (1 h at 1 000 req/s) as wasm, timed in Node's V8"
-	@echo "make redis-table  the README's real-Redis table: measured against simulated (~8 min)"
+	@echo "make redis-table  the README's real-Redis tables: measured against simulated (~17 min)"
 	@echo "make cycles  import circles between the files of src/ (exit 1 if any; see scripts/module_cycles.py)"
 
 bootstrap:

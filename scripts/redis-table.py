@@ -23,6 +23,13 @@ FAILOVER_BASE = ("algo=fixed_window&limit=100&window=10&traffic=poisson&rate=40&
                  "failover=11")
 REPLICA_BASE = "algo=fixed_window&limit=100&window=10&traffic=poisson&rate=50&seed=3&duration=30&nodes=4&rtt=2"
 LAGS = [100, 200, 400, 1000]
+# Skewed clocks (`--skew`, on the server) and a three-primary cluster (`--cluster`, started here):
+# the page's numbers for them (tests/real/redis.rs, tests/real/redis_cluster.rs).
+SKEW_BASE = "algo=fixed_window&limit=100&window=10&traffic=poisson&rate=50&seed=3&duration=30&nodes=4&rtt=2"
+SKEWS = [(300, "atomic"), (1000, "atomic"), (1000, "async")]
+CLUSTER_BASE = ("algo=fixed_window&limit=100&window=10&traffic=poisson&rate=10&seed=3&duration=60&nodes=4&rtt=2&"
+                "store=atomic")
+CLUSTER_KEYS = [1, 3, 6]
 NODES = [2, 4, 8, 16]
 RTTS = [1, 5, 20]
 MODES = ["race", "atomic", "async"]
@@ -77,13 +84,67 @@ def measure():
                         print(f"nodes={nodes:2} rtt={rtt:2} {mode:6} measured {cell(m):>18} simulated {cell(s):>18}",
                               file=sys.stderr)
             failures = measure_failures(port)
+            failures += measure_skew(port)
+            failures += measure_cluster()
         finally:
             server.kill()
             server.wait()
     (ROOT / "docs/redis-measured.json").write_text(json.dumps(
         {"base": BASE, "edge_base": EDGE_BASE, "runs": runs, "failover_base": FAILOVER_BASE,
-         "replica_base": REPLICA_BASE, "failures": failures}, indent=1) + "\n")
+         "replica_base": REPLICA_BASE, "skew_base": SKEW_BASE, "cluster_base": CLUSTER_BASE, "failures": failures},
+        indent=1) + "\n")
     return runs, failures
+
+
+def sim_json(args):
+    r = json.loads(subprocess.run([str(SIM), "redis", *args], capture_output=True, text=True, check=True).stdout)
+    r["redis"]["url"] = "redis://127.0.0.1:PORT/0"
+    return r
+
+
+def measure_skew(port):
+    runs = []
+    for skew, mode in SKEWS:
+        r = sim_json(["--url", f"redis://127.0.0.1:{port}", "--skew", str(skew), "--query", f"{SKEW_BASE}&store={mode}"])
+        runs.append({"kind": "skew", "lag_ms": skew, "mode": mode, "result": r})
+        print(f"skew={skew} {mode}: over {r['measured']['over_admitted']} vs {r['simulated']['over_admitted']}",
+              file=sys.stderr)
+    return runs
+
+
+def measure_cluster():
+    """Three primaries on free ports joined by `redis-cli --cluster create`, stopped at the end."""
+    runs, servers = [], []
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            ports = []
+            for i in range(3):
+                os.makedirs(f"{d}/{i}")
+                p, port = start_redis(f"{d}/{i}", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
+                servers.append(p)
+                ports.append(port)
+            subprocess.run(["redis-cli", "--cluster", "create", *[f"127.0.0.1:{p}" for p in ports], "--cluster-yes"],
+                           capture_output=True, check=True)
+            for _ in range(400):
+                infos = [subprocess.run(["redis-cli", "-p", str(p), "cluster", "info"], capture_output=True,
+                                        text=True).stdout for p in ports]
+                if all("cluster_state:ok" in i for i in infos):
+                    break
+                time.sleep(0.05)
+            seeds = ",".join(f"redis://127.0.0.1:{p}" for p in ports)
+            for k in CLUSTER_KEYS:
+                r = sim_json(["--cluster", seeds, "--shards", str(k), "--query", CLUSTER_BASE])
+                for row in r["keys"]["servers"] + r["keys"]["keys"]:
+                    row["url" if "url" in row else "server"] = "redis://127.0.0.1:PORT/0"
+                runs.append({"kind": "cluster", "lag_ms": k, "mode": "atomic", "result": r})
+                ops = [s["ops"] for s in r["keys"]["servers"]]
+                print(f"cluster keys={k}: ops per primary {ops}, over {r['measured']['over_admitted']} vs "
+                      f"{r['simulated']['over_admitted']}", file=sys.stderr)
+        finally:
+            for p in servers:
+                p.kill()
+                p.wait()
+    return runs
 
 
 def measure_failures(port):
@@ -168,26 +229,34 @@ def main():
                   f"measured: {m['over_admitted']}, simulated: {s['over_admitted']}, reference: {m['reference_admitted']}, "
                   f"sim_reference: {s['reference_admitted']} }},")
     rs.append("];")
-    rs += ["", "/// One run of a store failure: a failover (`kind` \"failover\", on `FAILOVER_BASE`) or reads",
-           "/// from the replica (\"replica_read\", on `REPLICA_BASE`), the replica `lag_ms` behind.",
+    rs += ["", "/// One run of a store's failure: a failover (`kind` \"failover\", on `FAILOVER_BASE`), reads from",
+           "/// the replica (\"replica_read\", on `REPLICA_BASE`), skewed clocks (\"skew\", on `SKEW_BASE`) or",
+           "/// a three-primary Redis Cluster (\"cluster\", on `CLUSTER_BASE`).",
            "#[derive(Clone, Copy, Debug, PartialEq, Eq)]", "pub struct Failure {",
-           "    /// `failover` or `replica_read`.", "    pub kind: &'static str,",
-           "    /// The replica's lag, ms.", "    pub lag_ms: u32,", "    /// The store mode.", "    pub mode: &'static str,",
+           "    /// `failover`, `replica_read`, `skew` or `cluster`.", "    pub kind: &'static str,",
+           "    /// The replica's lag or the clocks' skew, ms; the cluster's keys (`shards`).", "    pub lag_ms: u32,",
+           "    /// The store mode.", "    pub mode: &'static str,",
            "    /// Over-admitted, measured and simulated.", "    pub over: (i64, i64),",
            "    /// Lost increments (a failover) or stale reads (replica reads), measured and simulated.",
-           "    pub cost: (u64, u64),", "}", "",
+           "    pub cost: (u64, u64),",
+           "    /// A cluster's store operations per primary, measured.", "    pub ops: &'static [u64],", "}", "",
            "/// The failover runs' scenario, plus the row's `replica_lag` and `store`.",
            f"pub const FAILOVER_BASE: &str = {json.dumps(FAILOVER_BASE)};", "",
            "/// The replica reads' scenario, plus the row's `replica_lag` and `store=replica_read`.",
            f"pub const REPLICA_BASE: &str = {json.dumps(REPLICA_BASE)};", "",
+           "/// The skewed clocks' scenario, plus the row's `skew` and `store`.",
+           f"pub const SKEW_BASE: &str = {json.dumps(SKEW_BASE)};", "",
+           "/// The cluster's scenario, plus the row's `shards`.",
+           f"pub const CLUSTER_BASE: &str = {json.dumps(CLUSTER_BASE)};", "",
            "/// Every failure run.", "pub const FAILURES: &[Failure] = &["]
     for f in failures:
         r = f["result"]
-        m, s = r["replica"]["measured"], r["replica"]["simulated"]
-        key = "lost_increments" if f["kind"] == "failover" else "stale_reads"
+        key = {"failover": "lost_increments", "replica_read": "stale_reads"}.get(f["kind"])
+        cost = (r["replica"]["measured"][key], r["replica"]["simulated"][key]) if key else (0, 0)
+        ops = [s["ops"] for s in r["keys"]["servers"]] if f["kind"] == "cluster" else []
         rs.append(f"    Failure {{ kind: {json.dumps(f['kind'])}, lag_ms: {f['lag_ms']}, mode: {json.dumps(f['mode'])}, "
                   f"over: ({r['measured']['over_admitted']}, {r['simulated']['over_admitted']}), "
-                  f"cost: ({m[key]}, {s[key]}) }},")
+                  f"cost: ({cost[0]}, {cost[1]}), ops: &{ops} }},")
     rs.append("];")
     out = ROOT / "src/present/cluster/redis_measured.rs"
     out.write_text("\n".join(rs) + "\n")
@@ -210,6 +279,17 @@ def failure_lines(failures):
         lines.append(f"| {lag} ms | {pair('failover', lag, 'atomic', 'lost_increments')} | "
                      f"{pair('failover', lag, 'async', 'lost_increments')} | "
                      f"{pair('replica_read', lag, 'replica_read', 'stale_reads')} |")
+    over = lambda r: f"{r['measured']['over_admitted']:+d} ({r['simulated']['over_admitted']:+d})"
+    lines += ["", f"Skewed clocks (`--skew`): `{SKEW_BASE}`; a three-primary Redis Cluster (`--cluster`, `--shards`):",
+              f"`{CLUSTER_BASE}`. Measured (simulated).", "",
+              "| clocks ±300 ms, atomic | ±1 s, atomic | ±1 s, edge (async) | cluster: operations per primary, over-admitted: 1 key | 3 keys | 6 keys |",
+              "|---:|---:|---:|---:|---:|---:|"]
+    cells = [over(by[("skew", skew, mode)]) for skew, mode in SKEWS]
+    for k in CLUSTER_KEYS:
+        r = by[("cluster", k, "atomic")]
+        ops = " / ".join(str(s["ops"]) for s in r["keys"]["servers"])
+        cells.append(f"{ops}; {over(r)}")
+    lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 

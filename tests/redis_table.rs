@@ -35,7 +35,7 @@ fn the_readme_table_and_the_app_quote_the_same_measurements() {
 
 #[test]
 fn the_readme_failures_table_and_the_app_quote_the_same_measurements() {
-    use ratelimit_playground::present::cluster::redis_measured::FAILURES;
+    use ratelimit_playground::present::cluster::redis_measured::{Failure, FAILURES};
     let readme = include_str!("../README.md");
     let table = readme
         .split("<!-- redis-failures:begin -->")
@@ -47,8 +47,20 @@ fn the_readme_failures_table_and_the_app_quote_the_same_measurements() {
         .filter(|l| l.starts_with("| ") && l.contains(" ms |"))
         .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
         .collect();
-    assert_eq!(rows.len() * 3, FAILURES.len(), "one README row per lag, three failures each");
-    for f in FAILURES {
+    let (lags, others): (Vec<&Failure>, Vec<&Failure>) =
+        FAILURES.iter().partition(|f| matches!(f.kind, "failover" | "replica_read"));
+    assert_eq!(rows.len() * 3, lags.len(), "one README row per lag, three failures each");
+    // The clocks' and the cluster's row: `+m (+s)`, and a cluster's operations per primary.
+    let row = table.lines().rfind(|l| l.starts_with("| ") && !l.contains("---")).unwrap();
+    let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+    assert_eq!(cells.len(), others.len(), "{row}");
+    for (cell, f) in cells.iter().zip(&others) {
+        let over = format!("{:+} ({:+})", f.over.0, f.over.1);
+        let ops: Vec<String> = f.ops.iter().map(u64::to_string).collect();
+        let expected = if f.kind == "cluster" { format!("{}; {over}", ops.join(" / ")) } else { over };
+        assert_eq!(*cell, expected, "{f:?}");
+    }
+    for f in lags {
         let row = rows.iter().find(|c| c[0] == format!("{} ms", f.lag_ms)).unwrap_or_else(|| panic!("{f:?}"));
         let column = match (f.kind, f.mode) {
             ("failover", "atomic") => 1,

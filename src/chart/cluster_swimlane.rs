@@ -45,6 +45,9 @@ pub struct Op {
     pub overwritten: bool,
     /// A GET that read the same value as another node's GET, both going on to SET it.
     pub same_read: bool,
+    /// A write that counted a request and reached the primary in the replica's lag before the
+    /// failover: the promoted replica never got it.
+    pub lost_at_failover: bool,
 }
 
 /// What the swimlane shows: the last `span` seconds.
@@ -66,6 +69,10 @@ pub struct Swimlane {
     pub outage: Option<(f64, f64)>,
     /// Lost updates marked (the SET and the GET before it both in view).
     pub lost_updates: usize,
+    /// The failover, if it happened in view (seconds relative to now).
+    pub failover: Option<f64>,
+    /// Writes in view that the failover lost.
+    pub lost_at_failover: usize,
 }
 
 /// The span the swimlane shows for `sc`: five round trips or twenty arrivals, whichever is longer,
@@ -105,6 +112,7 @@ impl Swimlane {
             lost_update: false,
             overwritten: false,
             same_read: false,
+            lost_at_failover: false,
         };
         // Index into `ops` of each request's GET and SET, for marking lost updates.
         let mut race: Vec<(usize, Option<(usize, u64)>)> = Vec::new();
@@ -143,6 +151,15 @@ impl Swimlane {
         lane.mark_lost_updates(&race);
         let left = -lane.span;
         lane.ops.retain(|o| o.back.unwrap_or(o.at) >= left && o.sent <= 0.0);
+        if let Some((t, lag)) = link.failover.filter(|&(t, _)| t <= now) {
+            let (at, lag) = (rel(t), lag.as_secs_f64());
+            for o in &mut lane.ops {
+                let write = matches!(o.kind, OpKind::Set | OpKind::Increment | OpKind::Script { allowed: true });
+                o.lost_at_failover = write && o.at > at - lag && o.at <= at;
+            }
+            lane.lost_at_failover = lane.ops.iter().filter(|o| o.lost_at_failover && o.at >= left).count();
+            lane.failover = Some(at).filter(|&a| a >= left);
+        }
         lane.decisions.retain(|d| d.1 >= left && d.1 <= 0.0);
         lane.waits.retain(|w| w.2 >= left && w.2 <= 0.0);
         lane.outage = link.outage.map(|o| (rel(o.start).max(left), rel(o.end).min(0.0))).filter(|(from, to)| from < to);
@@ -211,5 +228,30 @@ mod tests {
         assert_eq!(l.outage, Some((-l.span, 0.0)));
         assert!(l.ops.iter().all(|o| o.kind == OpKind::Unanswered && o.back.is_none()));
         assert!(!l.waits.is_empty());
+    }
+
+    #[test]
+    fn a_failover_in_view_marks_the_writes_of_the_lag_before_it_as_lost() {
+        // 40/s into 100 per 10 s: admitted scripts around 11 s; the replica 100 ms behind.
+        let q = "algo=fixed_window&limit=100&window=10&rate=40&nodes=4&store=atomic&rtt=2&failover=11&traffic=poisson";
+        let sc = Scenario::from_query(&format!("{q}&replica_lag=100")).unwrap();
+        let mut sim = Simulation::new(&sc);
+        sim.step_until(SimTime(11_200_000_000));
+        let traces = Traces::from_events(sim.metrics().events());
+        let l = Swimlane::from_traces(&traces, sim.now(), span_for(&sc), &Link::of(&sc), 4, true);
+        let at = l.failover.expect("the failover is in view");
+        assert!((at + 0.2).abs() < 1e-9, "{at}");
+        assert!(l.lost_at_failover > 0);
+        for o in l.ops.iter().filter(|o| o.lost_at_failover) {
+            assert_eq!(o.kind, OpKind::Script { allowed: true });
+            assert!(o.at > at - 0.1 && o.at <= at, "{o:?}");
+        }
+        // Before the failover nothing is lost yet, and a replica in step loses nothing.
+        assert_eq!(lane(&format!("{q}&replica_lag=100"), 10).lost_at_failover, 0);
+        let mut sim = Simulation::new(&Scenario::from_query(&format!("{q}&replica_lag=0")).unwrap());
+        sim.step_until(SimTime(11_200_000_000));
+        let traces = Traces::from_events(sim.metrics().events());
+        let l = Swimlane::from_traces(&traces, sim.now(), span_for(&sc), &Link::of(&sim.scenario().clone()), 4, true);
+        assert_eq!(l.lost_at_failover, 0);
     }
 }

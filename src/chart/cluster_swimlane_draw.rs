@@ -95,6 +95,10 @@ pub fn draw_swimlane<DB: DrawingBackend>(
         root.draw(&Rectangle::new([(x(from), g.store.0), (x(to), g.store.1)], t.rejected.mix(0.3).filled()))?;
     }
     let sy = g.store_y();
+    if let Some(at) = lane.failover {
+        let dashed = t.rejected.stroke_width(style.stroke(2.0));
+        root.draw(&DashedPathElement::new([(x(at), g.top), (x(at), g.store.1)], style.px(6.0), style.px(3.0), dashed))?;
+    }
     for &(from, to) in &lane.stale {
         let y = g.store.0 - style.px(3.0);
         if let Some(seg) = clip((x(from), y), (x(to), y), g.left, g.right) {
@@ -161,6 +165,9 @@ pub fn draw_swimlane<DB: DrawingBackend>(
                 root.draw(&Polygon::new(vec![(p.0, p.1 - r), (p.0 + r, p.1 + r), (p.0 - r, p.1 + r)], solid))?;
             }
             OpKind::Unanswered => root.draw(&Circle::new(p, r, t.rejected.stroke_width(style.stroke(1.5))))?,
+        }
+        if o.lost_at_failover {
+            root.draw(&Circle::new(p, r * 2, t.rejected.stroke_width(style.stroke(2.0))))?;
         }
     }
     let bar = style.px(1.5).max(1);

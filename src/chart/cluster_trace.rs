@@ -100,13 +100,19 @@ pub struct Link {
     pub timeout: Nanos,
     /// When the store is down.
     pub outage: Option<Outage>,
+    /// When the store's replica is promoted, and how far behind it is: a write that reaches the
+    /// primary in the lag before is lost (`failover`).
+    pub failover: Option<(SimTime, Nanos)>,
 }
 
 impl Link {
     /// The link of `sc`, split as the engine splits it (`up` = ⌊rtt / 2⌋).
     pub fn of(sc: &Scenario) -> Self {
         let up = Nanos(sc.rtt.as_nanos() / 2);
-        Link { up, down: Nanos(sc.rtt.as_nanos() - up.as_nanos()), timeout: sc.timeout, outage: sc.outage }
+        let failover = crate::sim::replica::Replica::of(sc)
+            .and_then(|_| crate::sim::store_keys::failover(&sc.product))
+            .map(|t| (t, Nanos(sc.product.get(&crate::sim::store_keys::REPLICA_LAG) * 1_000)));
+        Link { up, down: Nanos(sc.rtt.as_nanos() - up.as_nanos()), timeout: sc.timeout, outage: sc.outage, failover }
     }
 
     /// Whether an operation reaching the store at `t` finds it down.

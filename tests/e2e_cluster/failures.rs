@@ -101,6 +101,17 @@ async fn failing_store() {
     assert_eq!(admitted, exact, "one key, one exact limiter");
     assert!(text(&client, "#shards-hint").await.contains("hot key"));
 
+    // The swimlane marks the writes a failover lost: at 10 s, the failover 0.2 s before is in view.
+    let q = "capacity=1000&refill=100&rate=40&nodes=4&store=atomic&rtt=2&failover=9.8&replica_lag=1000&traffic=poisson";
+    client.goto(&format!("{}?{q}", server.url)).await.expect("open the link");
+    wait_until(&client, "document.querySelector('#swimlane')", Duration::from_secs(15), "the multi-node view").await;
+    click(&client, "#play").await; // pause
+    run_for(&client, 10).await;
+    let lost = text(&client, "#lost-in-view").await;
+    assert!(lost.contains("writes in view lost at the failover"), "{lost}");
+    js(&client, "document.querySelector('#swimlane').scrollIntoView(); return null;").await;
+    screenshot(&client, "failures-swimlane.png").await;
+
     // A phone, then dark mode.
     page::phone(&client).await;
     js(&client, "document.querySelector('#failures').scrollIntoView(); return null;").await;

@@ -38,6 +38,11 @@ pub fn SwimlaneCard(
     });
     let span = Memo::new(move |_| sc.with(|s| span_for(s).as_secs_f64()));
     let store = Memo::new(move |_| sc.with(|s| s.store));
+    let failover = Memo::new(move |_| sc.with(|s| crate::sim::store_keys::failover(&s.product).is_some()));
+    let lost_at_failover = Memo::new(move |_| {
+        pg.readout.with(|s| (s.generation, s.events));
+        lane.with_untracked(|l| l.lost_at_failover)
+    });
     let label = Signal::derive(move || {
         format!(
             "Swimlane of the last {}: one lane per node and one for the store; each store operation is a line from its node down to the store and back; a lost update is marked with a large square in the rejected colour",
@@ -78,6 +83,9 @@ pub fn SwimlaneCard(
                     }.into_any(),
                     StoreMode::Local => view! { <span>"No store: each node decides alone."</span> }.into_any(),
                 }}
+                <Show when=move || failover.get()>
+                    <span class="key-rejected">"┆ failover · ◯ a write it lost"</span>
+                </Show>
                 <span class="key-admitted">"▮ 200"</span>
                 <span class="key-rejected">"✕ 429"</span>
                 <span class="key-time">{move || format!("← {} · now →", format_secs(span.get()))}</span>
@@ -88,6 +96,11 @@ pub fn SwimlaneCard(
                     (StoreMode::Race, 1) => "1 lost update in view.".to_string(),
                     (StoreMode::Race, n) => format!("{n} lost updates in view."),
                     _ => String::new(),
+                }}
+                {move || match lost_at_failover.get() {
+                    0 => String::new(),
+                    1 => " 1 write in view lost at the failover.".to_string(),
+                    n => format!(" {n} writes in view lost at the failover."),
                 }}
             </p>
         </figure>
