@@ -12,6 +12,15 @@ async fn leading_number(client: &Client, selector: &str) -> u64 {
     t.split(' ').next().unwrap_or_default().replace(',', "").parse().unwrap_or_else(|_| panic!("{selector}: {t}"))
 }
 
+/// Presses the story `id`, waits for its link (which includes `marker`), pauses and computes 60 s.
+async fn play_story(client: &Client, id: &str, marker: &str) {
+    click(client, &format!("#{id}")).await;
+    let linked = format!("location.search.includes('{marker}')");
+    wait_until(client, &linked, Duration::from_secs(5), "the story's link").await;
+    click(client, "#play").await; // pause
+    run_for(client, 60).await;
+}
+
 #[test]
 fn the_failing_store_stories_show_what_they_say() {
     one_browser_at_a_time(failing_store());
@@ -61,20 +70,14 @@ async fn failing_store() {
     assert_eq!(admitted, exact);
 
     // Reads from a replica 200 ms behind: stale reads, about ten too many per window.
-    click(&client, "#failure-replica-reads").await;
-    wait_until(&client, "location.search.includes('store=replica_read')", Duration::from_secs(5), "the story").await;
-    click(&client, "#play").await; // pause
-    run_for(&client, 60).await;
+    play_story(&client, "failure-replica-reads", "store=replica_read").await;
     let (admitted, exact) = admitted_and_exact(&client).await;
     assert!((50..=70).contains(&(admitted - exact)), "{admitted} admitted, exact {exact}");
     assert!(leading_number(&client, "#stale-reads").await > 0);
     assert!(text(&client, "#node-code").await.contains("replica.get(key)"));
 
     // Clocks 300 ms apart: too many at every window's edge, until the store's clock stamps them.
-    click(&client, "#failure-skew").await;
-    wait_until(&client, "location.search.includes('skew=300')", Duration::from_secs(5), "the story").await;
-    click(&client, "#play").await; // pause
-    run_for(&client, 60).await;
+    play_story(&client, "failure-skew", "skew=300").await;
     let (admitted, exact) = admitted_and_exact(&client).await;
     assert!((36..=54).contains(&(admitted - exact)), "{admitted} admitted, exact {exact}");
     set_control(&client, "#now", "server", "change").await;
@@ -85,10 +88,7 @@ async fn failing_store() {
 
     // One hot key, or four: the keys' uneven shares admit fewer than one exact limiter; one key
     // is exact again.
-    click(&client, "#failure-shards").await;
-    wait_until(&client, "location.search.includes('shards=4')", Duration::from_secs(5), "the story").await;
-    click(&client, "#play").await; // pause
-    run_for(&client, 60).await;
+    play_story(&client, "failure-shards", "shards=4").await;
     let (admitted, exact) = admitted_and_exact(&client).await;
     assert!((-28..=-20).contains(&(admitted as i64 - exact as i64)), "{admitted} admitted, exact {exact}");
     assert!(text(&client, "#shards-hint").await.starts_with("4 keys on different hash slots"));
