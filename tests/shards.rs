@@ -98,6 +98,10 @@ fn shards_outside_the_atomic_script_and_get_then_set_are_refused() {
         assert_eq!(e.param, "shards", "{q}");
         assert!(e.message.contains("store=atomic or store=race"), "{q}: {}", e.message);
     }
+    // Every key must allow at least one request.
+    let e = run(&Scenario::from_query("algo=fixed_window&limit=10&window=1&store=atomic&nodes=2&shards=16").unwrap())
+        .unwrap_err();
+    assert!(e.message.contains("16 keys cannot split a limit of 10"), "{}", e.message);
     let e = Scenario::from_query("store=atomic&shards=17").unwrap_err();
     assert!(e.to_string().contains("shards"), "{e}");
 }

@@ -155,7 +155,8 @@ impl Swimlane {
             let (at, lag) = (rel(t), lag.as_secs_f64());
             for o in &mut lane.ops {
                 let write = matches!(o.kind, OpKind::Set | OpKind::Increment | OpKind::Script { allowed: true });
-                o.lost_at_failover = write && o.at > at - lag && o.at <= at;
+                // A write reaching the store at the failover's instant goes to the new primary.
+                o.lost_at_failover = write && o.at > at - lag && o.at < at;
             }
             lane.lost_at_failover = lane.ops.iter().filter(|o| o.lost_at_failover && o.at >= left).count();
             lane.failover = Some(at).filter(|&a| a >= left);

@@ -38,6 +38,8 @@ struct NodeLoop {
     routes: Vec<usize>,
     /// The link writes go to: the primary's until the failover.
     writes_to: usize,
+    /// This node has set the ledger to expire (with its first push), as every key the run writes.
+    ledger_expires: bool,
     /// store = async: the node's view and its unacknowledged increments.
     edge: Node,
     reports: Sender<Report>,
@@ -47,7 +49,7 @@ struct NodeLoop {
 pub fn run(index: usize, shared: Arc<Shared>, links: Vec<Link>, inbox: Receiver<Msg>, reports: Sender<Report>) {
     let edge = Node::new(shared.keys[0].layout.fresh());
     let routes = shared.keys.iter().map(|k| k.link).collect();
-    let mut node = NodeLoop { index, shared, links, routes, writes_to: PRIMARY, edge, reports };
+    let mut node = NodeLoop { index, shared, links, routes, writes_to: PRIMARY, ledger_expires: false, edge, reports };
     if let Err(e) = node.serve(&inbox) {
         let _ = node.reports.send(Report::Failed(e));
     }
@@ -128,7 +130,13 @@ impl NodeLoop {
         match &self.shared.ledger {
             Some(ledger) if to == PRIMARY => {
                 let push = ["RPUSH".to_string(), ledger.clone(), id.to_string()];
-                self.links[to].send(&push, Waiting::Ledger)
+                self.links[to].send(&push, Waiting::Ledger)?;
+                if !self.ledger_expires {
+                    self.ledger_expires = true;
+                    let ttl = self.shared.keys[0].layout.ttl_ms().to_string();
+                    self.links[to].send(&["PEXPIRE".to_string(), ledger.clone(), ttl], Waiting::Ignored)?;
+                }
+                Ok(())
             }
             _ => Ok(()),
         }
@@ -200,6 +208,7 @@ impl NodeLoop {
                 if v.allowed || self.shared.count_rejected {
                     let seq = self.edge.sent_increment(crate::sim::SimTime(t));
                     let args = self.shared.keys[0].layout.increment_args(t, self.index, seq);
+                    self.count_op(a.id);
                     self.evalsha(args, Waiting::Increment(seq), a.id)?;
                 }
                 self.decided(a, v, false);
@@ -330,8 +339,8 @@ impl NodeLoop {
             Waiting::Get(a) | Waiting::Script(a) => a,
             _ => {
                 return Err(format!(
-                    "Redis Cluster moved the run's key to {to} in the middle of a GET-then-SET transaction; run again \
-                     once the cluster is stable"
+                    "Redis Cluster moved the run's key to {to}; the runner follows a move for a read or a script, \
+                     not for a SET's transaction or an edge node's increment: run again once the cluster is stable"
                 ))
             }
         };

@@ -76,9 +76,16 @@ impl Placement {
         for (s, server) in self.servers.iter().enumerate() {
             let mut conn = Conn::open(server, None, SETUP_TIMEOUT)?;
             for name in self.names_on(s).iter().flat_map(|k| with_extra(k, extra)) {
-                match conn.call(&["EXISTS", &name])? {
-                    Reply::Int(0) => conn.call(&["DEL", &name]).map(drop)?,
-                    _ => return Err(format!("the key {name} already exists on {server}; not touching it")),
+                match conn.call(&["EXISTS", &name]) {
+                    Ok(Reply::Int(0)) => conn.call(&["DEL", &name]).map(drop)?,
+                    Ok(_) => return Err(format!("the key {name} already exists on {server}; not touching it")),
+                    Err(e) if e.contains("MOVED") => {
+                        return Err(format!(
+                            "{server} is a Redis Cluster node and the run's keys hash to other nodes' slots: \
+                             give the cluster with --cluster instead of --url"
+                        ))
+                    }
+                    Err(e) => return Err(e),
                 }
             }
         }
@@ -157,9 +164,15 @@ impl Placement {
         let placement = self;
         let secs = sc.duration.as_nanos() as f64 / 1e9;
         let decided = simulated.requests - simulated.timeouts;
-        // One key: the engine's store served every operation.
+        // One key: the engine's store served every operation: a script per request; a GET per
+        // request and a SET per counted one; an edge node's increment per counted request.
+        let counted = if sc.count_rejected { decided } else { simulated.admitted };
         let one = || {
-            let ops = if sc.store == StoreMode::Race { decided + simulated.admitted } else { decided };
+            let ops = match sc.store {
+                StoreMode::Race => decided + counted,
+                StoreMode::Async => counted,
+                _ => decided,
+            };
             let limit = match sc.algo {
                 crate::sim::Algorithm::TokenBucket | crate::sim::Algorithm::Gcra => sc.capacity,
                 _ => sc.effective_limit(),

@@ -35,6 +35,17 @@ pub struct ReplicaLink {
     pub promoted: bool,
 }
 
+/// Whether `a` and `b` name the same server: an address in common, or the same port on loopback
+/// (`localhost` may resolve to `::1` while a replica names `127.0.0.1`).
+fn same_server(a: &RedisUrl, b: &RedisUrl) -> bool {
+    use std::net::ToSocketAddrs;
+    let addrs = |u: &RedisUrl| (u.host.as_str(), u.port).to_socket_addrs().map(Vec::from_iter).unwrap_or_default();
+    let (x, y) = (addrs(a), addrs(b));
+    x.iter().any(|p| {
+        y.contains(p) || (p.ip().is_loopback() && y.iter().any(|q| q.ip().is_loopback() && q.port() == p.port()))
+    })
+}
+
 /// `INFO replication`'s `field:value` lines.
 fn replication(conn: &mut Conn) -> Result<Vec<(String, String)>, String> {
     let info = conn.call(&["INFO", "replication"])?.text().unwrap_or_default();
@@ -68,7 +79,7 @@ impl ReplicaLink {
         let host = info_field(&info, "master_host").unwrap_or_default().to_string();
         let port: u16 = info_field(&info, "master_port").and_then(|p| p.parse().ok()).unwrap_or(0);
         let theirs = RedisUrl { host: host.clone(), port, ..primary.clone() };
-        if resolve(&theirs, CALL).ok() != Some(resolve(primary, CALL)?) {
+        if !same_server(&theirs, primary) {
             return Err(not_replica());
         }
         let mut link = ReplicaLink { url: replica.clone(), origin: (host, port), proxy: None, promoted: false };
@@ -79,19 +90,26 @@ impl ReplicaLink {
             link.proxy = Some(proxy);
             conn.call(&["REPLICAOF", &at.ip().to_string(), &at.port().to_string()])?;
         }
-        link.wait_in_sync(&mut conn, primary, SYNC_TIMEOUT + 20 * lag)?;
+        if let Err(e) = link.wait_in_sync(&mut conn, primary, SYNC_TIMEOUT + 20 * lag) {
+            // Leave it as it was: replicating its primary directly.
+            let (host, port) = (link.origin.0.clone(), link.origin.1.to_string());
+            let back = conn.call(&["REPLICAOF", &host, &port]).err().map_or(String::new(), |b| format!("; {b}"));
+            return Err(format!("{e}{back}"));
+        }
         Ok(link)
     }
 
     /// Waits until the replica's link is up and it has the primary's whole stream.
     fn wait_in_sync(&self, replica: &mut Conn, primary: &RedisUrl, limit: Duration) -> Result<(), String> {
-        let mut p = Conn::open(primary, None, CALL)?;
+        let offset = |i: &[(String, String)], k| info_field(i, k).and_then(|v| v.parse::<i64>().ok());
+        // Where the primary's stream is now: a primary that keeps taking writes is always a
+        // little ahead, so the replica need only reach this.
+        let target = offset(&replication(&mut Conn::open(primary, None, CALL)?)?, "master_repl_offset");
         let start = Instant::now();
         loop {
-            let offset = |i: &[(String, String)], k| info_field(i, k).and_then(|v| v.parse::<i64>().ok());
-            let (ours, theirs) = (replication(replica)?, replication(&mut p)?);
+            let ours = replication(replica)?;
             let up = info_field(&ours, "master_link_status") == Some("up");
-            if up && offset(&ours, "slave_repl_offset") >= offset(&theirs, "master_repl_offset") {
+            if up && offset(&ours, "slave_repl_offset") >= target {
                 return Ok(());
             }
             if start.elapsed() > limit {

@@ -64,12 +64,18 @@ fn server_version(conn: &mut Conn) -> String {
 /// back under its primary, and checks that none of the keys is left there.
 fn cleanup_replica(link: ReplicaLink, primary: &RedisUrl, keys: &[String], ttl_s: u64) -> Result<(), String> {
     let replica = link.url.clone();
-    if link.promoted {
-        let mut conn = Conn::open(&replica, None, SETUP_TIMEOUT)?;
-        conn.call(&[&["DEL".to_string()], keys].concat())
-            .map_err(|e| format!("{e}; the keys expire by themselves within {ttl_s} s"))?;
-    }
+    // The promoted replica's copy of the keys goes; whatever happens, it replicates its primary
+    // again (whose full resync would drop them anyway).
+    let deleted = if link.promoted {
+        Conn::open(&replica, None, SETUP_TIMEOUT)
+            .and_then(|mut c| c.call(&[&["DEL".to_string()], keys].concat()))
+            .map(drop)
+            .map_err(|e| format!("{e}; the keys expire by themselves within {ttl_s} s"))
+    } else {
+        Ok(())
+    };
     link.restore(primary)?;
+    deleted?;
     match Conn::open(&replica, None, SETUP_TIMEOUT)?.call(&[&["EXISTS".to_string()], keys].concat())? {
         Reply::Int(0) => Ok(()),
         r => Err(format!("the run's keys are still on the replica {replica} after it resynced ({r:?})")),

@@ -73,9 +73,23 @@ pub fn applies(sc: &Scenario) -> bool {
         && crate::sim::store_keys::failover(&sc.product).is_none()
 }
 
-/// Refuses a `shards` that [`applies`] would ignore, naming what to change.
+/// Refuses a `shards` that [`applies`] would ignore, or more keys than the limit has requests
+/// (each key must allow one), naming what to change.
 pub fn check(sc: &Scenario) -> Result<(), ParamError> {
-    if count(sc) == 1 || applies(sc) {
+    let k = count(sc) as u64;
+    let most = match sc.algo {
+        Algorithm::TokenBucket | Algorithm::Gcra => sc.capacity.min(sc.refill.milli()),
+        _ => sc.effective_limit(),
+    };
+    if applies(sc) && k > most {
+        return Err(ParamError {
+            param: "shards".into(),
+            message: format!(
+                "{k} keys cannot split a limit of {most}: each key must allow at least one; allowed: 1 to {most}"
+            ),
+        });
+    }
+    if k == 1 || applies(sc) {
         return Ok(());
     }
     Err(ParamError {
