@@ -170,7 +170,12 @@ impl NodeLoop {
     /// Counts one store operation on request `id`'s key and the server it goes to.
     fn count_op(&self, id: u64) {
         self.shared.keys[self.key(id)].ops.fetch_add(1, Ordering::Relaxed);
-        if let Some(ops) = self.shared.server_ops.get(self.route(id)) {
+        self.count_server(self.route(id));
+    }
+
+    /// Counts one store operation on the server of `link`.
+    fn count_server(&self, link: usize) {
+        if let Some(ops) = self.shared.server_ops.get(link) {
             ops.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -347,9 +352,7 @@ impl NodeLoop {
         let Some(link) = self.links.iter().position(|l| l.addr == to) else {
             return Err(format!("Redis Cluster redirected the run's key to {to}, a node CLUSTER SLOTS did not name"));
         };
-        if let Some(ops) = self.shared.server_ops.get(link) {
-            ops.fetch_add(1, Ordering::Relaxed);
-        }
+        self.count_server(link);
         if ask {
             self.links[link].send(&["ASKING".to_string()], Waiting::Queued)?;
         } else {

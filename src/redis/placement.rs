@@ -21,15 +21,6 @@ pub struct Placement {
     pub keys: Vec<(Layout, usize)>,
 }
 
-/// How many keys `sc`'s limiter has in the runner: `shards` when the engine shards it, else 1.
-pub fn key_count(sc: &Scenario) -> usize {
-    if shards::applies(sc) {
-        shards::count(sc)
-    } else {
-        1
-    }
-}
-
 /// Key `i` of `k`'s policy: the scenario's, or its share of it.
 fn policy(sc: &Scenario, i: usize, k: usize) -> Scenario {
     if k == 1 {
@@ -44,7 +35,7 @@ impl Placement {
     /// belongs to; otherwise on `url` (on the primary serving the slot, if `url` is a cluster
     /// node that redirects it).
     pub fn new(run: &str, sc: &Scenario, ttl_ms: u64, url: &RedisUrl, cluster: bool) -> Result<Placement, String> {
-        let k = key_count(sc);
+        let k = shards::keys(sc);
         if cluster {
             let map = SlotMap::read(url, &mut Conn::open(url, None, SETUP_TIMEOUT)?)?;
             let keys = cluster::place(run, k, &map)
@@ -202,7 +193,7 @@ impl Placement {
             .servers
             .iter()
             .zip(server_ops)
-            .map(|(url, &ops)| ServerRow { url: url.to_string(), ops, ops_per_s: Load::new(ops, 0, secs).ops_per_s })
+            .map(|(url, &ops)| ServerRow { url: url.to_string(), ops, ops_per_s: Load::per_second(ops, secs) })
             .collect();
         KeysRun { keys, servers }
     }

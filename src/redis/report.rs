@@ -168,7 +168,12 @@ pub struct Load {
 impl Load {
     /// `ops` and `admitted` over a run of `secs` scenario seconds.
     pub fn new(ops: u64, admitted: u64, secs: f64) -> Load {
-        Load { ops, ops_per_s: (ops as f64 / secs * 1000.0).round() / 1000.0, admitted }
+        Load { ops, ops_per_s: Load::per_second(ops, secs), admitted }
+    }
+
+    /// `n` over `secs` seconds, per second to the thousandth.
+    pub fn per_second(n: u64, secs: f64) -> f64 {
+        (n as f64 / secs * 1000.0).round() / 1000.0
     }
 }
 

@@ -62,6 +62,15 @@ pub fn key_of(id: u64, k: usize) -> usize {
     ((z ^ (z >> 31)) % k as u64) as usize
 }
 
+/// How many keys `sc`'s limiter really has: [`count`] where sharding [`applies`], else 1.
+pub fn keys(sc: &Scenario) -> usize {
+    if applies(sc) {
+        count(sc)
+    } else {
+        1
+    }
+}
+
 /// Whether `sc`'s limiter is sharded: more than one key, a textbook meter in a store that runs
 /// one (the atomic script, GET then SET), no replica. Otherwise the key is ignored (the CLI
 /// refuses it: [`check`]).
