@@ -11,9 +11,10 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+use ratelimit_playground::present::modules;
 use ratelimit_playground::present::share::link::{Frame, Link, LinkView, APP_KEYS};
 use ratelimit_playground::sim::query::{known_keys, percent_decode};
-use ratelimit_playground::sim::{Rate, Scenario, TrafficShape};
+use ratelimit_playground::sim::{Capabilities, Rate, Scenario, TrafficShape};
 
 fn value() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -66,15 +67,28 @@ fn the_query_parser_never_panics_and_lenient_results_always_validate() {
             let embed_keys = q
                 .split('&')
                 .any(|p| APP_KEYS[1..].contains(&percent_decode(p.split('=').next().unwrap_or("")).as_str()));
-            match Link::read_page(&q, &base) {
-                Some(plain) => prop_assert!(clean && plain == link, "{}: read_page read what read did not", q),
-                None => prop_assert!(!clean || embed_keys, "{}: read_page refused a clean link", q),
+            let runs = |caps: Capabilities| caps.check(&link.scenario).is_ok();
+            match Link::read_page(&q, &base, modules::PAGE) {
+                Some(plain) => prop_assert!(
+                    clean && runs(modules::PAGE) && plain == link,
+                    "{}: read_page read what read did not",
+                    q
+                ),
+                None => {
+                    prop_assert!(!clean || embed_keys || !runs(modules::PAGE), "{}: read_page refused a clean link", q)
+                }
             }
             // A frame's first module: exactly the embed links read without a notice.
             let clean_embed = problems.is_empty() && link.view == LinkView::Single && link.embed;
-            match Link::read_frame(&q, &base) {
-                Some(plain) => prop_assert!(clean_embed && plain == link, "{}: read_frame read what read did not", q),
-                None => prop_assert!(!clean_embed, "{}: read_frame refused a clean embed link", q),
+            match Link::read_frame(&q, &base, modules::FRAME) {
+                Some(plain) => prop_assert!(
+                    clean_embed && runs(modules::FRAME) && plain == link,
+                    "{}: read_frame read what read did not",
+                    q
+                ),
+                None => {
+                    prop_assert!(!clean_embed || !runs(modules::FRAME), "{}: read_frame refused a clean embed link", q)
+                }
             }
             if let Ok(sc) = &strict {
                 prop_assert!(notices.is_empty(), "{q}: strict accepted but lenient complained: {notices:?}");

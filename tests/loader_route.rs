@@ -8,6 +8,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use ratelimit_playground::present::cluster::presets::is_cluster;
+use ratelimit_playground::present::modules;
 use ratelimit_playground::present::share::cards::Card;
 use ratelimit_playground::present::share::link::{Link, LinkView};
 use ratelimit_playground::present::share::route::{route_js, Module};
@@ -173,13 +174,13 @@ fn a_link_for_a_first_module_is_one_it_draws_or_hands_over() {
     for q in &links {
         match Module::of(q) {
             Module::Page => {
-                if let Some(link) = Link::read_page(q, &base) {
+                if let Some(link) = Link::read_page(q, &base, modules::PAGE) {
                     assert!(page_draws(&link), "{q}: the page's first module would hand over what it reads");
                     drawn[0] += 1;
                 }
             }
             Module::Frame => {
-                if let Some(link) = Link::read_frame(q, &base) {
+                if let Some(link) = Link::read_frame(q, &base, modules::FRAME) {
                     assert!(frame_draws(&link), "{q}: a frame's module would hand over what it reads");
                     drawn[1] += 1;
                 }
@@ -200,8 +201,8 @@ fn a_link_a_first_module_draws_is_never_sent_to_the_whole_page() {
             // first module and the whole page.
             continue;
         }
-        let page = Link::read_page(&q, &base).filter(page_draws);
-        let frame = Link::read_frame(&q, &base).filter(frame_draws);
+        let page = Link::read_page(&q, &base, modules::PAGE).filter(page_draws);
+        let frame = Link::read_frame(&q, &base, modules::FRAME).filter(frame_draws);
         let expected = match (page, frame) {
             (Some(_), _) => Module::Page,
             (None, Some(_)) => Module::Frame,

@@ -8,8 +8,10 @@
 
 use gloo_timers::future::TimeoutFuture;
 use leptos::mount::mount_to;
+use leptos::view;
 use ratelimit_playground::app::{App, EmbedPage, WholeEmbedPage};
 use ratelimit_playground::chart::theme::ChartTheme;
+use ratelimit_playground::present::modules;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{js_sys, HtmlCanvasElement, HtmlElement};
@@ -66,7 +68,7 @@ fn pixels_near(canvas: &HtmlCanvasElement, colour: plotters::style::RGBColor) ->
 #[wasm_bindgen_test]
 async fn app_counts_live_jumps_ahead_compares_and_cleans_up() {
     let host = host();
-    let handle = mount_to(host.clone(), App);
+    let handle = mount_to(host.clone(), || view! { <App caps=modules::WHOLE /> });
     TimeoutFuture::new(600).await;
 
     // The page opens on 8 requests/s into a bucket refilled at 5 tokens/s, running.
@@ -112,7 +114,7 @@ async fn app_counts_live_jumps_ahead_compares_and_cleans_up() {
 #[wasm_bindgen_test]
 async fn the_loop_pauses_out_of_view_or_in_a_hidden_tab_and_resumes_without_a_burst() {
     let host = host();
-    let handle = mount_to(host.clone(), App);
+    let handle = mount_to(host.clone(), || view! { <App caps=modules::WHOLE /> });
     TimeoutFuture::new(400).await;
     assert!(clock_ns(&host) > 0, "not running");
 
@@ -185,7 +187,7 @@ fn ids(host: &HtmlElement, selector: &str) -> Vec<String> {
 async fn a_link_restores_the_view_and_edits_are_written_back_to_the_address() {
     let old = set_query("algo=sliding_log&limit=7&window=2&rate=9&seed=5&view=compare");
     let host = host();
-    let handle = mount_to(host.clone(), App);
+    let handle = mount_to(host.clone(), || view! { <App caps=modules::WHOLE /> });
     TimeoutFuture::new(300).await;
     assert_eq!(host.query_selector_all(".compare-column").unwrap().length(), 5, "view=compare was not restored");
     assert!(host.query_selector("#link-notice").unwrap().is_none(), "a clean link got a notice");
@@ -210,7 +212,7 @@ async fn the_embed_shows_only_its_controls_and_reports_height_and_status() {
     let old = set_query("embed=1&controls=seed,rate&rate=6");
     let host = host();
     // What ratelimit-frame mounts for an embed link (the loader starts it instead of the page).
-    let handle = mount_to(host.clone(), EmbedPage);
+    let handle = mount_to(host.clone(), || view! { <EmbedPage caps=modules::FRAME /> });
     TimeoutFuture::new(1500).await;
     assert!(host.query_selector(".site-header").unwrap().is_none(), "page chrome in the embed");
     assert!(host.query_selector(".embed").unwrap().is_some(), "no embed layout");
@@ -247,7 +249,7 @@ async fn an_embed_link_to_correct_is_the_whole_pages_which_names_what_it_changed
     // The frame's module reads only clean links: it asks for the whole page's module (which the
     // loader would start; here there is none, so it says it could not load) and draws no cards.
     let frame = host();
-    let handle = mount_to(frame.clone(), EmbedPage);
+    let handle = mount_to(frame.clone(), || view! { <EmbedPage caps=modules::FRAME /> });
     TimeoutFuture::new(300).await;
     assert!(frame.query_selector(".embed").unwrap().is_none(), "the frame's module drew a link it would correct");
     assert!(frame.query_selector("#whole-page-loading").unwrap().is_some(), "no hand-over asked");
@@ -256,7 +258,7 @@ async fn an_embed_link_to_correct_is_the_whole_pages_which_names_what_it_changed
 
     // The whole page's module draws it, with one notice, for the unknown control.
     let host = host();
-    let handle = mount_to(host.clone(), WholeEmbedPage);
+    let handle = mount_to(host.clone(), || view! { <WholeEmbedPage caps=modules::WHOLE /> });
     TimeoutFuture::new(300).await;
     assert_eq!(ids(&host, "input[type=range]"), ["rate"]);
     assert_eq!(host.query_selector_all("#link-notice li").unwrap().length(), 1, "one notice, for the unknown control");
@@ -271,7 +273,7 @@ async fn an_embed_link_to_correct_is_the_whole_pages_which_names_what_it_changed
 async fn the_production_panel_follows_the_policy() {
     let old = set_query("capacity=10&refill=5&rate=8");
     let host = host();
-    let handle = mount_to(host.clone(), App);
+    let handle = mount_to(host.clone(), || view! { <App caps=modules::WHOLE /> });
     TimeoutFuture::new(200).await;
     assert_eq!(
         host.query_selector_all("#production [role=tab]").unwrap().length() as usize,
@@ -301,7 +303,7 @@ async fn multi_node_mode_draws_the_cluster_and_leaves_nothing_behind() {
     let window = web_sys::window().unwrap();
     let address = format!("{}{}", window.location().pathname().unwrap(), window.location().search().unwrap());
     let host = host();
-    let handle = mount_to(host.clone(), App);
+    let handle = mount_to(host.clone(), || view! { <App caps=modules::WHOLE /> });
     TimeoutFuture::new(100).await;
     el(&host, "#play").click(); // pause: what follows is computed, not waited for
     el(&host, "#mode-cluster").click();

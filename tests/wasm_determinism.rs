@@ -11,10 +11,6 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn golden_scenarios_match_the_native_fingerprints() {
-    // A module has the product models, the shared store and the server once it installs them
-    // (the page's first module does not).
-    ratelimit_playground::sim::products::models::install();
-    ratelimit_playground::sim::engine::shared::install();
-    ratelimit_playground::sim::engine::server::install();
+    // Every part of the engine (`Capabilities::ALL`), as the whole page has.
     assert_eq!(scenarios::fingerprints(), include_str!("golden/fingerprints.txt"));
 }

@@ -30,9 +30,9 @@ use crate::present::explain::Explanation as ExplanationText;
 use crate::present::handover::Handover;
 use crate::present::options::View;
 use crate::present::share::link::Link;
-use crate::sim::products::models::installed;
+use crate::sim::capabilities::Part;
 use crate::sim::query::Problem;
-use crate::sim::{Nanos, Rate, Scenario};
+use crate::sim::{Capabilities, Nanos, Rate, Scenario};
 
 /// Simulated seconds computed at once when the user prefers reduced motion, so the page opens
 /// on a finished picture instead of an animation.
@@ -51,13 +51,15 @@ fn first_scenario() -> Scenario {
 /// loader starts that module for it, and should it miss one, this frame hands over to it. So
 /// does any link the whole page's module would change and explain (a bad value, an unknown key,
 /// a card the scenario cannot show): this module reads only clean ones
-/// ([`Link::read_frame`]) and carries none of the messages. So does a frame of a product model,
-/// whose code only the whole page has (`sim::products::models`): a frame's module carries none,
-/// so that adding a product does not grow what every embed loads.
+/// ([`Link::read_frame`]) and carries none of the messages. So does a frame of a scenario that
+/// needs a part of the engine this module was not given (a product model, a shared store, a
+/// server: `caps`), so that adding a product does not grow what every embed loads.
 #[component]
-pub fn EmbedPage() -> impl IntoView {
-    let link = read_frame_link(&first_scenario());
-    let Some(link) = link.filter(|l| l.scenario.algo.in_first_modules() || installed()) else {
+pub fn EmbedPage(
+    /// The parts of the engine this module has ([`crate::present::modules::FRAME`]).
+    caps: Capabilities,
+) -> impl IntoView {
+    let Some(link) = read_frame_link(&first_scenario(), caps) else {
         return frame_loading_view();
     };
     let cluster = crate::present::cluster::presets::is_cluster(&link.scenario);
@@ -65,30 +67,31 @@ pub fn EmbedPage() -> impl IntoView {
     if !unfit.is_empty() || cards.iter().any(|&c| needs_whole_page(c, cluster)) {
         return frame_loading_view();
     }
-    view! { <EmbedApp link=link cards=cards card=one_server_card notice=().into_any() /> }.into_any()
+    view! { <EmbedApp link=link cards=cards card=one_server_card notice=().into_any() caps=caps /> }.into_any()
 }
 
 /// A frame as the whole page's module draws it: any card, multi-node and Compare all included.
 #[component]
-pub fn WholeEmbedPage() -> impl IntoView {
-    crate::sim::products::models::install();
-    crate::sim::engine::shared::install();
-    crate::sim::engine::server::install();
+pub fn WholeEmbedPage(
+    /// The parts of the engine this module has ([`crate::present::modules::WHOLE`]).
+    caps: Capabilities,
+) -> impl IntoView {
     let (link, problems) = read_link(&first_scenario());
     let (cards, unfit) = fitted_cards(&link);
-    view! { <EmbedApp link=link cards=cards card=any_card notice=embed_notice(problems, unfit) /> }
+    view! { <EmbedApp link=link cards=cards card=any_card notice=embed_notice(problems, unfit) caps=caps /> }
 }
 
 /// What the whole page's module (`ratelimit-full`) shows: a frame for an embed link, else the
 /// whole page.
 #[component]
-pub fn WholeApp() -> impl IntoView {
-    // Before any link is read: the products' keys are read only once installed.
-    crate::sim::products::models::install();
+pub fn WholeApp(
+    /// The parts of the engine this module has ([`crate::present::modules::WHOLE`]).
+    caps: Capabilities,
+) -> impl IntoView {
     if read_link(&first_scenario()).0.embed {
-        view! { <WholeEmbedPage /> }.into_any()
+        view! { <WholeEmbedPage caps=caps /> }.into_any()
     } else {
-        view! { <App /> }.into_any()
+        view! { <App caps=caps /> }.into_any()
     }
 }
 
@@ -121,14 +124,17 @@ pub struct Parts {
     /// The [`Handover`] a light page left, if one started this page, with what it asks done once
     /// the page has mounted (only the whole page is ever started by a hand-over).
     pub handover: fn() -> Option<Handover>,
+    /// The parts of the engine this module has: a scenario needing another is drawn by a part
+    /// above that hands it over.
+    pub caps: Capabilities,
 }
 
 /// The whole page (`ratelimit-full`): every view and panel.
 #[component]
-pub fn App() -> impl IntoView {
-    crate::sim::products::models::install();
-    crate::sim::engine::shared::install();
-    crate::sim::engine::server::install();
+pub fn App(
+    /// The parts of the engine this module has ([`crate::present::modules::WHOLE`]).
+    caps: Capabilities,
+) -> impl IntoView {
     let parts = Parts {
         cluster: |pg| view! { <ClusterView playground=pg /> }.into_any(),
         cluster_controls: |pg| {
@@ -148,6 +154,7 @@ pub fn App() -> impl IntoView {
         explain: crate::present::explain::explain,
         trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
         handover: || take_handover().inspect(resume_when_mounted),
+        caps,
     };
     let (link, problems) = read_link(&first_scenario());
     let notice = view! { <LinkNotice notices=problems.iter().map(Problem::notice).collect() /> }.into_any();
@@ -183,15 +190,18 @@ const SERVER: StandIn = StandIn {
 };
 
 /// What every visitor loads first (`ratelimit-playground`): one server's limiter, run and drawn.
-/// Asking for anything else hands over to the whole page ([`App`]), and so does a link to a
-/// product model, whose code only the whole page has (`sim::products::models`; the loader starts
-/// the whole page for one, this is the fallback), and any link the whole page would change and
-/// explain (a bad value, an unknown key, an embed's key): the light page reads only clean ones
-/// ([`Link::read_page`]), and so carries neither the messages nor the embed keys.
+/// Asking for anything else hands over to the whole page ([`App`]), and so does a link whose
+/// scenario needs a part of the engine this module was not given (a product model, a shared
+/// store, a server: `caps`; the loader starts the whole page for most, this is the fallback), and
+/// any link the whole page would change and explain (a bad value, an unknown key, an embed's
+/// key): the light page reads only clean ones ([`Link::read_page`]), and so carries neither the
+/// messages nor the embed keys.
 #[component]
-pub fn LightApp() -> impl IntoView {
-    let link = read_page_link(&first_scenario());
-    let Some(link) = link.filter(|l| l.scenario.algo.in_first_modules() || installed()) else {
+pub fn LightApp(
+    /// The parts of the engine this module has ([`crate::present::modules::PAGE`]).
+    caps: Capabilities,
+) -> impl IntoView {
+    let Some(link) = read_page_link(&first_scenario(), caps) else {
         return page_loading_view();
     };
     let parts = Parts {
@@ -206,6 +216,7 @@ pub fn LightApp() -> impl IntoView {
         explain: crate::present::explain::explain_textbook,
         trace: trace_stand_in,
         handover: || None,
+        caps,
     };
     view! { <Page parts=parts link=link notice=().into_any() /> }.into_any()
 }
@@ -230,7 +241,7 @@ fn Page(
     let calm = reduced_motion.get_untracked();
     let handover = (parts.handover)();
     let running = handover.as_ref().map_or(!calm, |h| h.running);
-    let pg = Playground::new(link.scenario.clone(), running);
+    let pg = Playground::new(link.scenario.clone(), running, parts.caps);
     apply_view(pg, link.view);
     use_url_sync(pg);
     if let Some(h) = handover {
@@ -247,7 +258,7 @@ fn Page(
     // Memos, so each view is drawn anew only when it changes, not whenever a flag is set again.
     // (Compare all, and the leaky bucket's queue where this module cannot run it: the light
     // page's `compare` part hands both over to the whole page.)
-    let compare = Memo::new(move |_| pg.compare.get() || !(pg.algorithm().in_first_modules() || installed()));
+    let compare = Memo::new(move |_| pg.compare.get() || pg.scenario.with(|sc| pg.caps.lacks(sc, Part::Models)));
     let cluster = Memo::new(move |_| pg.cluster.get());
     let single_or_cluster = move || {
         if cluster.get() {

@@ -10,7 +10,7 @@ use crate::present::clock::{FixedStep, STEP};
 use crate::present::options::View;
 use crate::present::runner::Runner;
 use crate::present::snapshot::Snapshot;
-use crate::sim::{Algorithm, Nanos, Scenario};
+use crate::sim::{Algorithm, Capabilities, Nanos, Scenario};
 
 /// Longest stretch a paused edit re-runs at once, so dragging a slider stays responsive.
 const REPLAY_CAP: Nanos = Nanos::from_secs(60);
@@ -42,6 +42,9 @@ pub struct Playground {
     pub error: RwSignal<Option<String>>,
     /// Whether the multi-node view is shown (see [`super::cluster`]).
     pub cluster: RwSignal<bool>,
+    /// The parts of the engine this module has: a scenario needing another runs nothing here
+    /// (its view hands it to the whole page).
+    pub caps: Capabilities,
     runner: StoredValue<Runner, LocalStorage>,
     clock: StoredValue<FixedStep, LocalStorage>,
     /// Real milliseconds since `readout` was last refreshed.
@@ -49,12 +52,14 @@ pub struct Playground {
 }
 
 impl Playground {
-    /// Starts a playground on `scenario` (assumed valid), paused or running.
-    pub fn new(scenario: Scenario, running: bool) -> Self {
-        let runner = Runner::new(&scenario, false);
+    /// Starts a playground on `scenario` (assumed valid), paused or running, whose engine has
+    /// the parts `caps` give.
+    pub fn new(scenario: Scenario, running: bool, caps: Capabilities) -> Self {
+        let runner = Runner::with(&scenario, false, caps);
         let snapshot = runner.snapshot(0);
         let readout = runner.readout(0);
         Playground {
+            caps,
             runner: StoredValue::new_local(runner),
             clock: StoredValue::new_local(FixedStep::new()),
             cluster: RwSignal::new(crate::present::cluster::presets::is_cluster(&scenario)),
@@ -141,7 +146,7 @@ impl Playground {
     /// animation.
     pub fn restart(&self) {
         let was = self.runner.with_value(|r| r.now());
-        let mut runner = Runner::new(&self.scenario.get_untracked(), self.compare.get_untracked());
+        let mut runner = Runner::with(&self.scenario.get_untracked(), self.compare.get_untracked(), self.caps);
         if !self.running.get_untracked() {
             runner.jump(was.since(crate::sim::SimTime::ZERO).min(REPLAY_CAP));
         }
@@ -150,7 +155,7 @@ impl Playground {
 
     /// Starts over from t = 0, whether playing or not.
     pub fn reset(&self) {
-        self.install(Runner::new(&self.scenario.get_untracked(), self.compare.get_untracked()));
+        self.install(Runner::with(&self.scenario.get_untracked(), self.compare.get_untracked(), self.caps));
     }
 
     fn install(&self, runner: Runner) {
@@ -189,7 +194,7 @@ impl Playground {
     pub fn step_back(&self) {
         self.running.set(false);
         let now = self.runner.with_value(|r| r.now());
-        self.install(Runner::before(&self.scenario.get_untracked(), self.compare.get_untracked(), now));
+        self.install(Runner::before(&self.scenario.get_untracked(), self.compare.get_untracked(), now, self.caps));
     }
 
     /// Pauses and goes back to `at` from t = 0: an embed's Reset to the moment it opened on.

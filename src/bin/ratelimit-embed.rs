@@ -29,8 +29,6 @@ mod exports {
 #[cfg(target_arch = "wasm32")]
 fn main() {
     ratelimit_playground::app::crash::install_panic_hook();
-    // The page's state may be a product's, with its own keys: read them (no model runs here).
-    ratelimit_playground::sim::products::models::install_keys();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -9,7 +9,11 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     ratelimit_playground::app::crash::install_panic_hook();
-    ratelimit_playground::app::whole_page::mount(ratelimit_playground::app::EmbedPage);
+    // This module's engine has the parts its constant names, and links no other.
+    ratelimit_playground::app::whole_page::mount(|| {
+        use ratelimit_playground::app::EmbedPage;
+        leptos::view! { <EmbedPage caps=ratelimit_playground::present::modules::FRAME /> }
+    });
     ratelimit_playground::app::raf::mark_first_frame();
 }
 

@@ -10,7 +10,10 @@ fn main() {
     ratelimit_playground::app::crash::install_panic_hook();
     // Started by a first module's hand-over: it unmounts itself now, in this task.
     ratelimit_playground::app::whole_page::give_way();
-    leptos::mount::mount_to_body(ratelimit_playground::app::WholeApp);
+    leptos::mount::mount_to_body(|| {
+        use ratelimit_playground::app::WholeApp;
+        leptos::view! { <WholeApp caps=ratelimit_playground::present::modules::WHOLE /> }
+    });
     ratelimit_playground::app::raf::mark_first_frame();
 }
 

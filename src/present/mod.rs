@@ -14,6 +14,7 @@ pub mod explain;
 pub mod explain_products;
 pub mod handover;
 pub mod log_report;
+pub mod modules;
 pub mod options;
 pub mod runner;
 pub mod server;

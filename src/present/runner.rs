@@ -5,7 +5,7 @@
 
 use crate::chart::history::PassHistory;
 use crate::chart::strip::Strip;
-use crate::sim::{Comparison, Disagreement, Nanos, Scenario, SimTime, Simulation};
+use crate::sim::{Capabilities, Comparison, Disagreement, Lacking, Nanos, Scenario, SimTime, Simulation};
 
 use crate::present::snapshot::{Column, LastResponse, Snapshot};
 
@@ -23,6 +23,9 @@ const JUMP_SLICES: u64 = 256;
 enum Engine {
     Single(Box<Simulation>),
     Compare(Box<Comparison>),
+    /// The scenario needs a part of the engine this module lacks: nothing runs here, and the
+    /// page hands the scenario to a module that has it.
+    Lacking(Lacking),
 }
 
 /// The running engine of the page.
@@ -32,17 +35,35 @@ pub struct Runner {
 }
 
 impl Runner {
-    /// A fresh run of a validated scenario at t = 0: all five algorithms if `compare`.
+    /// A fresh run of a validated scenario at t = 0 with every part of the engine: all five
+    /// algorithms if `compare`.
     pub fn new(sc: &Scenario, compare: bool) -> Self {
+        Self::with(sc, compare, Capabilities::ALL)
+    }
+
+    /// A fresh run of a validated scenario at t = 0 with the parts of the engine `caps` give:
+    /// all five algorithms if `compare`. A scenario that needs a part `caps` lack runs nothing
+    /// ([`lacking`](Self::lacking) says which part).
+    pub fn with(sc: &Scenario, compare: bool, caps: Capabilities) -> Self {
         let engine = if compare {
-            Engine::Compare(Box::new(Comparison::new(sc, HISTORY_BUCKETS)))
+            Comparison::try_new(sc, caps, HISTORY_BUCKETS).map(|c| Engine::Compare(Box::new(c)))
         } else {
-            let mut sim = Simulation::with_history(sc, HISTORY_BUCKETS);
-            let capacity = (STATE_SPAN_SECS * 1_000_000_000 / SAMPLE_EVERY.as_nanos()) as usize + 1;
-            sim.sample_state(SAMPLE_EVERY, capacity);
-            Engine::Single(Box::new(sim))
+            Simulation::try_new(sc, caps, HISTORY_BUCKETS).map(|mut sim| {
+                let capacity = (STATE_SPAN_SECS * 1_000_000_000 / SAMPLE_EVERY.as_nanos()) as usize + 1;
+                sim.sample_state(SAMPLE_EVERY, capacity);
+                Engine::Single(Box::new(sim))
+            })
         };
-        Runner { engine, history: PassHistory::default() }
+        Runner { engine: engine.unwrap_or_else(Engine::Lacking), history: PassHistory::default() }
+    }
+
+    /// The part of the engine the scenario needs and this runner's capabilities lack, if any:
+    /// then nothing runs.
+    pub fn lacking(&self) -> Option<Lacking> {
+        match self.engine {
+            Engine::Lacking(l) => Some(l),
+            _ => None,
+        }
     }
 
     /// The simulations: one, or five in [`crate::sim::compare::ALGORITHMS`] order.
@@ -50,6 +71,7 @@ impl Runner {
         match &self.engine {
             Engine::Single(sim) => std::slice::from_ref(&**sim),
             Engine::Compare(c) => c.sims(),
+            Engine::Lacking(_) => &[],
         }
     }
 
@@ -66,8 +88,8 @@ impl Runner {
     /// Compare mode: how often the sliding counter disagreed with the exact log.
     pub fn disagreement(&self) -> Option<Disagreement> {
         match &self.engine {
-            Engine::Single(_) => None,
             Engine::Compare(c) => Some(c.disagreement()),
+            _ => None,
         }
     }
 
@@ -81,7 +103,7 @@ impl Runner {
     pub fn jump(&mut self, by: Nanos) {
         let end = self.now() + by;
         let slice = (by.as_nanos() / JUMP_SLICES).max(1);
-        while self.now() < end {
+        while self.now() < end && self.lacking().is_none() {
             let to = SimTime((self.now().as_nanos().saturating_add(slice)).min(end.as_nanos()));
             self.step_until(to);
         }
@@ -90,10 +112,10 @@ impl Runner {
     /// The same run at its last event before `t` (at t = 0 when there is none), replayed from the
     /// start: the last stretch (a second, widened until it holds an event) one event at a time, so
     /// the state and the clock are exactly what Step showed there. An embed's step back.
-    pub fn before(sc: &Scenario, compare: bool, t: SimTime) -> Runner {
+    pub fn before(sc: &Scenario, compare: bool, t: SimTime, caps: Capabilities) -> Runner {
         let mut stretch = 1_000_000_000u64;
         loop {
-            let mut runner = Runner::new(sc, compare);
+            let mut runner = Runner::with(sc, compare, caps);
             let from = t.as_nanos().saturating_sub(stretch);
             if from > 0 {
                 runner.step_until(SimTime(from));
@@ -121,6 +143,7 @@ impl Runner {
         let at = match &mut self.engine {
             Engine::Single(sim) => sim.step_event(),
             Engine::Compare(c) => c.step_event(),
+            Engine::Lacking(_) => None,
         };
         self.record();
         at
@@ -130,6 +153,7 @@ impl Runner {
         match &mut self.engine {
             Engine::Single(sim) => sim.step_until(t),
             Engine::Compare(c) => c.step_until(t),
+            Engine::Lacking(_) => {}
         }
         self.record();
     }
@@ -216,21 +240,21 @@ mod tests {
                 seen.push((stepped.now(), stepped.snapshot(0).columns));
             }
             for pair in seen.windows(2) {
-                let back = Runner::before(&sc, compare, pair[1].0);
+                let back = Runner::before(&sc, compare, pair[1].0, Capabilities::ALL);
                 assert_eq!((back.now(), back.snapshot(0).columns), pair[0].clone(), "{q}");
             }
             let mut late = Runner::new(&sc, compare);
             late.jump(Nanos::from_secs(95));
             let t = late.step_event().unwrap();
-            let previous = Runner::before(&sc, compare, t);
-            let mut forward = Runner::before(&sc, compare, t);
+            let previous = Runner::before(&sc, compare, t, Capabilities::ALL);
+            let mut forward = Runner::before(&sc, compare, t, Capabilities::ALL);
             assert_eq!(forward.step_event(), Some(t), "{q}: the step after the one before is this one");
             assert_eq!(forward.snapshot(0).columns, late.snapshot(0).columns, "{q}");
             assert!(previous.now() < t, "{q}");
         }
         // Before the first event there is nothing to go back to: t = 0, nothing counted.
         let sc = scenario("rate=8");
-        let back = Runner::before(&sc, false, SimTime::ZERO);
+        let back = Runner::before(&sc, false, SimTime::ZERO, Capabilities::ALL);
         assert_eq!((back.now(), back.snapshot(0).columns[0].totals.requests), (SimTime::ZERO, 0));
     }
 

@@ -1,6 +1,7 @@
 //! [`Comparison`]: the same arrivals through every algorithm at once, and how the sliding window
 //! counter's admissions compare with the exact sliding log's.
 
+use super::capabilities::{Capabilities, Lacking};
 use super::engine::Simulation;
 use super::scenario::{Algorithm, Scenario};
 use super::time::SimTime;
@@ -58,13 +59,20 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// The [`algorithms`] of `sc` on `sc`, each keeping `history` buckets.
+    /// The [`algorithms`] of `sc` on `sc`, each keeping `history` buckets, with every part of
+    /// the engine.
     pub fn new(sc: &Scenario, history: usize) -> Self {
+        Self::try_new(sc, Capabilities::ALL, history).expect("every capability")
+    }
+
+    /// The [`algorithms`] of `sc` on `sc`, each keeping `history` buckets, run with `caps`;
+    /// refused when `sc` needs a part of the engine `caps` lack.
+    pub fn try_new(sc: &Scenario, caps: Capabilities, history: usize) -> Result<Self, Lacking> {
         let sims = algorithms(sc)
             .into_iter()
-            .map(|algo| Simulation::with_history(&Scenario { algo, ..sc.clone() }, history))
-            .collect();
-        Comparison { sims }
+            .map(|algo| Simulation::try_new(&Scenario { algo, ..sc.clone() }, caps, history))
+            .collect::<Result<_, _>>()?;
+        Ok(Comparison { sims })
     }
 
     /// Runs every simulation up to `t`.

@@ -5,6 +5,7 @@
 //! same scenario gives the same bytes out natively and in WebAssembly.
 
 pub mod algorithm;
+pub mod capabilities;
 pub mod cluster;
 pub mod compare;
 pub mod decision;
@@ -38,6 +39,7 @@ pub mod traffic;
 mod zig_table;
 
 pub use algorithm::{Algorithm, ProductId};
+pub use capabilities::{Capabilities, Lacking};
 pub use compare::{Comparison, Disagreement};
 pub use decision::{Decision, DecisionRecord, Quota, Status, Verdict};
 pub use engine::Simulation;

@@ -1,5 +1,6 @@
 //! Batch runs: a scenario run to completion, summarised as a [`Report`] (JSON or CSV).
 
+use super::capabilities::{Capabilities, Lacking};
 use super::engine::Simulation;
 use super::metrics::{Metrics, MAX_NODES};
 use super::query::ParamError;
@@ -243,8 +244,20 @@ pub fn decisions_csv(sc: &Scenario) -> Result<String, ParamError> {
 
 /// Runs a validated scenario for its duration (requests in flight at the end still complete).
 pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
+    run_checked(sc, Capabilities::ALL)
+}
+
+/// [`run`] by an engine with `caps`: refused with [`Lacking`] when the scenario needs a part of
+/// the engine `caps` lack, else exactly what [`run`] gives.
+pub fn run_in(sc: &Scenario, caps: Capabilities) -> Result<Result<Report, ParamError>, Lacking> {
+    caps.check(sc)?;
+    Ok(run_checked(sc, caps))
+}
+
+/// [`run`] by an engine with `caps`, which have every part `sc` needs.
+fn run_checked(sc: &Scenario, caps: Capabilities) -> Result<Report, ParamError> {
     crate::sim::shards::check(sc)?;
-    simulate(sc, |_| ()).map(|sim| {
+    simulate_in(sc, caps, |_| ()).map(|sim| {
         let mut report = Report::new(sc, sim.metrics());
         report.retry_gate = sim.behind().and_then(|b| Some(b.gate.as_ref()?.stats));
         report.replica = sim.replica().map(|r| ReplicaReport {
@@ -280,10 +293,19 @@ pub fn run(sc: &Scenario) -> Result<Report, ParamError> {
 /// Checks `sc`, runs it for its duration with the whole series kept, and returns the finished
 /// simulation; `prepare` may configure it first (e.g. to sample its state for a chart).
 pub fn simulate(sc: &Scenario, prepare: impl FnOnce(&mut Simulation)) -> Result<Simulation, ParamError> {
+    simulate_in(sc, Capabilities::ALL, prepare)
+}
+
+/// [`simulate`] by an engine with `caps`, which have every part `sc` needs.
+fn simulate_in(
+    sc: &Scenario,
+    caps: Capabilities,
+    prepare: impl FnOnce(&mut Simulation),
+) -> Result<Simulation, ParamError> {
     sc.validate()?;
     check_run_size(sc)?;
     let buckets = (sc.duration.as_nanos() / sc.bucket.as_nanos().max(1) + 2) as usize;
-    let mut sim = Simulation::with_history(sc, buckets);
+    let mut sim = Simulation::try_new(sc, caps, buckets).expect("checked against the capabilities");
     prepare(&mut sim);
     sim.set_horizon(SimTime(sc.duration.as_nanos()));
     sim.run_to_end();

@@ -78,7 +78,6 @@ fn serve(data: JsValue, post: Rc<dyn Fn(Message)>) {
 /// Starts the worker: listens for the request and says it is ready.
 pub fn start() {
     console_error_panic_hook::set_once();
-    crate::sim::products::models::install();
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let post: Rc<dyn Fn(Message)> = {
         let scope = scope.clone();

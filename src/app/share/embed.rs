@@ -24,8 +24,8 @@ use crate::present::share::cards::{fit, Card, Unfit};
 use crate::present::share::link::{Link, Theme};
 use crate::sim::query::Problem;
 use crate::sim::server::keys::has_server;
-use crate::sim::Nanos;
 use crate::sim::ParamError;
+use crate::sim::{Capabilities, Nanos};
 
 /// Simulated seconds computed at once when the reader prefers reduced motion.
 const REDUCED_MOTION_PREVIEW: u64 = 30;
@@ -73,12 +73,14 @@ pub fn EmbedApp(
     /// module reads only links without any, [`crate::present::share::link::Link::read_frame`],
     /// and shows none).
     notice: AnyView,
+    /// The parts of the engine this module has.
+    caps: Capabilities,
 ) -> impl IntoView {
     let reduced_motion = use_media_query("(prefers-reduced-motion: reduce)");
     provide_chart_env(use_theme(link.frame.theme));
     let calm = reduced_motion.get_untracked();
     let frame = link.frame;
-    let pg = Playground::new(link.scenario, frame.autoplay && !calm);
+    let pg = Playground::new(link.scenario, frame.autoplay && !calm, caps);
     if cards.contains(&Card::Compare) {
         pg.set_view(View::Compare);
     }

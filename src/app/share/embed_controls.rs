@@ -13,8 +13,8 @@ use crate::sim::TrafficShape;
 
 /// The algorithms a frame offers: the six where this module runs the leaky bucket's queue (the
 /// whole page's frames), else the five textbook ones; compare mode does not fit a small frame.
-fn algorithms() -> &'static [Labelled<View>] {
-    VIEWS.split_at(if crate::sim::products::models::installed() { 6 } else { 5 }).0
+fn algorithms(pg: Playground) -> &'static [Labelled<View>] {
+    VIEWS.split_at(if pg.caps.has(crate::sim::capabilities::Part::Models) { 6 } else { 5 }).0
 }
 /// Every arrival process but a replayed trace, which needs the full page's trace box.
 const SHAPES: &[Labelled<TrafficShape>] = TRAFFIC.split_at(5).0;
@@ -24,7 +24,7 @@ fn control(pg: Playground, which: EmbedControl) -> AnyView {
     let sc = pg.scenario;
     match which {
         EmbedControl::Algo => view! {
-            <Choice id="algo" label="Algorithm" options=algorithms() value=Signal::derive(move || pg.view())
+            <Choice id="algo" label="Algorithm" options=algorithms(pg) value=Signal::derive(move || pg.view())
                 on_change=Callback::new(move |v: View| pg.set_view(v)) />
         }
         .into_any(),

@@ -12,7 +12,7 @@ use crate::present::cluster::presets::is_cluster;
 use crate::present::options::View;
 use crate::present::share::link::{share_query, Link, LinkView};
 use crate::sim::query::Problem;
-use crate::sim::Scenario;
+use crate::sim::{Capabilities, Scenario};
 
 /// How long the address waits for edits to settle before it is rewritten.
 const SETTLE_MS: u32 = 150;
@@ -25,14 +25,14 @@ pub fn read_link(base: &Scenario) -> (Link, Vec<Problem>) {
 
 /// The page's address as [`Link::read_page`] reads it: `None` for one that needs the whole
 /// page (an embed, another view, anything it would change and explain).
-pub fn read_page_link(base: &Scenario) -> Option<Link> {
-    Link::read_page(&window().location().search().unwrap_or_default(), base)
+pub fn read_page_link(base: &Scenario, caps: Capabilities) -> Option<Link> {
+    Link::read_page(&window().location().search().unwrap_or_default(), base, caps)
 }
 
 /// The frame's address as [`Link::read_frame`] reads it: `None` for one that needs the
 /// whole page's module (another view, anything it would change and explain).
-pub fn read_frame_link(base: &Scenario) -> Option<Link> {
-    Link::read_frame(&window().location().search().unwrap_or_default(), base)
+pub fn read_frame_link(base: &Scenario, caps: Capabilities) -> Option<Link> {
+    Link::read_frame(&window().location().search().unwrap_or_default(), base, caps)
 }
 
 /// The address of this page without query or fragment: where links and embeds point.

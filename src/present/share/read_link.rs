@@ -7,7 +7,7 @@
 use crate::present::share::frame::{flag, Frame};
 use crate::present::share::link::{Link, LinkView, APP_KEYS, VIEWS};
 use crate::sim::query::{is_key, read_query, Clean, Kind, OtherKeys, Problem, Problems, Used};
-use crate::sim::{Scenario, TrafficShape};
+use crate::sim::{Capabilities, Scenario, TrafficShape};
 
 /// The app keys a reader of links knows, read in the same pass as the scenario's
 /// ([`read_query`]): all of them ([`AppKeys`]), or only `view` ([`PageKeys`], the page's first
@@ -129,47 +129,53 @@ impl Link {
         (Link { scenario, view, embed, frame }, problems)
     }
 
-    /// The address read as [`Link::read`] reads it, only if it has no problem and is the page (not
+    /// The address read as [`Link::read`] reads it, only if it has no problem, is the page (not
     /// an embed, not Compare all or the multi-node view) holding no embed key (not even at its
-    /// default: `embed=0`); `None` for anything else, without saying why. The page's first module
-    /// reads its address this way and hands any other to the whole page, whose [`Link::read`]
-    /// says what it changed: so the first module makes no [`Problem`] and reads no embed key.
+    /// default: `embed=0`), and its scenario runs with `caps`; `None` for anything else, without
+    /// saying why. The page's first module reads its address this way and hands any other to the
+    /// whole page, whose [`Link::read`] says what it changed: so the first module makes no
+    /// [`Problem`] and reads no embed key.
     ///
     /// ```
     /// use ratelimit_playground::present::share::link::Link;
-    /// use ratelimit_playground::sim::Scenario;
-    /// let base = Scenario::default();
-    /// for q in ["", "?algo=gcra&rate=3&view=single", "?nodes=99", "?embed=1", "?view=compare", "?rate=3&rate=4"] {
+    /// use ratelimit_playground::sim::{Capabilities, Scenario};
+    /// let (base, caps) = (Scenario::default(), Capabilities::ONE_LIMITER);
+    /// for q in ["", "?algo=gcra&rate=3&view=single", "?nodes=99", "?embed=1", "?view=compare", "?rate=3&rate=4",
+    ///           "?algo=nginx", "?workers=4", "?algo=leaky_bucket"] {
     ///     let (full, problems) = Link::read(q, &base);
     ///     let clean = problems.is_empty() && full.view == Default::default() && !full.embed
-    ///         && full.frame == Default::default();
-    ///     assert_eq!(Link::read_page(q, &base), clean.then_some(full));
+    ///         && full.frame == Default::default() && caps.check(&full.scenario).is_ok();
+    ///     assert_eq!(Link::read_page(q, &base, caps), clean.then_some(full), "{q}");
     /// }
     /// ```
-    pub fn read_page(query: &str, base: &Scenario) -> Option<Link> {
-        Link::read_clean::<PageKeys>(query, base).filter(|link| link.view == LinkView::Single)
+    pub fn read_page(query: &str, base: &Scenario, caps: Capabilities) -> Option<Link> {
+        Link::read_clean::<PageKeys>(query, base)
+            .filter(|link| link.view == LinkView::Single && caps.check(&link.scenario).is_ok())
     }
 
-    /// The address read as [`Link::read`] reads it, only if it has no problem and is one
-    /// server's embed (`embed=1`, no other view); `None` for anything else, without saying why.
+    /// The address read as [`Link::read`] reads it, only if it has no problem, is one server's
+    /// embed (`embed=1`, no other view) and its scenario runs with `caps`; `None` for anything
+    /// else, without saying why.
     /// A frame's first module reads its address this way and hands any other to the whole
     /// page's module, whose [`Link::read`] says what it changed.
     ///
     /// ```
     /// use ratelimit_playground::present::share::link::Link;
-    /// use ratelimit_playground::sim::Scenario;
-    /// let base = Scenario::default();
-    /// for q in ["?embed=1", "?embed=1&show=state,throughput&t=30&controls=rate&theme=dark&caption=Hi",
+    /// use ratelimit_playground::sim::{Capabilities, Scenario};
+    /// let (base, caps) = (Scenario::default(), Capabilities::ONE_LIMITER);
+    /// for q in ["?embed=1", "?embed=1&algo=envoy", "?embed=1&show=state,throughput&t=30&controls=rate&theme=dark&caption=Hi",
     ///           "?embed=1&algo=gcra&rate=3", "?embed=1&t=9999", "?embed=1&show=bogus", "?embed=1&theme=blue",
     ///           "?embed=1&controls=rate,nope", "?embed=1&autoplay=2", "?embed=1&t=1&t=2", "?embed=1&embed=1",
     ///           "?embed=1&view=compare", "?embed=1&view=single", "?embed=0", "", "?embed=1&nodes=99"] {
     ///     let (full, problems) = Link::read(q, &base);
-    ///     let clean = problems.is_empty() && full.view == Default::default() && full.embed;
-    ///     assert_eq!(Link::read_frame(q, &base), clean.then_some(full), "{q}");
+    ///     let clean = problems.is_empty() && full.view == Default::default() && full.embed
+    ///         && caps.check(&full.scenario).is_ok();
+    ///     assert_eq!(Link::read_frame(q, &base, caps), clean.then_some(full), "{q}");
     /// }
     /// ```
-    pub fn read_frame(query: &str, base: &Scenario) -> Option<Link> {
-        Link::read_clean::<AppKeys>(query, base).filter(|link| link.embed && link.view == LinkView::Single)
+    pub fn read_frame(query: &str, base: &Scenario, caps: Capabilities) -> Option<Link> {
+        Link::read_clean::<AppKeys>(query, base)
+            .filter(|link| link.embed && link.view == LinkView::Single && caps.check(&link.scenario).is_ok())
     }
 
     /// The address read with `K`'s app keys, if it has no problem.
@@ -292,7 +298,7 @@ mod tests {
             "outage=20-10",
             "view=single&?capacity=1",
         ] {
-            assert_eq!(Link::read_page(q, &page_start()), None, "{q}");
+            assert_eq!(Link::read_page(q, &page_start(), Capabilities::ONE_LIMITER), None, "{q}");
             let (full, problems) = Link::read(q, &page_start());
             let whole_pages = !problems.is_empty() || full.embed || full.frame != Frame::default();
             assert!(whole_pages, "{q}: the whole page has nothing to explain or read here");

@@ -77,7 +77,7 @@ pub const TEXTBOOK_NAMES: [&str; 5] = {
     while i < out.len() {
         let mut j = 0;
         while j < ALGO_NAMES.len() {
-            if ALGO_NAMES[j].1 as u8 == Algorithm::TEXTBOOK[i] as u8 {
+            if ALGO_NAMES[j].1.number() == Algorithm::TEXTBOOK[i].number() {
                 out[i] = ALGO_NAMES[j].0;
             }
             j += 1;

@@ -3,6 +3,7 @@
 //! Events are ordered by `(time, sequence)`, so ties resolve the same way on every run. The only
 //! randomness is the run's [`SimRng`], seeded from the scenario and forked per purpose.
 
+use crate::sim::capabilities::{Capabilities, Lacking};
 use crate::sim::cluster::{LoadBalancer, Node};
 use crate::sim::decision::{Decision, DecisionRecord, Quota, Verdict};
 use crate::sim::limiter::{AnyLimiter, Gauge, Limiter};
@@ -69,20 +70,31 @@ pub struct Simulation {
     /// [`server::Behind`] behind `Any`, as Kong's, so a module without it carries none of its
     /// code (not even the code that drops it).
     server: Option<Box<dyn std::any::Any>>,
+    /// The parts of the engine this run may use; checked against the scenario when made.
+    caps: Capabilities,
 }
 
 impl Simulation {
-    /// A simulation of a (validated) scenario at t = 0, keeping [`DEFAULT_HISTORY`] buckets.
+    /// A simulation of a (validated) scenario at t = 0 with every part of the engine
+    /// ([`Capabilities::ALL`]), keeping [`DEFAULT_HISTORY`] buckets.
     pub fn new(sc: &Scenario) -> Self {
         Self::with_history(sc, DEFAULT_HISTORY)
     }
 
-    /// A simulation keeping `buckets` series buckets.
+    /// A simulation with every part of the engine ([`Capabilities::ALL`]) keeping `buckets`
+    /// series buckets.
     pub fn with_history(sc: &Scenario, buckets: usize) -> Self {
+        Self::try_new(sc, Capabilities::ALL, buckets).expect("every capability")
+    }
+
+    /// A simulation of a (validated) scenario at t = 0 keeping `buckets` series buckets, run with
+    /// `caps`; refused when the scenario needs a part of the engine `caps` lack.
+    pub fn try_new(sc: &Scenario, caps: Capabilities, buckets: usize) -> Result<Self, Lacking> {
+        caps.check(sc)?;
         let mut rng = SimRng::new(sc.seed);
         let mut arrivals = Arrivals::new(sc, &mut rng);
         let next_arrival = arrivals.next();
-        let limiter = sc.limiter();
+        let limiter = sc.limiter_in(&caps)?;
         let delays = limiter.may_delay();
         let n = (sc.nodes.clamp(1, super::metrics::MAX_NODES as u32)) as usize;
         let up = Nanos(sc.rtt.as_nanos() / 2);
@@ -111,13 +123,19 @@ impl Simulation {
             decisions: None,
             delays,
             extra: None,
-            server: server::make(sc, rng.fork(5)),
+            server: server::make(sc, &caps, rng.fork(5)),
+            caps,
             sc: sc.clone(),
         };
         if sim.server.is_some() {
             server::started(&mut sim);
         }
-        sim
+        Ok(sim)
+    }
+
+    /// The parts of the engine this simulation was given.
+    pub fn capabilities(&self) -> Capabilities {
+        self.caps
     }
 
     /// Stops sending requests (new or retried) at `horizon`; those in flight still complete.

@@ -8,13 +8,16 @@
 //! retries the same way, while the server, which does not know, still finishes the first attempt. Every refusal goes through the clients' [`RetryGate`]
 //! first, every answer in time tells it so; a spike's requests arrive as events of their own.
 //!
-//! Natively this is always here. In the browser a module has it only once its entry has called
-//! [`install`], as with the shared store ([`super::shared`]): a first module runs one limiter
-//! with nothing behind it (it hands a link that sets `workers` or another of these keys over to
-//! the whole page, which installs it), so its wasm carries none of this code.
+//! The engine reaches this code only through [`OPS`], which [`Capabilities::with_server`] hands
+//! in: a module whose capabilities leave it out (the first modules run one limiter with nothing
+//! behind it) links none of it, and refuses a scenario that sets `workers` or another of these
+//! keys instead of running it.
+//!
+//! [`Capabilities::with_server`]: crate::sim::capabilities::Capabilities::with_server
 
 use super::events::{Attempt, Ev};
 use super::Simulation;
+use crate::sim::capabilities::Capabilities;
 use crate::sim::rng::SimRng;
 use crate::sim::scenario::{Scenario, StoreMode};
 use crate::sim::server::{Admitted, Backend, Job, RetryGate, ServerConfig, Spike};
@@ -33,15 +36,11 @@ pub struct Behind {
     spike: Option<Spike>,
 }
 
-/// Makes these available to this module's engine. Idempotent.
-pub fn install() {
-    #[cfg(target_arch = "wasm32")]
-    let _ = INSTALLED.set(Ops { make: make_behind, start, hold, admit, finish, give_up, failed: gate_failed, spike });
-}
-
-/// The operations a module that has called [`install`] runs.
-#[cfg(target_arch = "wasm32")]
-struct Ops {
+/// The operations of what stands behind and around a limiter: what
+/// [`Capabilities::with_server`] gives an engine.
+///
+/// [`Capabilities::with_server`]: crate::sim::capabilities::Capabilities::with_server
+pub struct Ops {
     make: fn(&Scenario, SimRng) -> Option<Box<dyn Any>>,
     start: fn(&mut Simulation),
     hold: fn(&mut Simulation, Attempt, SimTime),
@@ -52,61 +51,68 @@ struct Ops {
     spike: fn(&mut Simulation, SimTime),
 }
 
-#[cfg(target_arch = "wasm32")]
-static INSTALLED: std::sync::OnceLock<Ops> = std::sync::OnceLock::new();
+/// The operations of what stands behind and around a limiter.
+pub static OPS: Ops = Ops { make: make_behind, start, hold, admit, finish, give_up, failed: gate_failed, spike };
 
-/// Runs `op` of the installed operations (natively, `native`); `or` in a module without them.
+/// Runs `op` of the simulation's server operations, or gives `or` where its capabilities have
+/// none: a run whose scenario needs none ([`Capabilities::check`] refused any other), whose
+/// operations would all find nothing behind the limiter and do just that.
+///
+/// [`Capabilities::check`]: crate::sim::capabilities::Capabilities::check
 macro_rules! call {
-    ($op:ident, $native:ident, $or:expr, $($arg:expr),*) => {{
-        #[cfg(target_arch = "wasm32")]
-        return INSTALLED.get().map_or($or, |ops| (ops.$op)($($arg),*));
-        #[cfg(not(target_arch = "wasm32"))]
-        $native($($arg),*)
-    }};
+    ($sim:expr, $op:ident, $or:expr, $($arg:expr),*) => {
+        match $sim.caps.behind() {
+            Some(ops) => (ops.$op)($($arg),*),
+            None => $or,
+        }
+    };
 }
 
 /// What `sc` puts behind and around its limiter, if anything (nothing in a module without it).
-pub(super) fn make(sc: &Scenario, rng: SimRng) -> Option<Box<dyn Any>> {
-    call!(make, make_behind, None, sc, rng)
+pub(super) fn make(sc: &Scenario, caps: &Capabilities, rng: SimRng) -> Option<Box<dyn Any>> {
+    match caps.behind() {
+        Some(ops) => (ops.make)(sc, rng),
+        None => None,
+    }
 }
 
 /// The run has just been made: a spike's first request is scheduled.
 pub(super) fn started(sim: &mut Simulation) {
-    call!(start, start, (), sim)
+    call!(sim, start, (), sim)
 }
 
 /// The limiter admitted `a` and holds it in its queue until `until` (the leaky bucket, nginx
 /// without `nodelay`): if its client's timeout passes first, the client gives up then.
 pub(super) fn held(sim: &mut Simulation, a: Attempt, until: SimTime) {
-    call!(hold, hold, (), sim, a, until)
+    call!(sim, hold, (), sim, a, until)
 }
 
 /// The limiter admitted `a`, and its node answered at `now`: the server takes it (without a
 /// server, that is the client's success).
 pub(super) fn admitted(sim: &mut Simulation, a: Attempt, now: SimTime) {
-    call!(admit, admit, (), sim, a, now)
+    call!(sim, admit, (), sim, a, now)
 }
 
 /// A worker finished `job` at `now`.
 pub(super) fn finished(sim: &mut Simulation, now: SimTime, job: Job) {
-    call!(finish, finish, (), sim, now, job)
+    call!(sim, finish, (), sim, now, job)
 }
 
 /// The client of attempt `a` stops waiting at `now`; `held`: its request is still in the
 /// limiter's queue.
 pub(super) fn gave_up(sim: &mut Simulation, now: SimTime, a: Attempt, held: bool) {
-    call!(give_up, give_up, (), sim, now, a, held)
+    call!(sim, give_up, (), sim, now, a, held)
 }
 
 /// An attempt failed at `now` (a 429, a 503, a timeout): whether the clients' gate lets the
 /// retry their policy `wants` through.
 pub(super) fn failed(sim: &mut Simulation, now: SimTime, wants: bool) -> bool {
-    call!(failed, gate_failed, wants, sim, now, wants)
+    call!(sim, failed, wants, sim, now, wants)
 }
 
 /// A spike's request arrives at `now`.
 pub(super) fn spiked(sim: &mut Simulation, now: SimTime) {
-    call!(spike, spike, (), sim, now)
+    call!(sim, spike, (), sim, now)
 }
 
 fn make_behind(sc: &Scenario, rng: SimRng) -> Option<Box<dyn Any>> {

@@ -2,10 +2,11 @@
 //! store's side of it — GET then SET, the script, the edge's increment and its reply, and the
 //! timeout when the store does not answer.
 //!
-//! Natively this is always here. In the browser a module has it only once its entry has called
-//! [`install`], as with the product models ([`crate::sim::products::models`]): neither first
-//! module (the page's one server, a frame's) runs several nodes — each hands a multi-node link or
-//! switch over to the whole page, which installs it — so their wasm carries none of this code.
+//! The engine reaches this code only through [`OPS`], which [`Capabilities::with_shared_store`]
+//! hands in: a module whose capabilities leave it out (neither first module runs several nodes)
+//! links none of it, and refuses a scenario with a shared store instead of running it.
+//!
+//! [`Capabilities::with_shared_store`]: crate::sim::capabilities::Capabilities::with_shared_store
 
 use super::events::{Attempt, Ev};
 use super::Simulation;
@@ -19,38 +20,33 @@ use crate::sim::store::{Snapshot, Store};
 use crate::sim::store_keys::{clock_offset, NOW};
 use crate::sim::time::SimTime;
 
-/// Makes the shared-store modes available to this module's engine. Idempotent.
-pub fn install() {
-    #[cfg(target_arch = "wasm32")]
-    let _ = INSTALLED.set((arrive_shared, handle_shared));
+/// The shared store's operations: what [`Capabilities::with_shared_store`] gives an engine.
+///
+/// [`Capabilities::with_shared_store`]: crate::sim::capabilities::Capabilities::with_shared_store
+pub struct Ops {
+    arrive: fn(&mut Simulation, Attempt, SimTime),
+    handle: fn(&mut Simulation, SimTime, Ev),
 }
 
-#[cfg(target_arch = "wasm32")]
-type Ops = (fn(&mut Simulation, Attempt, SimTime), fn(&mut Simulation, SimTime, Ev));
+/// The shared store's operations.
+pub static OPS: Ops = Ops { arrive: arrive_shared, handle: handle_shared };
 
-#[cfg(target_arch = "wasm32")]
-static INSTALLED: std::sync::OnceLock<Ops> = std::sync::OnceLock::new();
+/// The shared store's operations of `sim`, which [`Capabilities::check`] made sure it has
+/// before a scenario with a shared store could run.
+///
+/// [`Capabilities::check`]: crate::sim::capabilities::Capabilities::check
+fn ops(sim: &Simulation) -> &'static Ops {
+    sim.caps.shared().expect("a scenario with a shared store runs only where the capabilities have it")
+}
 
-/// A request `a` arriving at `at` at a node whose state is in the store. In a module without
-/// the shared store (a first module, for the moment between a switch to the multi-node view and
-/// the whole page taking over) the request is counted as arriving and nothing more.
+/// A request `a` arriving at `at` at a node whose state is in the store.
 pub(super) fn arrive(sim: &mut Simulation, a: Attempt, at: SimTime) {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(&(arrive, _)) = INSTALLED.get() {
-        arrive(sim, a, at);
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    arrive_shared(sim, a, at)
+    (ops(sim).arrive)(sim, a, at)
 }
 
-/// An event of the shared store's at `now` (none without the shared store: see [`arrive`]).
+/// An event of the shared store's at `now`.
 pub(super) fn handle(sim: &mut Simulation, now: SimTime, ev: Ev) {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(&(_, handle)) = INSTALLED.get() {
-        handle(sim, now, ev);
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    handle_shared(sim, now, ev)
+    (ops(sim).handle)(sim, now, ev)
 }
 
 /// What the shared store has beside its one copy of the state, if anything: a replica

@@ -94,15 +94,6 @@ pub const PRODUCTS: [Algorithm; N] = {
 };
 
 /// The registry's product whose key is `key`, at compile time (`products::KONG`).
-///
-/// (A note on this file's size in the page: the first module's brotli size moves by up to
-/// ±0.2 KB when lines of the code it carries move, because panic locations hold line numbers;
-/// session 23 saw a change that only moved lines here take the page from 149 925 to
-/// 150 165 bytes, over its budget. So this file keeps its layout: a fold that shortens a
-/// function above the tables below keeps its line count, as this comment does. Moving the
-/// product keys' table to `options.rs` (to bring this file under 400 lines) came out at
-/// 149 999 bytes, one byte under: left for a change that wins the page some room first (see
-/// docs/performance.md).)
 const fn product_named(key: &str) -> Algorithm {
     let mut i = 0;
     while !same(REGISTRY[i].key, key) {
@@ -282,10 +273,9 @@ const fn declared(keys: &[ProductKey], n: usize, key: &str) -> bool {
     false
 }
 
-/// The product key named `key`, if a product declares one and this module reads product keys
-/// ([`models::keys`]).
+/// The product key named `key`, if a product declares one.
 pub fn product_key(key: &str) -> Option<&'static ProductKey> {
-    models::keys().iter().find(|k| k.key == key)
+    PRODUCT_KEYS.iter().find(|k| k.key == key)
 }
 
 impl ProductOptions {
@@ -320,7 +310,7 @@ impl ProductOptions {
 
 /// The slot of the product key named `key`.
 fn slot(key: &str) -> Option<usize> {
-    models::keys().iter().position(|k| k.key == key)
+    PRODUCT_KEYS.iter().position(|k| k.key == key)
 }
 
 /// The configuration of every production tab for `p`, in [`EXPORT_NAMES`]' order.
@@ -343,7 +333,7 @@ impl Algorithm {
             Textbook::Is(t) => t,
             Textbook::ChosenBy(key) => {
                 let chosen = o.get(key);
-                Algorithm::TEXTBOOK.into_iter().find(|&a| a as u64 == chosen).unwrap_or(Algorithm::TokenBucket)
+                Algorithm::TEXTBOOK.into_iter().find(|&a| a.number() == chosen).unwrap_or(Algorithm::TokenBucket)
             }
         }
     }
@@ -359,16 +349,11 @@ impl Algorithm {
     /// (Python limits has no bucket: its default stands); nothing for another.
     pub fn choose_textbook(self, o: &mut ProductOptions, textbook: Algorithm) {
         if let Some(Textbook::ChosenBy(key)) = self.product().map(|id| TEXTBOOKS[id.index()]) {
-            if key.name_of(textbook as u64).is_some() {
-                o.set(key, textbook as u64);
+            if key.name_of(textbook.number()).is_some() {
+                o.set(key, textbook.number());
             }
         }
     }
-}
-
-/// The model of product `id` for the policy `p`: see [`models`] for which modules have them.
-pub(crate) fn model(id: ProductId, p: &Policy, o: &ProductOptions) -> Box<dyn crate::sim::limiter::Model> {
-    models::model(id.index(), p, o)
 }
 
 /// The production tab a product belongs to, as the CLI's `--export` names it.

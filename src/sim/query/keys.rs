@@ -237,17 +237,13 @@ const SHARED_KEYS: [&str; 27] = [
     "bucket",
 ];
 
-/// Every key of the query format this module reads, comma-separated: the shared keys, then the
-/// products' own once the module reads those (`sim::products::models::keys`; natively always).
-/// A first module, which hands a link with any other key over to the whole page, carries no
-/// product key's name.
+/// Every key of the query format, comma-separated: the shared keys, then the products' own.
 pub fn known_keys() -> String {
-    let products = crate::sim::products::models::keys().iter().map(|k| k.key);
+    let products = crate::sim::products::PRODUCT_KEYS.iter().map(|k| k.key);
     SHARED_KEYS.iter().copied().chain(products).collect::<Vec<_>>().join(", ")
 }
 
-/// Whether `key` is one of the query format's keys that this module reads: a shared key, or a
-/// product's once the module reads those (`sim::products::models::keys`).
+/// Whether `key` is one of the query format's keys: a shared key, or a product's.
 pub fn is_key(key: &str) -> bool {
     SHARED_KEYS.contains(&key) || product_key(key).is_some()
 }

@@ -10,7 +10,7 @@ mod span;
 mod words;
 
 use super::scenario::{Scenario, TrafficShape};
-use crate::sim::products::{models, product_key, KeyKind, ProductKey};
+use crate::sim::products::{product_key, KeyKind, ProductKey, PRODUCT_KEYS};
 use crate::sim::support::decimal::format_fixed;
 use keys::{name_of, num, Num, ALGOS, BALANCERS, BOOLS, FAILS, NUMS, RETRIES, S, STORES, TRAFFIC};
 use span::{outage_of, span_of, span_text};
@@ -297,7 +297,7 @@ impl Scenario {
     #[inline(never)]
     pub fn check(&self) -> Option<Invalid> {
         let shared = NUMS.iter().filter_map(|n| Some((*n, (n.get)(self)?)));
-        let products = models::keys().iter().filter_map(|k| Some((Num::of_product(k)?, self.product.get(k))));
+        let products = PRODUCT_KEYS.iter().filter_map(|k| Some((Num::of_product(k)?, self.product.get(k))));
         for (num, value) in shared.chain(products) {
             if value < num.min || value > num.max {
                 return Some(Invalid::OutOfRange { key: num.key, value, range: num.range() });
@@ -361,9 +361,8 @@ impl Scenario {
         put("outage", span_text(self.outage.map(|o| (o.start.0, o.end.0)), S), "none".into());
         // The product knobs: in the full form only for a product model (they change nothing else);
         // the server's, only with a server.
-        // (The server's keys are the list's last, `workers` first: found by place, so a first
-        // module, which reads none of these keys, carries none of their names.)
-        let keys = models::keys();
+        // (The server's keys are the list's last, `workers` first.)
+        let keys = &PRODUCT_KEYS;
         let servers = keys.len().saturating_sub(crate::sim::server::KEY_COUNT);
         let product = all && self.algo.is_product();
         let server = all && keys.get(servers).is_some_and(|workers| self.product.get(workers) > 0);

@@ -25,6 +25,16 @@ use crate::sim::products::options::ProductOptions;
 use crate::sim::scenario::{Scenario, TrafficShape};
 use crate::sim::time::Nanos;
 
+/// Whether the options `o` put anything behind or around the limiter: a server (`workers`), the
+/// clients' retry budget or breaker, or a spike. Exactly when the engine makes one
+/// (`tests/capabilities.rs` pins the two together).
+pub fn wanted(o: &ProductOptions) -> bool {
+    o.get(&keys::WORKERS) > 0
+        || o.get(&keys::RETRY_BUDGET) > 0
+        || o.get(&keys::RETRY_BREAKER) > 0
+        || crate::sim::products::key::span(o.get(&keys::SPIKE)).is_some()
+}
+
 impl ServerConfig {
     /// The server the scenario's keys describe, if it has one (`workers` above 0).
     ///

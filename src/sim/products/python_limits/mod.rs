@@ -63,9 +63,9 @@ pub const PRODUCT: Product = Product {
 pub const STRATEGY: ProductKey = ProductKey {
     key: "limits_strategy",
     kind: KeyKind::Names(&[
-        ("fixed_window", Algorithm::FixedWindow as u64),
-        ("moving_window", Algorithm::SlidingLog as u64),
-        ("sliding_window_counter", Algorithm::SlidingWindow as u64),
+        ("fixed_window", Algorithm::FixedWindow.number()),
+        ("moving_window", Algorithm::SlidingLog.number()),
+        ("sliding_window_counter", Algorithm::SlidingWindow.number()),
     ]),
-    default: Algorithm::FixedWindow as u64,
+    default: Algorithm::FixedWindow.number(),
 };

@@ -51,10 +51,10 @@ pub const PRODUCT: Product = Product {
 pub const SCRIPT: ProductKey = ProductKey {
     key: "lua",
     kind: KeyKind::Names(&[
-        ("token_bucket", Algorithm::TokenBucket as u64),
-        ("fixed_window", Algorithm::FixedWindow as u64),
-        ("sliding_window", Algorithm::SlidingWindow as u64),
-        ("sliding_log", Algorithm::SlidingLog as u64),
+        ("token_bucket", Algorithm::TokenBucket.number()),
+        ("fixed_window", Algorithm::FixedWindow.number()),
+        ("sliding_window", Algorithm::SlidingWindow.number()),
+        ("sliding_log", Algorithm::SlidingLog.number()),
     ]),
-    default: Algorithm::TokenBucket as u64,
+    default: Algorithm::TokenBucket.number(),
 };
