@@ -31,7 +31,7 @@ help:
 	@echo "make fuzz    a million random queries through the parser and validation"
 	@echo "make ff-wasm the engine's fast-forward (1 h at 1 000 req/s) as wasm, timed in Node's V8"
 	@echo "make redis-table  the README's real-Redis tables: measured against simulated (~17 min)"
-	@echo "make cycles  import circles between the files of src/ (exit 1 if any; see scripts/module_cycles.py)"
+	@echo "make cycles  import circles and imports against the layers in src/ (exit 1 if any; see scripts/module_cycles.py)"
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -115,8 +115,8 @@ redis-table: bootstrap-test
 	cargo build --locked --release --bin ratelimit-sim
 	python3 scripts/redis-table.py
 
-# Import circles between src/'s files, each edge with the line that makes it: `make test` fails on
-# any (scripts/module_cycles.py says which lines make it).
+# Import circles between src/'s files, and imports from a lower layer into a higher one (the layers
+# are LAYERS in scripts/module_cycles.py): `make test` fails on any, the script says which lines.
 cycles:
 	python3 scripts/module_cycles.py --self-test
 	python3 scripts/module_cycles.py

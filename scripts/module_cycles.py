@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Import circles between the files of src/: prints each one and exits 1 if there are any.
+"""Import circles, and imports from a lower layer into a higher one, between the files of src/:
+prints each one and exits 1 if there are any.
 
 Reads the Rust sources as text (Python's standard library only; no rustc, no cargo) and builds a
 file-level dependency graph: an edge A -> B when file A names an item of the module that file B
 holds. It prints every strongly connected component of more than one file, each edge inside it
-with the first line that causes it, and exits 1 if there is any; 0 means no circles.
+with the first line that causes it; then every edge that goes up the layers of `LAYERS` (or
+between two parts of one layer), with its line and both layers. It exits 1 if there is any of
+either; 0 means none.
 
-    python3 scripts/module_cycles.py            # the circles, exit 1 if any
-    python3 scripts/module_cycles.py --edges    # every edge of the graph, then the circles
+    python3 scripts/module_cycles.py            # the circles and the upward imports, exit 1 if any
+    python3 scripts/module_cycles.py --edges    # every edge of the graph, then the same
     python3 scripts/module_cycles.py --self-test
 
 The rules:
@@ -39,6 +42,11 @@ The rules:
 - Paths to the file itself (an inline `mod tests` using `super::*`), to other crates and to
   std are not edges. Comments (doc comments and their intra-doc links included) and string and
   char literals are blanked before anything is read.
+- Layers: each file belongs to a part of src/, the first component of its path (`sim` for
+  src/sim/..., `markup` for src/markup.rs, `bin` for every binary; src/main.rs and src/lib.rs
+  are parts of their own). An edge between two files of one part is always allowed; an edge into
+  another part is allowed only when that part's layer in `LAYERS` is lower than the importing
+  file's. A part missing from `LAYERS` is an error, so a new folder of src/ gets a place first.
 """
 from __future__ import annotations
 
@@ -52,6 +60,31 @@ from pathlib import Path
 
 LIB_NAME = "ratelimit_playground"
 IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+
+# The layers of src/, lowest first, and the parts in each. A file may use the files of its own
+# part and of any part in a lower layer: never a higher layer's, and never another part of its own
+# layer's (parts side by side know nothing of each other). Why each part is where it is:
+LAYERS: list[tuple[str, ...]] = [
+    # The engine: pure and deterministic; it names nothing else of the crate.
+    ("sim",),
+    # Escaping text for HTML and SVG: it needs nothing, and the chart's SVG text (text_layer)
+    # escapes cluster names through it, so it sits between the engine and the drawing.
+    ("markup",),
+    # Drawing from plain data (chart) and the policy written as configuration (production): both
+    # read the engine's values, and neither needs the other.
+    ("chart", "production"),
+    # What is shown (present: what the app renders, the CLI prints, the log worker sends), and the
+    # CLI's runner against a real Redis (redis, native only), which reads scenarios and
+    # production's Lua script. Neither uses the other: what is shown stays free of a Redis
+    # client, and the CLI, above both, joins them.
+    ("present", "redis"),
+    # The two wasm front ends: the Leptos page (app) and the log worker's module (worker), each
+    # rendering present; separate modules, so neither loads the other.
+    ("app", "worker"),
+    # The entry points: crate roots that mount the app, start the worker or run the CLI (bin
+    # holds every binary; lib.rs only declares the modules and the allocator).
+    ("bin", "main.rs", "lib.rs"),
+]
 
 
 def blank(src: str) -> str:
@@ -427,6 +460,52 @@ def components(nodes: list[Path], edges: dict[tuple[Path, Path], object]) -> lis
     return sorted(out, key=lambda c: (-len(c), c))
 
 
+def part_of(file: Path, src: Path) -> str:
+    """The part of src/ `file` belongs to: its path's first component, without `.rs` for a file
+    directly in src/ (src/markup.rs is `markup`) but src/main.rs and src/lib.rs."""
+    first = file.relative_to(src).parts[0]
+    return first if first in ("main.rs", "lib.rs") or not first.endswith(".rs") else first[:-3]
+
+
+def layer_of(part: str) -> int | None:
+    """`part`'s layer in `LAYERS`, 1 for the lowest; `None` if it has none."""
+    return next((n for n, parts in enumerate(LAYERS, 1) if part in parts), None)
+
+
+@dataclass
+class Breach:
+    """An edge that goes up the layers, or across to another part of the same layer."""
+
+    file: Path
+    line: int
+    path: str
+    target: Path
+    part: str
+    layer: int
+    target_part: str
+    target_layer: int
+
+    def describe(self, rel) -> str:
+        where = f"{rel(self.file)}:{self.line} uses {self.path} ({rel(self.target)})"
+        if self.layer == self.target_layer:
+            return (f"{where}: {self.part} and {self.target_part} sit side by side in layer {self.layer}, "
+                    f"and neither may use the other")
+        return (f"{where}: {self.part} (layer {self.layer}) may not use {self.target_part} "
+                f"(layer {self.target_layer}, above it)")
+
+
+def layer_breaches(graph: Graph) -> tuple[list[str], list[Breach]]:
+    """The parts of src/ with no layer in `LAYERS`, and every edge that breaks the layers."""
+    unplaced = sorted({part_of(f, graph.src) for f in graph.sources} - {p for ps in LAYERS for p in ps})
+    breaches = []
+    for (a, b), (line, path) in sorted(graph.edges.items()):
+        pa, pb = part_of(a, graph.src), part_of(b, graph.src)
+        la, lb = layer_of(pa), layer_of(pb)
+        if pa != pb and la is not None and lb is not None and lb >= la:
+            breaches.append(Breach(a, line, path, b, pa, la, pb, lb))
+    return unplaced, sorted(breaches, key=lambda b: (b.file, b.line))
+
+
 def report(src: Path, show_edges: bool, out=sys.stdout) -> int:
     graph = Graph(src)
     base = src.parent
@@ -438,6 +517,14 @@ def report(src: Path, show_edges: bool, out=sys.stdout) -> int:
         for (a, b), (line, path) in sorted(graph.edges.items()):
             print(f"{rel(a)} -> {rel(b)}    {rel(a)}:{line} {path}", file=out)
         print(file=out)
+    circles = circles_report(graph, rel, out)
+    layers = layers_report(graph, rel, out)
+    return 1 if circles or layers else 0
+
+
+def circles_report(graph: Graph, rel, out) -> int:
+    """Prints the import circles, or that there are none; 1 if there are any."""
+    src = graph.src
     comps = components(sorted(graph.sources), graph.edges)
     if not comps:
         print(f"no import circles among the {len(graph.sources)} files of {rel(src)}/", file=out)
@@ -454,6 +541,22 @@ def report(src: Path, show_edges: bool, out=sys.stdout) -> int:
             if a in members and b in members:
                 print(f"    {rel(a)} -> {rel(b)}    {rel(a)}:{line} {path}", file=out)
     return 1
+
+
+def layers_report(graph: Graph, rel, out) -> int:
+    """Prints the parts with no layer and the imports that break the layers, or that there are
+    none; 1 if there are any."""
+    unplaced, breaches = layer_breaches(graph)
+    for part in unplaced:
+        print(f"{rel(graph.src)}/{part} has no layer: give it one in LAYERS (scripts/module_cycles.py)", file=out)
+    if breaches:
+        print(f"{len(breaches)} import(s) against the layers (lowest first: "
+              f"{' < '.join('/'.join(parts) for parts in LAYERS)}):", file=out)
+        for b in breaches:
+            print(f"  {b.describe(rel)}", file=out)
+    elif not unplaced:
+        print(f"no imports against the layers ({' < '.join('/'.join(parts) for parts in LAYERS)})", file=out)
+    return 1 if unplaced or breaches else 0
 
 
 class SelfTest(unittest.TestCase):

@@ -1,5 +1,6 @@
-//! Escaping text for markup: the log report's HTML and the cluster names' SVG text
-//! ([`crate::chart::text_layer`]).
+//! Escaping text for markup: the crate's one HTML and SVG escaper, for the cluster names' SVG
+//! text ([`crate::chart::text_layer`]) and every piece of HTML `present` and the app write as
+//! text (the log report, the product tables, the embed snippet).
 
 /// `text` safe inside an element or a quoted attribute.
 ///

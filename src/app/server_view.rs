@@ -15,7 +15,7 @@ use super::slider::Slider;
 use super::stories::Stories;
 use crate::chart::canvas::Layers;
 use crate::chart::server::ServerChart;
-use crate::present::server::cards::ServerWindow;
+use crate::chart::server_window::ServerWindow;
 use crate::present::server::presets::PRESETS;
 use crate::present::units::{format_number, SliderScale};
 use crate::sim::products::{Choice, ProductKey};

@@ -29,6 +29,7 @@ pub mod paint_worker;
 pub(crate) mod pen;
 pub mod plot;
 pub mod server;
+pub mod server_window;
 #[cfg(target_arch = "wasm32")]
 pub mod sprites;
 pub mod state;

@@ -9,8 +9,7 @@ use plotters::prelude::*;
 
 use super::axis::nice_ceiling;
 use super::plot::{draw_all, draw_layered, draw_line, Axes, ChartStyle, Dash, Drawn, Ink, Key, Plot, Ticks};
-use crate::present::server::cards::{ServerPoint, ServerWindow};
-use crate::present::share::cards::Card;
+use super::server_window::{ServerPoint, ServerWindow};
 
 /// Which of the server's charts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,16 +23,6 @@ pub enum ServerChart {
 }
 
 impl ServerChart {
-    /// The chart an embed's server card draws, if `card` is one of them.
-    pub fn of(card: Card) -> Option<ServerChart> {
-        match card {
-            Card::ServerLoad => Some(ServerChart::Load),
-            Card::ServerLatency => Some(ServerChart::Latency),
-            Card::ServerQueue => Some(ServerChart::Queue),
-            _ => None,
-        }
-    }
-
     /// Its legend, with the reference line's entry only when `data` has one to draw.
     pub fn legend(self, data: &ServerWindow) -> Vec<Key> {
         let key = |label, ink, dash| Key { label, ink, dash };
@@ -166,12 +155,16 @@ fn steps(data: &ServerWindow, value: impl Fn(&ServerPoint) -> f64) -> Vec<(f64, 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::present::server::presets::STORM;
     use crate::sim::{Scenario, SimTime, Simulation};
+
+    /// A retry storm (the server view's first storm preset): eight workers of 10 ms each, 600
+    /// requests a second and 600 more from 10 s to 20 s; clients give up after 200 ms and retry.
+    const STORM: &str = "capacity=1000000&refill=1000000&traffic=poisson&rate=600&duration=60&retry=backoff\
+                         &retries=10&workers=8&service=10&client_timeout=200&spike=10-20&spike_rate=600";
 
     #[test]
     fn each_chart_draws_the_storm_to_svg_with_its_legend() {
-        let mut sim = Simulation::new(&Scenario::from_query(STORM.query).unwrap());
+        let mut sim = Simulation::new(&Scenario::from_query(STORM).unwrap());
         sim.step_until(SimTime::from_secs(40));
         let data = ServerWindow::of(&sim, 60).unwrap();
         for chart in [ServerChart::Load, ServerChart::Latency, ServerChart::Queue] {

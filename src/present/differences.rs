@@ -4,7 +4,7 @@
 //! registry. docs/products.md's table is this one's Markdown (a test keeps them equal); the
 //! production panel shows its HTML.
 
-use crate::present::every_product::escape;
+use crate::markup::escape;
 use crate::present::options::algorithm_label;
 use crate::sim::products::{run_here, traits, Traits, PRODUCTS};
 

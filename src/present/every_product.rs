@@ -2,17 +2,13 @@
 //! the production panel (`app::share::every_product`) puts in the page. Written as text rather
 //! than as views: drawn cell by cell as Leptos views, it cost the whole page's module 3 KB brotli.
 
+use crate::markup::escape;
 use crate::sim::product_runs::ProductRow;
 use crate::sim::products::duration_text;
 use crate::sim::support::decimal::format_fixed;
 
 #[cfg(doc)]
 use crate::sim::product_runs::every_product;
-
-/// `text` with `&`, `<`, `>` and `"` escaped, for markup.
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
 
 /// One row of the table, as markup: the limiter, admitted, refused, the first refusal, the
 /// longest hold, why it differs, and a Run button carrying its tab's `--export` name.

@@ -8,6 +8,7 @@
 //! what it hands over.)
 
 use crate::present::options::SPEEDS;
+use crate::sim::query::raw_pairs;
 
 /// The longest element id the handover carries for the focus.
 const MAX_ID: usize = 40;
@@ -60,8 +61,8 @@ impl Handover {
         let mut handover =
             Handover { running: true, speed: 1.0, at_ns: 0, scroll: 0, focus: None, click: None, choose: None };
         let (mut running, mut speed, mut at, mut scroll) = (false, false, false, false);
-        for pair in text.split('&') {
-            match pair.split_once('=')? {
+        for pair in raw_pairs(text) {
+            match pair {
                 ("running", "0") => (handover.running, running) = (false, true),
                 ("running", "1") => (handover.running, running) = (true, true),
                 ("speed", i) => {

@@ -25,7 +25,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{js_sys, Element, File, FileList, HtmlInputElement, HtmlSelectElement};
 
 use super::playground::Playground;
-use crate::present::every_product::escape;
+use crate::markup::escape;
 use crate::present::log_report::panel::{applied, status, watching, Settings, Status, CONTROLS};
 use crate::present::log_report::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
 use crate::present::log_report::words::{policy_words, scenario_words};

@@ -22,7 +22,6 @@ use crate::app::state_view::StateChart;
 use crate::app::stats::Stats;
 use crate::app::strip_view::RequestStrip;
 use crate::app::throughput_view::ThroughputChart;
-use crate::chart::server::ServerChart;
 use crate::present::share::cards::{full_rows, Card};
 
 /// Draws one card: `(playground, card, multi-node)`. A frame's own module
@@ -62,7 +61,7 @@ pub fn any_card(pg: Playground, which: Card, cluster: bool) -> AnyView {
         (Card::Rtt, _) => view! { <ModesTable playground=pg /> }.into_any(),
         (Card::Sweep, _) => view! { <SweepCard playground=pg /> }.into_any(),
         (Card::Outage, _) => view! { <OutageCard playground=pg /> }.into_any(),
-        (card, _) if card.server() => ServerChart::of(card).map(|c| server_card(pg, c)).into_any(),
+        (card, _) if card.server() => card.server_chart().map(|c| server_card(pg, c)).into_any(),
         _ => one_server_card(pg, which, false),
     }
 }

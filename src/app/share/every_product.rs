@@ -10,7 +10,8 @@
 use leptos::prelude::*;
 
 use crate::app::playground::Playground;
-use crate::present::every_product::{escape, table};
+use crate::markup::escape;
+use crate::present::every_product::table;
 use crate::sim::product_runs::{every_product, run_config};
 
 /// The disclosure and its table.

@@ -14,6 +14,7 @@ use ratelimit_playground::present::share::link::MAX_MOMENT_SECS;
 use ratelimit_playground::present::share::still::still_svg;
 use ratelimit_playground::production;
 use ratelimit_playground::sim::products::ALGO_NAMES;
+use ratelimit_playground::sim::query::pairs;
 use ratelimit_playground::sim::support::decimal;
 use ratelimit_playground::sim::{product_runs, report, Nanos, Scenario, Trace, TrafficShape};
 
@@ -54,7 +55,7 @@ fn scenario(query: &str, trace: Option<&str>) -> Result<Scenario, String> {
         sc.trace = Some(Arc::new(read_trace(path)?));
         let last = sc.trace.as_ref().and_then(|t| t.times().last().copied()).unwrap_or(0);
         // Replay the whole trace unless the query sets the run's duration.
-        if !query.split('&').any(|p| p.starts_with("duration=")) {
+        if !pairs(query).any(|(key, _)| key == "duration") {
             sc.duration = Nanos(last + 1).max(Nanos::from_millis(1));
         }
     }
@@ -241,7 +242,7 @@ fn redis_main(mut it: impl Iterator<Item = String>) -> ExitCode {
             "shards" => "--shards",
             _ => "--failover-at",
         };
-        if query.split('&').any(|kv| kv.split('=').next() == Some(key)) {
+        if pairs(&query).any(|(k, _)| k == key) {
             return fail(2, format!("{flag}: the query already sets {key}; use one or the other"));
         }
         query.push_str(&format!("&{key}={v}"));

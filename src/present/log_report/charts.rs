@@ -7,8 +7,8 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use super::html::escape;
 use crate::chart::axis::{nice_ceiling, short_number};
+use crate::markup::escape;
 use crate::sim::support::decimal::{format_f64, format_f64_trimmed};
 
 /// How tall the charts are, CSS pixels.

@@ -1,6 +1,6 @@
-//! The table rows the report and the sizing table are made of, and [`escape`] for their text.
+//! The table rows the report and the sizing table are made of, their text escaped by [`escape`].
 
-pub use crate::markup::escape;
+use crate::markup::escape;
 
 /// A table with `id`, its caption, column heads and rows of cells (already markup; the first
 /// cell of each row is its header). `marked` rows get the class `recommended`.

@@ -4,8 +4,8 @@
 //! a notice that names it), and the status line (progress and Cancel, the error, what was
 //! analysed, a stale policy) as a function of what the worker has said ([`status`]).
 
-use super::html::escape;
 use super::wire::Phase;
+use crate::markup::escape;
 use crate::present::units::{format_number, group_thousands};
 use crate::sim::logs::{KeyBy, LogFormat};
 

@@ -3,9 +3,10 @@
 //! refused most.
 
 use super::charts::rejections_chart;
-use super::html::{escape, figure, table};
+use super::html::{figure, table};
 use super::share;
 use super::words::scenario_words;
+use crate::markup::escape;
 use crate::present::units::{format_percent, format_secs, group_thousands};
 use crate::sim::logs::policy::label;
 use crate::sim::logs::shadow::ShadowReport;

@@ -4,9 +4,10 @@
 //! that line's policies, and every policy tried.
 
 use super::charts::{throttled_chart, through_chart, TradeOff};
-use super::html::{escape, figure, table};
+use super::html::{figure, table};
 use super::share;
 use super::words::policy_words;
+use crate::markup::escape;
 use crate::present::units::{format_number, format_percent, group_thousands};
 use crate::sim::logs::job::MAX_SWEPT;
 use crate::sim::logs::keys::Keys;

@@ -3,7 +3,7 @@
 //! from `data-base` (ns), comma-separated, as a trace reads them) and the button the page
 //! replays it by (`#log-watch-go`, through [`crate::sim::logs::watch::replay`]).
 
-use super::html::escape;
+use crate::markup::escape;
 use crate::present::units::{format_secs, group_thousands};
 use crate::sim::logs::keys::Keys;
 use crate::sim::logs::watch::{Watched, MAX_WATCHED};

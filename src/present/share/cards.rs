@@ -3,6 +3,7 @@
 //! Embed panel's builder and the CLI's SVG fallback (`ratelimit-sim --format svg --show …`).
 //! Plain Rust, tested natively.
 
+use crate::chart::server::ServerChart;
 use crate::sim::query::{Kind, Problem, Used};
 /// One card of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -114,6 +115,16 @@ impl Card {
     /// Whether it shows the server behind the limiter (`workers` > 0).
     pub fn server(self) -> bool {
         matches!(self, Card::ServerLoad | Card::ServerLatency | Card::ServerQueue)
+    }
+
+    /// The chart it draws, if it is one of the server's cards.
+    pub fn server_chart(self) -> Option<ServerChart> {
+        match self {
+            Card::ServerLoad => Some(ServerChart::Load),
+            Card::ServerLatency => Some(ServerChart::Latency),
+            Card::ServerQueue => Some(ServerChart::Queue),
+            _ => None,
+        }
     }
 
     /// Whether it is a wide chart that takes a whole row of the embed's grid.

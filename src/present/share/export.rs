@@ -3,6 +3,7 @@
 //! series the page holds as CSV (the CLI's `--format csv` columns; one block per algorithm in
 //! compare mode). Plain Rust, tested natively.
 
+use crate::sim::query::raw_pairs;
 use crate::sim::{Report, Scenario, Simulation};
 
 use crate::present::options::{entry, View, VIEWS};
@@ -53,9 +54,7 @@ pub fn json_string(s: &str) -> String {
 /// ```
 pub fn scenario_json(sc: &Scenario, view: LinkView) -> String {
     let full = sc.to_query_full();
-    let fields: Vec<String> = full
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
+    let fields: Vec<String> = raw_pairs(&full)
         .map(|(k, v)| {
             let value = if is_decimal(v) { v.to_string() } else { json_string(v) };
             format!("    \"{k}\": {value}")

@@ -10,7 +10,7 @@
 //! cheap ones over keys, not a parse; the whole page explains whatever they let through to it.
 
 use crate::sim::products::ALGO_NAMES;
-use crate::sim::query::percent_decode;
+use crate::sim::query::pairs;
 use crate::sim::Algorithm;
 
 /// A wasm module the loader starts for a link.
@@ -174,12 +174,7 @@ struct Query(Vec<(String, String)>);
 
 impl Query {
     fn read(query: &str) -> Query {
-        let query = query.strip_prefix('?').unwrap_or(query);
-        let pairs = query.split('&').filter(|p| !p.is_empty()).map(|pair| {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            (percent_decode(k), percent_decode(v))
-        });
-        Query(pairs.collect())
+        Query(pairs(query).collect())
     }
 
     /// The first value of `key` (`URLSearchParams.get`).

@@ -5,6 +5,7 @@
 //! strip iframes: the image is left), the few lines that size the frame to its content
 //! ([`SIZER`]), and the CLI command that draws that image. Plain Rust, tested natively.
 
+use crate::markup::escape;
 use crate::present::options::algorithm_label;
 use crate::present::share::cards::Card;
 use crate::present::share::frame::Theme;
@@ -59,11 +60,6 @@ pub fn frame_title(sc: &Scenario) -> String {
     )
 }
 
-/// Escapes `&`, `<`, `>` and `"` for an HTML attribute value.
-fn attr(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 /// The snippet for an embed at `url` titled `title`, `height` px tall, over a link to `page`
 /// around `image` (the still the CLI draws; an empty `image` leaves the link and image out).
 ///
@@ -78,8 +74,8 @@ fn attr(s: &str) -> String {
 pub fn iframe(url: &str, title: &str, height: u32, page: &str, image: &str) -> String {
     let frame = format!(
         "<iframe src=\"{}\" title=\"{}\" width=\"{FRAME_WIDTH}\" height=\"{height}\" sandbox=\"{SANDBOX}\" loading=\"lazy\" data-ratelimit-playground style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>",
-        attr(url),
-        attr(title)
+        escape(url),
+        escape(title)
     );
     if image.trim().is_empty() {
         let frame = frame.replace("grid-area: 1 / 1; border: 0; width: 100%", "border: 0; max-width: 100%");
@@ -89,9 +85,9 @@ pub fn iframe(url: &str, title: &str, height: u32, page: &str, image: &str) -> S
     // linked image is what is left; where they are not, the frame covers it.
     format!(
         "<div style=\"display: grid; max-width: {FRAME_WIDTH}px\">\n  <a href=\"{}\" style=\"grid-area: 1 / 1\"><img src=\"{}\" alt=\"{} (a still; open the live playground)\" width=\"{FRAME_WIDTH}\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  {frame}\n</div>\n{SIZER}",
-        attr(page),
-        attr(image.trim()),
-        attr(title)
+        escape(page),
+        escape(image.trim()),
+        escape(title)
     )
 }
 

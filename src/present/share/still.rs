@@ -5,8 +5,7 @@
 //! the text cards (counters, last response, code, per node, round trips, sweep, outage) are set
 //! as lines of text with the page's numbers. What `ratelimit-sim --format svg --show …` prints.
 
-use crate::chart::server::ServerChart;
-use crate::present::server::cards::ServerWindow;
+use crate::chart::server_window::ServerWindow;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -324,7 +323,7 @@ fn draw_card<DB: DrawingBackend>(
                 draw_swimlane(&inner, &swimlane(sim), style).map_err(e)?;
                 draw_swimlane_labels(&inner, sc.nodes as usize, style).map_err(e)
             }
-            card if card.server() => match (ServerChart::of(card), ServerWindow::of(sim, THROUGHPUT_SECONDS)) {
+            card if card.server() => match (card.server_chart(), ServerWindow::of(sim, THROUGHPUT_SECONDS)) {
                 (Some(chart), Some(data)) => chart.draw(&inner, &data, style).map_err(e),
                 _ => Ok(()),
             },

@@ -11,6 +11,7 @@
 use std::fmt;
 
 use crate::sim::products::ALGO_NAMES;
+use crate::sim::query::raw_pairs;
 use crate::sim::support::decimal::{format_fixed, parse_fixed};
 use crate::sim::{Nanos, Rate, Scenario};
 
@@ -88,8 +89,11 @@ impl PolicyKeys {
     /// assert_eq!(PolicyKeys::parse("refill=2.5&capacity=20"), None);
     /// ```
     pub fn parse(text: &str) -> Option<PolicyKeys> {
-        let (first, second) = text.split_once('&')?;
-        let (a, b) = (first.split_once('=')?, second.split_once('=')?);
+        let mut pairs = raw_pairs(text);
+        let (a, b) = (pairs.next()?, pairs.next()?);
+        if pairs.next().is_some() {
+            return None;
+        }
         let n = |v: &str, digits| parse_fixed(v, digits).ok();
         match (a.0, b.0) {
             ("capacity", "refill") => Some(PolicyKeys::Bucket { capacity: n(a.1, 0)?, refill: Rate::parse(b.1).ok()? }),

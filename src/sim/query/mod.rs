@@ -5,6 +5,7 @@
 //! the first problem; lenient parsing (the app) clamps or ignores and reports every problem.
 
 mod keys;
+mod pairs;
 mod problem;
 mod span;
 mod words;
@@ -17,6 +18,7 @@ use span::{outage_of, span_of, span_text};
 use std::fmt;
 
 pub use keys::{is_key, known_keys, number_range};
+pub use pairs::{pairs, raw_pairs};
 pub use problem::{Clean, Invalid, Kind, NumberWhy, Problem, Problems, Range, Used};
 pub use words::{range_words, TRACE_WITHOUT_TIMES};
 
@@ -86,15 +88,6 @@ pub fn utf8_lossy(bytes: Vec<u8>) -> String {
             }
         }
     }
-}
-
-/// A query's pairs, each key and value percent-decoded (`k` alone is `k=`).
-fn pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
-    let query = query.strip_prefix('?').unwrap_or(query);
-    query.split('&').filter(|p| !p.is_empty()).map(|pair| {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (percent_decode(k), percent_decode(v))
-    })
 }
 
 /// The keys an address may hold besides the scenario's (the page's `view`, an embed's keys),

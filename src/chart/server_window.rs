@@ -1,10 +1,10 @@
-//! What the server view's cards draw from a run ([`ServerWindow`]): per completed series bucket
-//! over the last minute, the requests offered to the limiter, what the server answered in time
+//! The data the server view's charts ([`super::server`]) draw from a run ([`ServerWindow`]): per
+//! completed series bucket over the last minute, the requests offered to the limiter, what the server answered in time
 //! (goodput), too late (wasted) and at once with a 503 (shed), the latency of what it finished
 //! (mean, p50, p99) and the longest queue; with the server's capacity, queueing theory's mean
 //! latency where it applies, and the waiting room's size as reference lines.
 
-use crate::chart::throughput::ThroughputWindow;
+use super::throughput::ThroughputWindow;
 use crate::sim::server::{predicted_wait_of, ServerConfig};
 use crate::sim::Simulation;
 
@@ -56,7 +56,7 @@ impl ServerWindow {
     /// as the throughput chart's does; `None` without a server.
     ///
     /// ```
-    /// use ratelimit_playground::present::server::cards::ServerWindow;
+    /// use ratelimit_playground::chart::server_window::ServerWindow;
     /// use ratelimit_playground::sim::{Scenario, SimTime, Simulation};
     /// let sc = Scenario::from_query("capacity=1000000&refill=1000000&rate=50&workers=1&service=10&service_dist=const").unwrap();
     /// let mut sim = Simulation::new(&sc);
