@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Prints the transfer size of a release build's wasm, JS and CSS: raw, gzip -9 and brotli -q 11,
-# then where the page wasm's bytes go by crate (scripts/wasm-breakdown.py), and fails if the
-# page's brotli total is above scripts/size-budget, or another module's above its own
-# scripts/size-budget-* (make test runs this).
+# then where the page wasm's bytes go by crate (scripts/wasm-breakdown.py), writes both for every
+# module into docs/size.md between its size markers (scripts/size_doc.py; SIZE_DOC names another
+# file, SIZE_DOC= writes none), and fails if the page's brotli total is above scripts/size-budget,
+# or another module's above its own scripts/size-budget-* (make test runs this).
 #
 #   scripts/size.sh [DIST]
 set -euo pipefail
@@ -30,23 +31,34 @@ embed=(0 0 0)
 frame=(0 0 0)
 full=(0 0 0)
 shared=(0 0 0)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Every file's figures for docs/size.md: module, kind, raw, gzip, brotli, path.
+: > "$tmp/files.tsv"
 while IFS= read -r f; do
   raw=$(stat -c %s "$f")
   gz=$(gzip -9 -c "$f" | wc -c)
   br=$(brotli -q 11 -c "$f" | wc -c)
   if [[ "$(basename "$f")" == ratelimit-logs* ]]; then
     worker=($((worker[0] + raw)) $((worker[1] + gz)) $((worker[2] + br)))
+    module=worker
   elif [[ "$(basename "$f")" == ratelimit-embed* || "$(basename "$f")" == embed-builder.js ]]; then
     embed=($((embed[0] + raw)) $((embed[1] + gz)) $((embed[2] + br)))
+    module=embed
   elif [[ "$(basename "$f")" == ratelimit-frame* ]]; then
     frame=($((frame[0] + raw)) $((frame[1] + gz)) $((frame[2] + br)))
+    module=frame
   elif [[ "$(basename "$f")" == ratelimit-full* || "$(basename "$f")" == cluster-*.css || "$(basename "$f")" == whole-*.css ]]; then
     full=($((full[0] + raw)) $((full[1] + gz)) $((full[2] + br)))
+    module=full
   elif [[ "$(basename "$f")" == ratelimit-playground* ]]; then
     total=($((total[0] + raw)) $((total[1] + gz)) $((total[2] + br)))
+    module=page
   else
     shared=($((shared[0] + raw)) $((shared[1] + gz)) $((shared[2] + br)))
+    module=shared
   fi
+  printf '%s\t%s\t%d\t%d\t%d\t%s\n' "$module" "${f##*.}" "$raw" "$gz" "$br" "${f#"$dist"/}" >> "$tmp/files.tsv"
   printf '%-44s %10d %10d %10d\n' "${f#"$dist"/}" "$raw" "$gz" "$br"
 done < <(find "$dist" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) | sort)
 total=($((total[0] + shared[0])) $((total[1] + shared[1])) $((total[2] + shared[2])))
@@ -58,18 +70,26 @@ printf '%-44s %10d %10d %10d\n' "whole page (a multi-node or compare link)" "${f
 printf '%-44s %10d %10d %10d\n' "log worker (on first use)" "${worker[@]}"
 printf '%-44s %10d %10d %10d\n' "embed builder (on first use)" "${embed[@]}"
 
-# The breakdown reads function names, which the shipped wasm no longer has: bind the cargo
-# output again with names kept, before wasm-opt.
-cargo_wasm=target/wasm32-unknown-unknown/release/ratelimit-playground.wasm
-if [[ -f "$cargo_wasm" ]] && command -v wasm-bindgen >/dev/null; then
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
-  wasm-bindgen --keep-debug --target web --out-dir "$tmp" "$cargo_wasm"
+# The breakdown reads function names, which the shipped wasm no longer has: bind each module's
+# cargo output again with names kept, before wasm-opt. The page's is printed; every module's goes
+# to docs/size.md.
+release="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release"
+bound=()
+if command -v wasm-bindgen >/dev/null; then
+  for pair in page:ratelimit-playground frame:ratelimit-frame full:ratelimit-full worker:ratelimit-logs embed:ratelimit-embed; do
+    bin=${pair#*:}
+    [[ -f "$release/$bin.wasm" ]] || continue
+    wasm-bindgen --keep-debug --target web --out-dir "$tmp/$bin" "$release/$bin.wasm"
+    bound+=("${pair%%:*}=$tmp/$bin/${bin}_bg.wasm")
+  done
+fi
+if [[ -f "$tmp/ratelimit-playground/ratelimit-playground_bg.wasm" ]]; then
   echo
-  python3 scripts/wasm-breakdown.py "$tmp/ratelimit-playground_bg.wasm" 15
+  python3 scripts/wasm-breakdown.py "$tmp/ratelimit-playground/ratelimit-playground_bg.wasm" 15
   echo
 fi
 
+status=0
 awk -v b="${total[2]}" -v max="$budget" -v w="${worker[2]}" -v wmax="$worker_budget" -v e="${embed[2]}" -v emax="$embed_budget" -v f="${frame[2]}" -v fmax="$frame_budget" -v u="${full[2]}" -v umax="$full_budget" '
 # Prints what `what` transfers against its budget file; on stderr, and failing, when it is over.
 function check(what, when, bytes, budget, file) {
@@ -87,4 +107,15 @@ BEGIN {
   check("embed builder", ", fetched when the Embed panel opens", e, emax, "scripts/size-budget-embed")
   check("whole page", ", a multi-node or compare link; fetched when a first module hands over", u, umax, "scripts/size-budget-full")
   exit failed
-}'
+}' || status=$?
+
+# docs/size.md's measured part, written whether or not a module is over its budget.
+doc="${SIZE_DOC-docs/size.md}"
+if [[ -n "$doc" ]]; then
+  printf '%s\t%s\t%s\n' page "$budget" scripts/size-budget frame "$frame_budget" scripts/size-budget-frame \
+    full "$full_budget" scripts/size-budget-full worker "$worker_budget" scripts/size-budget-worker \
+    embed "$embed_budget" scripts/size-budget-embed > "$tmp/budgets.tsv"
+  python3 scripts/size_doc.py "$tmp/files.tsv" "$tmp/budgets.tsv" "$doc" "${bound[@]}"
+  echo "size: wrote the measured sizes into $doc"
+fi
+exit "$status"

@@ -36,9 +36,9 @@ def crate_of(name):
     return "(unnamed)"
 
 
-def main():
-    path = sys.argv[1]
-    top = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+def by_crate(path):
+    """The bytes of `path`'s function bodies by crate, data segments as "(data)", and how many of
+    them are core's float printing: (Counter, int)."""
     b = open(path, "rb").read()
     imports = 0
     bodies, names, data = [], {}, 0
@@ -77,6 +77,13 @@ def main():
         if re.search(r"flt2dec|fmt::float", name):
             float_printing += size
     by["(data)"] += data
+    return by, float_printing
+
+
+def main():
+    path = sys.argv[1]
+    top = int(sys.argv[2]) if len(sys.argv) > 2 else 25
+    by, float_printing = by_crate(path)
     total = sum(by.values())
     print(f"{'crate':<32} {'bytes':>10} {'share':>7}   ({path}, before wasm-opt)")
     for crate, size in by.most_common(top):
