@@ -11,7 +11,7 @@ mod scenarios;
 
 use ratelimit_playground::present::modules;
 use ratelimit_playground::present::runner::Runner;
-use ratelimit_playground::sim::capabilities::{needs, Part};
+use ratelimit_playground::sim::engine::capabilities::{needs, Part};
 use ratelimit_playground::sim::server::{RetryGate, ServerConfig, Spike};
 use ratelimit_playground::sim::{report, Capabilities, Lacking, Scenario, SimRng, Simulation};
 

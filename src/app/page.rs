@@ -30,7 +30,7 @@ use crate::present::explain::Explanation as ExplanationText;
 use crate::present::handover::Handover;
 use crate::present::options::View;
 use crate::present::share::link::Link;
-use crate::sim::capabilities::Part;
+use crate::sim::engine::capabilities::Part;
 use crate::sim::query::Problem;
 use crate::sim::{Capabilities, Nanos, Rate, Scenario};
 

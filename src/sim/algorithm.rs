@@ -89,7 +89,7 @@ impl Algorithm {
 
     /// Whether this is one of the five textbook algorithms ([`Algorithm::TEXTBOOK`]), which run
     /// without the products' models: the leaky bucket's queue and the products' models need
-    /// them ([`crate::sim::capabilities::Part::Models`]).
+    /// them ([`crate::sim::engine::capabilities::Part::Models`]).
     pub fn in_first_modules(self) -> bool {
         Algorithm::TEXTBOOK.contains(&self)
     }

@@ -1,8 +1,8 @@
 //! [`Comparison`]: the same arrivals through every algorithm at once, and how the sliding window
 //! counter's admissions compare with the exact sliding log's.
 
-use super::capabilities::{Capabilities, Lacking};
 use super::engine::Simulation;
+use super::engine::{Capabilities, Lacking};
 use super::scenario::{Algorithm, Scenario};
 use super::time::SimTime;
 

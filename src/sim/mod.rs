@@ -5,7 +5,6 @@
 //! same scenario gives the same bytes out natively and in WebAssembly.
 
 pub mod algorithm;
-pub mod capabilities;
 pub mod cluster;
 pub mod compare;
 pub mod decision;
@@ -39,10 +38,9 @@ pub mod traffic;
 mod zig_table;
 
 pub use algorithm::{Algorithm, ProductId};
-pub use capabilities::{Capabilities, Lacking};
 pub use compare::{Comparison, Disagreement};
 pub use decision::{Decision, DecisionRecord, Quota, Status, Verdict};
-pub use engine::Simulation;
+pub use engine::{Capabilities, Lacking, Simulation};
 pub use limiter::{
     AnyLimiter, FixedWindow, Gauge, Gcra, LeakyQueue, Limiter, LimiterState, SlidingLog, SlidingWindow, TokenBucket,
 };

@@ -1,7 +1,7 @@
 //! Batch runs: a scenario run to completion, summarised as a [`Report`] (JSON or CSV).
 
-use super::capabilities::{Capabilities, Lacking};
 use super::engine::Simulation;
+use super::engine::{Capabilities, Lacking};
 use super::metrics::{Metrics, MAX_NODES};
 use super::query::ParamError;
 use super::scenario::{RetryPolicy, Scenario, TrafficShape};

@@ -4,9 +4,6 @@
 //! units, ranges and defaults is in the README.
 
 pub use super::algorithm::Algorithm;
-use super::capabilities::{Capabilities, Lacking};
-use super::limiter::{AnyLimiter, FixedWindow, Gcra, SlidingLog, SlidingWindow, TokenBucket};
-use super::products::models::QUEUE;
 use super::products::options::ProductOptions;
 use super::products::policy::{Policy, Shape};
 use super::rate::{Rate, TOKEN};
@@ -224,37 +221,6 @@ impl Scenario {
     /// Whether the store mode is one the algorithm does not have (`store=sync` without Kong).
     pub fn store_misfit(&self) -> bool {
         self.store == StoreMode::Sync && self.algo != super::products::KONG
-    }
-
-    /// The limiter this scenario describes, fresh at t = 0, built with the products' models
-    /// (native callers; an engine builds its limiter with its own capabilities, [`Self::limiter_in`]).
-    pub fn limiter(&self) -> AnyLimiter {
-        self.limiter_in(&Capabilities::ONE_LIMITER.with_models()).expect("the products' models are given")
-    }
-
-    /// The limiter this scenario describes, fresh at t = 0, as an engine with `caps` builds it;
-    /// refused for a product or the leaky bucket's queue where `caps` have no models.
-    pub fn limiter_in(&self, caps: &Capabilities) -> Result<AnyLimiter, Lacking> {
-        let (limit, window) = (self.effective_limit(), self.effective_window());
-        let l = match self.algo {
-            Algorithm::Product(id) => AnyLimiter::product(caps.models()?(id.index(), &Policy::of(self), &self.product)),
-            Algorithm::LeakyBucket => AnyLimiter::product(caps.models()?(QUEUE, &self.queue_policy(), &self.product)),
-            Algorithm::TokenBucket => AnyLimiter::token_bucket(TokenBucket::new(self.capacity, self.refill)),
-            Algorithm::Gcra => AnyLimiter::gcra(Gcra::new(self.capacity, self.refill)),
-            Algorithm::FixedWindow => AnyLimiter::fixed_window(FixedWindow::new(limit, window)),
-            Algorithm::SlidingWindow => AnyLimiter::sliding_window(SlidingWindow::new(limit, window)),
-            Algorithm::SlidingLog => AnyLimiter::sliding_log(SlidingLog::new(limit, window)),
-        };
-        // A product counts what it counts (express-rate-limit and Upstash's fixed window count
-        // refused requests already), and a refused request never joins the leaky bucket's queue:
-        // `count_rejected` is the textbook meters' knob.
-        Ok(l.counting_rejected(self.count_rejected && self.algo.in_first_modules()))
-    }
-
-    /// The leaky bucket's queue as a policy: `capacity` requests may wait, drained at `refill`.
-    fn queue_policy(&self) -> Policy {
-        let size = self.capacity;
-        Policy { shape: Shape::Bucket, burst: size, rate_milli: self.refill.milli(), limit: size, window_ns: 0 }
     }
 
     /// The HTTP status of a rejection: 429, or the product's own (503 for nginx without

@@ -14,7 +14,7 @@ use crate::sim::TrafficShape;
 /// The algorithms a frame offers: the six where this module runs the leaky bucket's queue (the
 /// whole page's frames), else the five textbook ones; compare mode does not fit a small frame.
 fn algorithms(pg: Playground) -> &'static [Labelled<View>] {
-    VIEWS.split_at(if pg.caps.has(crate::sim::capabilities::Part::Models) { 6 } else { 5 }).0
+    VIEWS.split_at(if pg.caps.has(crate::sim::engine::capabilities::Part::Models) { 6 } else { 5 }).0
 }
 /// Every arrival process but a replayed trace, which needs the full page's trace box.
 const SHAPES: &[Labelled<TrafficShape>] = TRAFFIC.split_at(5).0;

@@ -3,7 +3,6 @@
 //! Events are ordered by `(time, sequence)`, so ties resolve the same way on every run. The only
 //! randomness is the run's [`SimRng`], seeded from the scenario and forked per purpose.
 
-use crate::sim::capabilities::{Capabilities, Lacking};
 use crate::sim::cluster::{LoadBalancer, Node};
 use crate::sim::decision::{Decision, DecisionRecord, Quota, Verdict};
 use crate::sim::limiter::{AnyLimiter, Gauge, Limiter};
@@ -18,6 +17,8 @@ use crate::sim::store::Store;
 use crate::sim::time::{Nanos, SimTime};
 use crate::sim::traffic::Arrivals;
 
+mod build;
+pub mod capabilities;
 mod events;
 mod kong_sync;
 mod local;
@@ -25,6 +26,7 @@ mod requests;
 pub mod server;
 pub mod shared;
 
+pub use capabilities::{Capabilities, Lacking};
 use events::{Ev, Last};
 
 /// Series buckets kept by default: one hour of one-second buckets.
@@ -94,7 +96,7 @@ impl Simulation {
         let mut rng = SimRng::new(sc.seed);
         let mut arrivals = Arrivals::new(sc, &mut rng);
         let next_arrival = arrivals.next();
-        let limiter = sc.limiter_in(&caps)?;
+        let limiter = build::limiter(sc, &caps)?;
         let delays = limiter.may_delay();
         let n = (sc.nodes.clamp(1, super::metrics::MAX_NODES as u32)) as usize;
         let up = Nanos(sc.rtt.as_nanos() / 2);
@@ -123,7 +125,7 @@ impl Simulation {
             decisions: None,
             delays,
             extra: None,
-            server: server::make(sc, &caps, rng.fork(5)),
+            server: server::make(sc, caps.behind(), rng.fork(5)),
             caps,
             sc: sc.clone(),
         };

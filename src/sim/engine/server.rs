@@ -13,11 +13,10 @@
 //! behind it) links none of it, and refuses a scenario that sets `workers` or another of these
 //! keys instead of running it.
 //!
-//! [`Capabilities::with_server`]: crate::sim::capabilities::Capabilities::with_server
+//! [`Capabilities::with_server`]: crate::sim::engine::capabilities::Capabilities::with_server
 
 use super::events::{Attempt, Ev};
 use super::Simulation;
-use crate::sim::capabilities::Capabilities;
 use crate::sim::rng::SimRng;
 use crate::sim::scenario::{Scenario, StoreMode};
 use crate::sim::server::{Admitted, Backend, Job, RetryGate, ServerConfig, Spike};
@@ -39,7 +38,7 @@ pub struct Behind {
 /// The operations of what stands behind and around a limiter: what
 /// [`Capabilities::with_server`] gives an engine.
 ///
-/// [`Capabilities::with_server`]: crate::sim::capabilities::Capabilities::with_server
+/// [`Capabilities::with_server`]: crate::sim::engine::capabilities::Capabilities::with_server
 pub struct Ops {
     make: fn(&Scenario, SimRng) -> Option<Box<dyn Any>>,
     start: fn(&mut Simulation),
@@ -58,7 +57,7 @@ pub static OPS: Ops = Ops { make: make_behind, start, hold, admit, finish, give_
 /// none: a run whose scenario needs none ([`Capabilities::check`] refused any other), whose
 /// operations would all find nothing behind the limiter and do just that.
 ///
-/// [`Capabilities::check`]: crate::sim::capabilities::Capabilities::check
+/// [`Capabilities::check`]: crate::sim::engine::capabilities::Capabilities::check
 macro_rules! call {
     ($sim:expr, $op:ident, $or:expr, $($arg:expr),*) => {
         match $sim.caps.behind() {
@@ -69,8 +68,8 @@ macro_rules! call {
 }
 
 /// What `sc` puts behind and around its limiter, if anything (nothing in a module without it).
-pub(super) fn make(sc: &Scenario, caps: &Capabilities, rng: SimRng) -> Option<Box<dyn Any>> {
-    match caps.behind() {
+pub(super) fn make(sc: &Scenario, ops: Option<&Ops>, rng: SimRng) -> Option<Box<dyn Any>> {
+    match ops {
         Some(ops) => (ops.make)(sc, rng),
         None => None,
     }

@@ -6,7 +6,7 @@
 //! hands in: a module whose capabilities leave it out (neither first module runs several nodes)
 //! links none of it, and refuses a scenario with a shared store instead of running it.
 //!
-//! [`Capabilities::with_shared_store`]: crate::sim::capabilities::Capabilities::with_shared_store
+//! [`Capabilities::with_shared_store`]: crate::sim::engine::capabilities::Capabilities::with_shared_store
 
 use super::events::{Attempt, Ev};
 use super::Simulation;
@@ -22,7 +22,7 @@ use crate::sim::time::SimTime;
 
 /// The shared store's operations: what [`Capabilities::with_shared_store`] gives an engine.
 ///
-/// [`Capabilities::with_shared_store`]: crate::sim::capabilities::Capabilities::with_shared_store
+/// [`Capabilities::with_shared_store`]: crate::sim::engine::capabilities::Capabilities::with_shared_store
 pub struct Ops {
     arrive: fn(&mut Simulation, Attempt, SimTime),
     handle: fn(&mut Simulation, SimTime, Ev),
@@ -34,7 +34,7 @@ pub static OPS: Ops = Ops { arrive: arrive_shared, handle: handle_shared };
 /// The shared store's operations of `sim`, which [`Capabilities::check`] made sure it has
 /// before a scenario with a shared store could run.
 ///
-/// [`Capabilities::check`]: crate::sim::capabilities::Capabilities::check
+/// [`Capabilities::check`]: crate::sim::engine::capabilities::Capabilities::check
 fn ops(sim: &Simulation) -> &'static Ops {
     sim.caps.shared().expect("a scenario with a shared store runs only where the capabilities have it")
 }

@@ -1,5 +1,5 @@
 //! Building a product model for the engine: [`build`], which
-//! [`Capabilities::with_models`](crate::sim::capabilities::Capabilities::with_models) hands to an
+//! [`Capabilities::with_models`](crate::sim::engine::capabilities::Capabilities::with_models) hands to an
 //! engine. A module whose capabilities leave it out (the page's first module) links no model's
 //! code and refuses a product or the leaky bucket's queue instead of running it.
 

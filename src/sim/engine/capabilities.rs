@@ -7,7 +7,7 @@
 //! with, so a browser module whose entry leaves a field empty links none of that part's code.
 //!
 //! A scenario that needs a part its capabilities lack is refused with [`Lacking`] before
-//! anything runs ([`Capabilities::check`], which [`Simulation::try_new`](super::Simulation::try_new)
+//! anything runs ([`Capabilities::check`], which [`Simulation::try_new`](crate::sim::Simulation::try_new)
 //! calls): a module runs a scenario exactly as every other module does, or not at all, and its
 //! caller hands the scenario to a module that has the part. Native builds (the CLI, the tests)
 //! use [`Capabilities::ALL`]; `tests/capabilities.rs` runs every module's set over the golden
@@ -15,10 +15,10 @@
 
 use std::fmt;
 
-use super::engine::{server, shared};
-use super::limiter::Model;
-use super::products::{Policy, ProductOptions};
-use super::scenario::{Scenario, StoreMode};
+use super::{server, shared};
+use crate::sim::limiter::Model;
+use crate::sim::products::{Policy, ProductOptions};
+use crate::sim::scenario::{Scenario, StoreMode};
 
 /// Builds the model of the registry's product at an index (one past the registry: the leaky
 /// bucket's queue) for a policy and the product's options.
@@ -66,7 +66,7 @@ impl std::error::Error for Lacking {}
 /// What an engine can run: the optional parts it was given. Cheap to copy.
 ///
 /// ```
-/// use ratelimit_playground::sim::capabilities::{Capabilities, Lacking, Part};
+/// use ratelimit_playground::sim::engine::capabilities::{Capabilities, Lacking, Part};
 /// use ratelimit_playground::sim::Scenario;
 /// let nginx = Scenario::from_query("algo=nginx").unwrap();
 /// assert_eq!(Capabilities::ONE_LIMITER.check(&nginx), Err(Lacking(Part::Models)));
@@ -91,7 +91,7 @@ impl Capabilities {
 
     /// These capabilities and the products' models.
     pub const fn with_models(self) -> Capabilities {
-        Capabilities { models: Some(super::products::models::build), ..self }
+        Capabilities { models: Some(crate::sim::products::models::build), ..self }
     }
 
     /// These capabilities and the shared store.
@@ -153,6 +153,6 @@ pub fn needs(sc: &Scenario, part: Part) -> bool {
     match part {
         Part::Models => !sc.algo.in_first_modules(),
         Part::SharedStore => sc.store != StoreMode::Local,
-        Part::Server => super::server::wanted(&sc.product),
+        Part::Server => crate::sim::server::wanted(&sc.product),
     }
 }
