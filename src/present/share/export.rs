@@ -16,27 +16,14 @@ fn is_decimal(v: &str) -> bool {
     digits(int) && digits(frac) && (int == "0" || !int.starts_with('0'))
 }
 
-/// `s` as a JSON string: quoted, with `"`, `\` and control characters escaped (a few lines
-/// instead of serde_json's writer, which would bring its I/O errors into the page's first
-/// module).
+/// `s` as a JSON string, quoted and escaped by serde_json.
 ///
 /// ```
 /// # use ratelimit_playground::present::share::export::json_string;
-/// assert_eq!(json_string("a\"b\\c\n"), r#""a\"b\\c\u000a""#);
+/// assert_eq!(json_string("a\"b\\c\n"), r#""a\"b\\c\n""#);
 /// ```
 pub fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    serde_json::Value::from(s).to_string()
 }
 
 /// The scenario as a JSON document:
