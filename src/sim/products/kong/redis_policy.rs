@@ -43,19 +43,17 @@ impl Counts {
     /// The counter of window `start`, made at `value` if absent, dropping the oldest beyond
     /// [`KEPT`]; `None` for a window older than every one kept (it decides nothing any more).
     fn entry(&mut self, start: u64, value: i64) -> Option<&mut i64> {
-        // In order of start, found or made in place (a sort would cost the module ~2 KB).
-        let mut i = self.0.iter().take_while(|c| c.start < start).count();
-        if self.0.get(i).is_none_or(|c| c.start != start) {
-            if i == 0 && self.0.len() == KEPT {
+        if self.get(start).is_none() {
+            if self.0.len() == KEPT && self.0.iter().all(|c| c.start > start) {
                 return None;
             }
-            self.0.insert(i, Count { start, value });
+            self.0.push(Count { start, value });
+            self.0.sort_unstable_by_key(|c| c.start);
             if self.0.len() > KEPT {
                 self.0.remove(0);
-                i -= 1;
             }
         }
-        Some(&mut self.0[i].value)
+        self.0.iter_mut().find(|c| c.start == start).map(|c| &mut c.value)
     }
 }
 
