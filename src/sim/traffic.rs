@@ -84,7 +84,7 @@ impl Arrivals {
                 let period = u64::try_from(n * TOKEN / rate_milli).unwrap_or(u64::MAX).max(1);
                 let mut r = rng.fork(2);
                 let mut phases: Vec<u64> = (0..n).map(|_| r.below(period)).collect();
-                crate::sim::support::heapsort::sort(&mut phases);
+                phases.sort_unstable();
                 Shape::Clients { phases, period }
             }
             TrafficShape::Trace => Shape::Trace(sc.trace.clone().unwrap_or_default()),
