@@ -102,7 +102,7 @@ async fn first_chart() {
     let (server, browser, client) = launch().await;
     cdp(&client, "Network.enable", json!({})).await;
     for (width, height, drawing) in [(375, 812, "still-narrow"), (1280, 800, "still-wide")] {
-        viewport(&client, width, height, 1.0, width < 600).await;
+        viewport(&client, width, height, 1.0, false).await;
         // No module can load: what the HTML and CSS paint alone.
         cdp(&client, "Network.setBlockedURLs", json!({ "urls": ["*.wasm", "*loader-*.js"] })).await;
         client.goto(&server.url).await.expect("open the page without its code");
