@@ -1,7 +1,9 @@
-//! The browser benchmark's body: serves `dist/`, drives Chromium through ChromeDriver, prints a
-//! table. The app exposes nothing for it but one User Timing mark (`rlp-first-frame`); frame cost
-//! is taken by wrapping `requestAnimationFrame` before the page loads, memory from Chrome's heap
-//! counters and the wasm `Memory` that Trunk's loader hands to the `TrunkApplicationStarted` event.
+//! The browser benchmark's body: serves `dist/`, drives Chromium through ChromeDriver, prints two
+//! tables: first visits of the app and its peers on a desktop and a phone ([`cold`]), then the
+//! app's running costs. The app exposes nothing for it but one User Timing mark
+//! (`rlp-first-frame`); frame cost is taken by wrapping `requestAnimationFrame` before the page
+//! loads, memory from Chrome's heap counters and the wasm `Memory` that Trunk's loader hands to
+//! the `TrunkApplicationStarted` event.
 
 // Shared with the end-to-end tests; the benchmark uses only part of them.
 #[allow(dead_code)]
@@ -9,12 +11,16 @@
 mod browser;
 #[path = "cold.rs"]
 mod cold;
+#[path = "gzip_server.rs"]
+mod gzip_server;
 #[allow(dead_code)]
 #[path = "../../tests/e2e/harness.rs"]
 mod harness;
 #[allow(dead_code)]
 #[path = "../../tests/e2e/page.rs"]
 mod page;
+#[path = "peers.rs"]
+mod peers;
 #[allow(dead_code)]
 #[path = "../../tests/e2e/server.rs"]
 mod server;
@@ -50,39 +56,6 @@ async fn open(client: &Client, url: &str) {
     client.goto(url).await.expect("open the app");
     let mounted = "document.querySelector('#requests') && performance.getEntriesByName('rlp-first-frame').length > 0";
     wait_until(client, mounted, Duration::from_secs(20), "the app has mounted").await;
-}
-
-/// The rows of five cold loads of `what` (issue #34's targets, medians).
-fn cold_rows(what: &str, loads: &[cold::Load]) -> Vec<Row> {
-    let median = |f: fn(&cold::Load) -> f64| {
-        let mut v: Vec<f64> = loads.iter().map(f).collect();
-        v.sort_by(f64::total_cmp);
-        (percentile(&v, 50.0), v)
-    };
-    let ms = |v: &[f64]| v.iter().map(|x| format!("{x:.0}")).collect::<Vec<_>>().join(", ");
-    let (fcp, fcps) = median(|l| l.fcp);
-    let (live, lives) = median(|l| l.live);
-    let (cls, clss) = median(|l| l.cls);
-    vec![
-        Row {
-            what: format!("{what}, first visit: first contentful paint"),
-            value: format!("median {fcp:.0} ms ({} ms)", ms(&fcps)),
-            target: "≤ 150 ms (#34)",
-            met: Some(fcp <= 150.0),
-        },
-        Row {
-            what: format!("{what}, first visit: first live frame"),
-            value: format!("median {live:.0} ms ({} ms)", ms(&lives)),
-            target: "≤ 250 ms (#34)",
-            met: Some(live <= 250.0),
-        },
-        Row {
-            what: format!("{what}, first visit: layout shift (CLS) as the app takes over"),
-            value: format!("median {cls:.3} (worst {:.3})", clss.last().copied().unwrap_or(f64::NAN)),
-            target: "≈ 0 (≤ 0.01, #34)",
-            met: Some(cls <= 0.01),
-        },
-    ]
 }
 
 /// Script time per frame (summed over the frame's callbacks) for `secs` of real time.
@@ -161,16 +134,9 @@ async fn run(url: String) -> Vec<Row> {
     let probes = format!("{}\n{MEMORY_PROBE}", harness::FRAME_PROBE);
     cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": probes })).await;
     let mut rows = Vec::new();
-    // `BENCH_ONLY=logs make bench` measures only the log panel (a few minutes less);
-    // `BENCH_ONLY=cold` only the first visits.
+    // `BENCH_ONLY=logs make bench` measures only the log panel (a few minutes less).
     if std::env::var("BENCH_ONLY").as_deref() == Ok("logs") {
         rows.extend(logs(&client, &url).await);
-        return rows;
-    }
-    for (what, link) in [("the page", ""), ("a frame (?embed=1)", "?embed=1")] {
-        rows.extend(cold_rows(what, &cold::loads(&format!("{url}{link}"), 5).await));
-    }
-    if std::env::var("BENCH_ONLY").as_deref() == Ok("cold") {
         return rows;
     }
 
@@ -445,8 +411,21 @@ async fn logs(client: &Client, url: &str) -> Vec<Row> {
 }
 
 pub fn main() {
-    let server = StaticServer::start(harness::dist_dir());
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    // First visits, the app beside its peers (`BENCH_ONLY=cold`: only these; `BENCH_ONLY=logs`:
+    // none of these).
+    if std::env::var("BENCH_ONLY").as_deref() != Ok("logs") {
+        let lines = runtime.block_on(cold::table(&harness::dist_dir()));
+        println!("First visits: fresh profile per load, files gzip-compressed, median (min–max) of 5\n");
+        for line in lines {
+            println!("{line}");
+        }
+        println!();
+        if std::env::var("BENCH_ONLY").as_deref() == Ok("cold") {
+            return;
+        }
+    }
+    let server = StaticServer::start(harness::dist_dir());
     let rows = runtime.block_on(run(server.url.clone()));
     println!("ratelimit-playground browser benchmark (release build, headless Chromium)\n");
     println!("{:<64} {:<60} {:<16}", "what", "measured", "target");

@@ -1,14 +1,16 @@
 //! The first paint before any module loads (index.html's `#first-paint`, issue #34): the page
 //! shows its header at once, in the words and at the place where the app mounts its own, so the
-//! app takes over without a jump; a frame shows its bar's buttons instead (`#frame-paint`), where
-//! its module draws them. `make bench` times it on cold loads.
+//! app takes over without a jump, and under it a still of its throughput chart (`#first-chart`,
+//! issue #49) in the first screen, which the live chart replaces; a frame shows its bar's
+//! buttons instead (`#frame-paint`), where its module draws them. `make bench` times it on cold
+//! loads.
 
 use std::time::Duration;
 
 use fantoccini::Client;
 use serde_json::{json, Value};
 
-use super::page::{cdp, js, viewport, wait_until};
+use super::page::{cdp, js, screenshot, viewport, wait_until};
 use super::{launch, one_browser_at_a_time};
 
 /// The page header's title and lede: their text and where they are (x, y, width, height).
@@ -76,6 +78,63 @@ async fn first_paint() {
         assert_eq!(
             js(&client, "return document.querySelectorAll('#first-paint, .site-header').length;").await,
             json!(1)
+        );
+    }
+    client.close().await.expect("close the WebDriver session");
+    drop(browser);
+}
+
+/// The still's card and its drawing shown at this width: where they are (x, y, width, height),
+/// the drawing's class, its background's fill as computed, and the viewport's height.
+const STILL: &str = "const f = document.querySelector('#first-chart figure'); if (!f) return null; \
+    const box = (e) => { const r = e.getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; }; \
+    const shown = [...f.querySelectorAll('svg')].filter(s => getComputedStyle(s).display !== 'none'); \
+    return { card: box(f), drawings: shown.map(s => [s.getAttribute('class'), ...box(s)]), \
+      caption: f.querySelector('figcaption').textContent, \
+      background: shown.length ? getComputedStyle(shown[0].querySelector('rect')).fill : null, height: innerHeight };";
+
+#[test]
+fn the_page_paints_a_still_of_its_chart_in_the_first_screen_and_the_live_chart_replaces_it() {
+    one_browser_at_a_time(first_chart());
+}
+
+async fn first_chart() {
+    let (server, browser, client) = launch().await;
+    cdp(&client, "Network.enable", json!({})).await;
+    for (width, height, drawing) in [(375, 812, "still-narrow"), (1280, 800, "still-wide")] {
+        viewport(&client, width, height, 1.0, false).await;
+        // No module can load: what the HTML and CSS paint alone.
+        cdp(&client, "Network.setBlockedURLs", json!({ "urls": ["*.wasm", "*loader-*.js"] })).await;
+        client.goto(&server.url).await.expect("open the page without its code");
+        wait_until(&client, "document.readyState === 'complete'", Duration::from_secs(10), "the HTML is in").await;
+        let still = js(&client, STILL).await;
+        screenshot(&client, &format!("first-chart-{width}.png")).await;
+        let drawings = still["drawings"].as_array().expect("the still's drawings");
+        assert_eq!(drawings.len(), 1, "one drawing shown at {width} px: {still}");
+        assert_eq!(drawings[0][0], json!(drawing), "the drawing made for {width} px: {still}");
+        let (top, tall) = (drawings[0][2].as_i64().unwrap(), drawings[0][4].as_i64().unwrap());
+        assert!(tall >= 200 && top > 0, "the drawing is laid out at {width} px: {still}");
+        let card = &still["card"];
+        let bottom = card[1].as_i64().unwrap() + card[3].as_i64().unwrap();
+        assert!(
+            bottom <= i64::from(height),
+            "the still's whole card is in the first screen at {width}×{height}: {still}"
+        );
+        assert!(still["caption"].as_str().unwrap().contains("a still"), "labelled as a still: {still}");
+        assert_eq!(still["background"], json!("rgb(255, 255, 255)"), "light: the chart's background");
+        let dark = json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] });
+        cdp(&client, "Emulation.setEmulatedMedia", dark).await;
+        assert_eq!(js(&client, STILL).await["background"], json!("rgb(27, 31, 38)"), "dark: the dark chart background");
+        cdp(&client, "Emulation.setEmulatedMedia", json!({ "features": [] })).await;
+
+        // With its code: the live chart, and the still gone.
+        cdp(&client, "Network.setBlockedURLs", json!({ "urls": [] })).await;
+        client.goto(&server.url).await.expect("open the page");
+        let live = "document.querySelector('.throughput-card #chart') && document.querySelector('#mode-cluster')";
+        wait_until(&client, live, Duration::from_secs(15), "the live chart is mounted").await;
+        assert_eq!(
+            js(&client, "return document.querySelectorAll('#first-chart, #first-paint').length;").await,
+            json!(0)
         );
     }
     client.close().await.expect("close the WebDriver session");
