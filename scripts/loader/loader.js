@@ -11,7 +11,7 @@
 // default export starts them.
 
 // Starts the whole page's module (ratelimit-full), its own stylesheets first; resolves once it
-// has mounted. A first module hands over to it with this (app::whole_page), so there is one copy
+// has mounted. A first module hands over to it with this (app::split::whole_page), so there is one copy
 // of how.
 const startWhole = async () => {
   // The whole page's own stylesheets (the multi-node view's, and Compare all's and the panels')

@@ -10,12 +10,7 @@ pub mod batched;
 pub mod canvas;
 #[cfg(target_arch = "wasm32")]
 pub mod canvas_text;
-pub mod cluster_swimlane;
-pub mod cluster_swimlane_draw;
-pub mod cluster_topology;
-pub mod cluster_topology_draw;
-pub mod cluster_topology_layout;
-pub mod cluster_trace;
+pub mod cluster;
 pub mod compact_js;
 pub mod convergence;
 pub mod history;

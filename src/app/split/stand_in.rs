@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 
-use super::playground::Playground;
 use super::whole_page::{request, Ask};
+use crate::app::playground::Playground;
 
 /// A stand-in's status line: empty until asked, "Loading…" while the whole page loads, and what
 /// to do if it could not be loaded.
