@@ -60,8 +60,8 @@ pub fn provide_chart_env(dark: Signal<bool>) {
 /// The [`ChartEnv`] provided by the page.
 ///
 /// Not `expect_context`: its panic message prints the caller's `Location` with `{:?}`, which
-/// brings core's `str` Debug, its escaping and Unicode's printable tables into every module
-/// (measured: 2 KB brotli on the page).
+/// brings core's `str` Debug, its escaping and Unicode's printable tables into every module (see
+/// docs/size.md).
 pub fn use_chart_env() -> ChartEnv {
     use_context::<ChartEnv>().expect("the page provides a ChartEnv")
 }

@@ -2,7 +2,8 @@
 //! chooses them for a `RangedCoordf64` with `BoldPoints` (its `compute_f64_key_points`, in
 //! `src/coord/ranged1d/types/numeric.rs`), written here with one difference in how the numbers
 //! are reached: the power of ten that starts the search comes from `powi`, not `powf`. `powf`
-//! was the only caller of libm's `pow` in the first modules (~1.3 KB of wasm, −0.9 KB brotli).
+//! would be the only caller of libm's `pow` in the first modules, kept out of them for their size
+//! (see docs/size.md).
 //! `powi` builds 10ⁿ exactly and divides once, so it gives the correctly rounded power for
 //! |n| ≤ 22, natively and in wasm alike. Natively `powf` gives the same; wasm's libm is one unit
 //! in the last place off for some negative exponents (10⁻⁵, 10⁻¹¹, …), so for spans below 10⁻⁴

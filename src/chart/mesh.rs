@@ -1,8 +1,9 @@
 //! [`draw_axes`]: a chart's axis layer — background, legend, grid, axes, ticks and their
 //! labels — laid out as plotters' `ChartBuilder` and mesh lay it out (plotters 0.3.7,
 //! `src/chart/builder.rs`, `src/chart/mesh.rs`, `src/chart/context/cartesian2d/draw_impl.rs`),
-//! but drawn by this file. Those three brought ~24 KB of generic code into every first module for
-//! one layout that is always the same here: labels left and below, y grid lines only, no title.
+//! but drawn by this file: those three would bring their generic code into every first module for
+//! one layout that is always the same here (labels left and below, y grid lines only, no title),
+//! so this is kept for the first module's size (see docs/size.md).
 //! The same pixels come out, less the light grid lines plotters draws in the background colour
 //! (invisible); the test below draws both and compares them. What decides the layer is an
 //! [`Axes`], and where it leaves room for the data a [`PlotFrame`]; [`super::plot`] re-exports

@@ -80,7 +80,7 @@ fn address_loading_view(failure: &'static str) -> AnyView {
 }
 
 /// `what` with a capital first letter (ASCII only: `char::to_uppercase` would bring Unicode's case
-/// tables, ~5 KB, into the module).
+/// tables into the module).
 fn capitalised(what: &str) -> String {
     let mut text = what.to_string();
     if let Some(first) = text.get_mut(..1) {

@@ -69,7 +69,7 @@ pub fn percent_decode(s: &str) -> String {
 /// `String::from_utf8_lossy` does: the sequence replaced is the one `Utf8Error::error_len`
 /// names, the maximal subpart std's lossy decoding replaces too. Written with `from_utf8`, which
 /// every module has, rather than std's lossy iterator, which only this would bring into the
-/// page (−0.2 KB brotli).
+/// page.
 pub fn utf8_lossy(bytes: Vec<u8>) -> String {
     let bytes = match String::from_utf8(bytes) {
         Ok(text) => return text,
