@@ -11,13 +11,12 @@
 
 use std::ops::Range;
 
-use plotters::coord::ranged1d::Ranged;
+use plotters::coord::ranged1d::{BoldPoints, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::key_points::key_points;
 use super::style::{font, ChartStyle, Dash, Key, Ticks};
 
 /// Everything that decides a chart's layout. Two equal `Axes` lay out identically, which is
@@ -150,9 +149,13 @@ fn draw_top<DB: DrawingBackend>(
 
 /// At most `count` round values in `range` (plotters' key points for an `f64` axis), each with
 /// the pixel it maps to between `pixels.0` and `pixels.1`.
+/// None for a range with a NaN bound, where plotters would panic.
 fn key_pixels(range: &Range<f64>, count: usize, pixels: (i32, i32)) -> Vec<(i32, f64)> {
+    if range.start.is_nan() || range.end.is_nan() {
+        return Vec::new();
+    }
     let axis = RangedCoordf64::from(range.clone());
-    key_points(range.start, range.end, count).into_iter().map(|v| (axis.map(&v, pixels), v)).collect()
+    axis.key_points(BoldPoints(count)).into_iter().map(|v| (axis.map(&v, pixels), v)).collect()
 }
 
 /// The legend: each key's line sample and label, left to right along the top of `area`.

@@ -16,7 +16,6 @@ pub mod convergence;
 pub mod history;
 #[cfg(target_arch = "wasm32")]
 mod ink;
-pub mod key_points;
 mod mesh;
 #[cfg(target_arch = "wasm32")]
 pub mod paint_worker;
