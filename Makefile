@@ -11,7 +11,7 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 # Every wasm32 build made through make (the release build, the wasm tests, clippy): the rustflags
 # of .cargo/config.toml, and the crates' registry folder left out of the panic locations the
 # wasm keeps ("/root/.cargo/registry/src/index.crates.io-<hash>/leptos-0.8.8/src/…" becomes
-# "leptos-0.8.8/src/…"): ~0.1 KB of the page's brotli (docs/performance.md). The folder is where
+# "leptos-0.8.8/src/…"), kept for the first module's size: see docs/size.md. The folder is where
 # cargo ≥ 1.85 keeps crates.io's sources under CARGO_HOME.
 CARGO_HOME ?= $(HOME)/.cargo
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS := --cfg erase_components --remap-path-prefix=$(CARGO_HOME)/registry/src/index.crates.io-1949cf8c6b5b557f/=

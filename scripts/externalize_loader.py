@@ -24,7 +24,7 @@ a product model), after adding the stylesheets in the template; `ratelimit-frame
 page's first module for every other link. The first two are ES modules Trunk builds without
 loading (index.html: its worker type with wasm-bindgen's `web` target), which the loader imports.
 It also defines `rlpStartWhole`, with which a first module hands over to the whole page
-(app::whole_page).
+(app::split::whole_page).
 
 Why: a strict Content-Security-Policy (no 'unsafe-inline') then allows every script the page
 runs by origin alone, `script-src 'self' 'wasm-unsafe-eval'` (static/_headers). The file name

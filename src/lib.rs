@@ -25,10 +25,10 @@ pub mod sim;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 
-/// Every wasm module's allocator: Talc instead of Rust's default dlmalloc, which is ~5 KB more
-/// code in each module (−0.35 KB brotli on the page, with realloc-in-place left out: growing a
-/// buffer copies it). Talc is single-threaded here as the modules are; it grows the memory as
-/// dlmalloc did and merges a freed chunk with free neighbours before binning it, as dlmalloc does.
+/// Every wasm module's allocator: Talc instead of Rust's default dlmalloc, which is more code in
+/// each module, kept for the first module's size: see docs/size.md (with realloc-in-place left
+/// out: growing a buffer copies it). Talc is single-threaded here as the modules are; like
+/// dlmalloc, it grows the memory and merges a freed chunk with free neighbours before binning it.
 /// Measured side by side (`make bench`, `make ff-wasm`): the page's wasm memory 1.5 MB against
 /// 1.4, the 10 M-line log's peak and every speed within the machine's noise.
 #[cfg(target_arch = "wasm32")]

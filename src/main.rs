@@ -7,11 +7,11 @@
 fn main() {
     ratelimit_playground::app::crash::install_panic_hook();
     // This module's engine has the parts its constant names, and links no other.
-    ratelimit_playground::app::whole_page::mount(|| {
+    ratelimit_playground::app::split::whole_page::mount(|| {
         use ratelimit_playground::app::LightApp;
         leptos::view! { <LightApp caps=ratelimit_playground::present::modules::PAGE /> }
     });
-    ratelimit_playground::app::raf::mark_first_frame();
+    ratelimit_playground::app::hooks::raf::mark_first_frame();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -5,11 +5,11 @@
 mod common;
 
 use common::recorder::{record, rgb};
-use ratelimit_playground::chart::cluster_swimlane::{span_for, Swimlane};
-use ratelimit_playground::chart::cluster_swimlane_draw::{draw_swimlane, draw_swimlane_labels};
-use ratelimit_playground::chart::cluster_topology::Topology;
-use ratelimit_playground::chart::cluster_topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
-use ratelimit_playground::chart::cluster_trace::{Link, Traces};
+use ratelimit_playground::chart::cluster::swimlane::{span_for, Swimlane};
+use ratelimit_playground::chart::cluster::swimlane_draw::{draw_swimlane, draw_swimlane_labels};
+use ratelimit_playground::chart::cluster::topology::Topology;
+use ratelimit_playground::chart::cluster::topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
+use ratelimit_playground::chart::cluster::trace::{Link, Traces};
 use ratelimit_playground::chart::plot::ChartStyle;
 use ratelimit_playground::chart::text_layer::write_svg;
 use ratelimit_playground::chart::theme::ChartTheme;

@@ -165,34 +165,3 @@ fn canvas_follows_css_size_and_theme_variables() {
     assert_eq!(theme.rejected, ChartTheme::DARK.rejected);
     canvas.remove();
 }
-
-/// The axes' tick values come from `chart::key_points`, which reaches its powers of ten with
-/// `powi` instead of libm's `pow`: in wasm too (its libm is not the native one), both give the
-/// same powers of ten for every span a chart can have, and so the same ticks as plotters.
-#[wasm_bindgen_test]
-fn key_points_are_plotters_key_points_in_wasm() {
-    use plotters::coord::ranged1d::{BoldPoints, Ranged};
-    use plotters::coord::types::RangedCoordf64;
-    use ratelimit_playground::chart::key_points::key_points;
-    // Equal from 10⁻⁴ up (a chart's spans are ≥ 1). Below, wasm's libm `pow` is one unit in
-    // the last place off for some exponents (−5, −11, −17, −20, −21, … measured), where `powi`
-    // gives the correctly rounded power (exact 10ⁿ, then one division).
-    for e in -4..=22 {
-        assert_eq!(10f64.powi(e).to_bits(), 10f64.powf(f64::from(e)).to_bits(), "10^{e}");
-    }
-    assert_eq!(10f64.powi(-5), 1.0 / 100_000.0);
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    for _ in 0..2000 {
-        let lo = (next() % 2_000_001) as f64 / 1000.0 - 1000.0;
-        let span = 10f64.powi((next() % 11) as i32 - 2) * ((next() % 1000) as f64 + 1.0) / 100.0; // 10⁻⁴ to 10⁹
-        let n = (next() % 10) as usize;
-        let plotters = RangedCoordf64::from(lo..lo + span).key_points(BoldPoints(n));
-        assert_eq!(key_points(lo, lo + span, n), plotters, "{lo}..{}, {n} points", lo + span);
-    }
-}

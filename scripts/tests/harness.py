@@ -255,7 +255,8 @@ def rename_in_wasm(path, section, rename):
 # Runs a loader (externalize_loader.py's output) in Node for each of a list of addresses, one
 # after another: `location.search` is the link, every `import()` is recorded and answered by a
 # stand-in module, and what the loader imported for each is printed. The DOM it touches (the whole
-# page's <template>, <head>) is a stub.
+# page's <template>, <head>) and `fetch` (the wasm's download, started before the import) are
+# stubs.
 NODE_ROUTE = r"""
 const fs = require("fs");
 const [loader] = process.argv.slice(1);
@@ -264,6 +265,7 @@ const body = fs.readFileSync(loader, "utf8").replace(/\bimport\(/g, "__import(")
 globalThis.window = globalThis;
 globalThis.document = { getElementById: () => null, head: { append() {} } };
 globalThis.dispatchEvent = () => true;
+globalThis.fetch = async (url) => ({ url });
 globalThis.CustomEvent = class CustomEvent { constructor(type, init) { this.type = type; this.detail = init && init.detail; } };
 (async () => {
   const out = [];

@@ -24,7 +24,7 @@ impl ChartEnv {
         (u64::from(self.resized.get()) << 1) | u64::from(self.dark.get())
     }
 
-    /// Whether a chart whose canvas is `seen` (see [`super::in_view::use_in_view`]) draws now: while it is in
+    /// Whether a chart whose canvas is `seen` (see [`super::hooks::in_view::use_in_view`]) draws now: while it is in
     /// view, or while an export or printing needs every chart current. Reading it tracks all.
     pub fn draws(&self, seen: Signal<bool>) -> bool {
         self.everything.get() || self.printing.get() || seen.get()
@@ -53,15 +53,15 @@ pub fn provide_chart_env(dark: Signal<bool>) {
     // Printing (or saving as PDF) shows every chart, scrolled into view or not: the `print` media
     // query starts matching before the browser lays the page out for print, and the charts draw
     // in the effects it sets off.
-    let printing = super::media::use_media_query("print");
+    let printing = super::hooks::media::use_media_query("print");
     provide_context(ChartEnv { dark, resized, everything: RwSignal::new(false), printing });
 }
 
 /// The [`ChartEnv`] provided by the page.
 ///
 /// Not `expect_context`: its panic message prints the caller's `Location` with `{:?}`, which
-/// brings core's `str` Debug, its escaping and Unicode's printable tables into every module
-/// (measured: 2 KB brotli on the page).
+/// brings core's `str` Debug, its escaping and Unicode's printable tables into every module (see
+/// docs/size.md).
 pub fn use_chart_env() -> ChartEnv {
     use_context::<ChartEnv>().expect("the page provides a ChartEnv")
 }

@@ -11,8 +11,9 @@ use super::cluster::{ClusterControls, ClusterView, ModeSwitch};
 use super::compare_view::CompareView;
 use super::controls::Controls;
 use super::explain_view::Explanation;
-use super::in_view::use_in_view;
-use super::media::use_media_query;
+use super::hooks::in_view::use_in_view;
+use super::hooks::media::use_media_query;
+use super::hooks::visibility::use_page_visible;
 use super::playback::Playback;
 use super::playground::Playground;
 use super::share::{
@@ -20,12 +21,11 @@ use super::share::{
     read_page_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar,
 };
 use super::single_view::SingleView;
-use super::stand_in::{
+use super::split::stand_in::{
     frame_loading_view, loading_view, page_loading_view, panel_stand_in, products_stand_in, share_stand_in,
     trace_stand_in, StandIn,
 };
-use super::visibility::use_page_visible;
-use super::whole_page::{resume_when_mounted, take_handover};
+use super::split::whole_page::{resume_when_mounted, take_handover};
 use crate::present::explain::Explanation as ExplanationText;
 use crate::present::handover::Handover;
 use crate::present::options::View;
@@ -96,7 +96,7 @@ pub fn WholeApp(
 }
 
 /// What draws the parts of the page that only some visitors open: the whole page's module draws
-/// them, the light page stands in for them until it has handed over (see [`super::whole_page`]).
+/// them, the light page stands in for them until it has handed over (see [`super::split::whole_page`]).
 #[derive(Clone, Copy)]
 pub struct Parts {
     /// The multi-node view.

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use super::raf::use_raf_fn;
+use super::hooks::raf::use_raf_fn;
 use crate::present::clock::{FixedStep, STEP};
 use crate::present::options::View;
 use crate::present::runner::Runner;

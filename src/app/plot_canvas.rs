@@ -7,7 +7,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::chart_env::use_chart_env;
-use super::in_view::use_in_view;
+use super::hooks::in_view::use_in_view;
 use super::legend::Legend;
 use crate::chart::canvas::Layers;
 use crate::chart::plot::Key;

@@ -1,8 +1,7 @@
-//! The product models as the `<option>`s of the whole page's product `<select>`, in two groups:
-//! those checked here against the real software, and those read from their source or
-//! documentation, not run here. (The first modules' stand-in lists them in the same order without
-//! the groups: two `<optgroup>`s cost the page 0.2 KB, over its 150 KB; a pick there hands over
-//! to the whole page, which shows them.)
+//! The product models as the `<option>`s of the product `<select>`, in two groups: those checked
+//! here against the real software, and those read from their source or documentation, not run
+//! here. The whole page's picker and the first modules' stand-in for it (whose pick hands over to
+//! the whole page) list them alike.
 
 use leptos::prelude::*;
 

@@ -5,7 +5,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::chart_env::use_chart_env;
-use super::in_view::use_in_view;
+use super::hooks::in_view::use_in_view;
 use super::playground::Playground;
 use crate::chart::canvas::Surface;
 use crate::chart::strip::draw_strip;

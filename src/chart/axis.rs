@@ -16,7 +16,7 @@ pub fn nice_ceiling(v: f64) -> f64 {
     if !v.is_finite() || v <= 5.0 {
         return 5.0;
     }
-    // `powi`, not `powf`: the same power of ten (see `super::key_points`) without libm's `pow`.
+    // `powi` builds the power of ten exactly, so the ceiling is the same natively and in wasm.
     let magnitude = 10f64.powi(v.log10().floor() as i32);
     [1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0]
         .iter()

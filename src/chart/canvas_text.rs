@@ -1,8 +1,9 @@
 //! Text on a page canvas, drawn and measured as plotters-canvas and plotters do it (read:
 //! plotters-canvas 0.3 `src/canvas.rs`, `draw_text`; plotters 0.3.7 `src/style/font/web.rs`,
 //! `estimate_layout`), but with the font size and the colour written without core's float
-//! printing: theirs is `format!("{}px", size)`, which alone put ~5 KB (brotli) of it in the page.
-//! Charts lay out exactly as before: text is measured as an inline-block `<span>` in that font.
+//! printing: theirs is `format!("{}px", size)`, which alone would put it in the page (see
+//! docs/size.md). Charts lay out exactly as plotters lays them out: text is measured as an
+//! inline-block `<span>` in that font.
 
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{BackendCoord, BackendTextStyle, FontTransform};

@@ -1,8 +1,9 @@
 //! [`draw_axes`]: a chart's axis layer — background, legend, grid, axes, ticks and their
 //! labels — laid out as plotters' `ChartBuilder` and mesh lay it out (plotters 0.3.7,
 //! `src/chart/builder.rs`, `src/chart/mesh.rs`, `src/chart/context/cartesian2d/draw_impl.rs`),
-//! but drawn by this file. Those three brought ~24 KB of generic code into every first module for
-//! one layout that is always the same here: labels left and below, y grid lines only, no title.
+//! but drawn by this file: those three would bring their generic code into every first module for
+//! one layout that is always the same here (labels left and below, y grid lines only, no title),
+//! so this is kept for the first module's size (see docs/size.md).
 //! The same pixels come out, less the light grid lines plotters draws in the background colour
 //! (invisible); the test below draws both and compares them. What decides the layer is an
 //! [`Axes`], and where it leaves room for the data a [`PlotFrame`]; [`super::plot`] re-exports
@@ -10,13 +11,12 @@
 
 use std::ops::Range;
 
-use plotters::coord::ranged1d::Ranged;
+use plotters::coord::ranged1d::{BoldPoints, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::key_points::key_points;
 use super::style::{font, ChartStyle, Dash, Key, Ticks};
 
 /// Everything that decides a chart's layout. Two equal `Axes` lay out identically, which is
@@ -149,9 +149,13 @@ fn draw_top<DB: DrawingBackend>(
 
 /// At most `count` round values in `range` (plotters' key points for an `f64` axis), each with
 /// the pixel it maps to between `pixels.0` and `pixels.1`.
+/// None for a range with a NaN bound, where plotters would panic.
 fn key_pixels(range: &Range<f64>, count: usize, pixels: (i32, i32)) -> Vec<(i32, f64)> {
+    if range.start.is_nan() || range.end.is_nan() {
+        return Vec::new();
+    }
     let axis = RangedCoordf64::from(range.clone());
-    key_points(range.start, range.end, count).into_iter().map(|v| (axis.map(&v, pixels), v)).collect()
+    axis.key_points(BoldPoints(count)).into_iter().map(|v| (axis.map(&v, pixels), v)).collect()
 }
 
 /// The legend: each key's line sample and label, left to right along the top of `area`.

@@ -10,18 +10,12 @@ pub mod batched;
 pub mod canvas;
 #[cfg(target_arch = "wasm32")]
 pub mod canvas_text;
-pub mod cluster_swimlane;
-pub mod cluster_swimlane_draw;
-pub mod cluster_topology;
-pub mod cluster_topology_draw;
-pub mod cluster_topology_layout;
-pub mod cluster_trace;
+pub mod cluster;
 pub mod compact_js;
 pub mod convergence;
 pub mod history;
 #[cfg(target_arch = "wasm32")]
 mod ink;
-pub mod key_points;
 mod mesh;
 #[cfg(target_arch = "wasm32")]
 pub mod paint_worker;

@@ -29,9 +29,10 @@ use web_sys::{js_sys, Blob, BlobPropertyBag, HtmlCanvasElement, MessageEvent, Ur
 use super::compact_js::{compact, compact_len};
 
 /// The worker's script. It is started from a `blob:` URL of this text rather than from a file
-/// next to the page: a sandboxed frame without its own origin (as the Embed panel once made)
+/// next to the page: a sandboxed frame without its own origin (as an embedding page may make it)
 /// may start a worker from no other URL, and there is no request to wait for. Kept without its
-/// comments and indentation ([`super::compact_js`], at compile time: −0.2 KB brotli).
+/// comments and indentation ([`super::compact_js`], at compile time) for the page's size: see
+/// docs/size.md.
 const SOURCE: &str = match std::str::from_utf8(&COMPACT) {
     Ok(source) => source,
     Err(_) => panic!("the paint worker's script is UTF-8"),

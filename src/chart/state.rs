@@ -120,7 +120,7 @@ pub fn state_legend(kind: StateKind) -> Vec<Key> {
 }
 
 /// Each kind's legend, in [`StateKind`]'s order: the level, then where refusals start (one
-/// table rather than a `vec!` per kind, which cost every module ~0.1 KB a kind).
+/// table rather than a `vec!` per kind, which would add code to every module for each kind).
 const LEGENDS: [&[Key]; 5] = {
     const fn level(label: &'static str) -> Key {
         Key { label, ink: Ink::Admitted, dash: Dash::Solid }

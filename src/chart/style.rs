@@ -11,8 +11,8 @@ use super::theme::ChartTheme;
 pub const FONT: &str = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif";
 
 /// [`FONT`] at `size` pixels. Built from its parts: plotters' `(name, size).into_font()` looks
-/// the name up through `str::to_lowercase`, which brings 12 KB of Unicode case tables into the
-/// wasm (#15).
+/// the name up through `str::to_lowercase`, which brings Unicode's case tables into the wasm (see
+/// docs/size.md).
 pub fn font(size: f64) -> FontDesc<'static> {
     FontDesc::new(FontFamily::Name(FONT), size, FontStyle::Normal)
 }

@@ -60,7 +60,7 @@ impl Default for ChartTheme {
 /// ```
 pub fn parse_hex_rgb(css: &str) -> Option<RGBColor> {
     // Read as bytes: slicing the `str` would bring core's slicing panic, whose message prints a
-    // `char` with `{:?}` (~1.3 KB of wasm with the Debug code it brings).
+    // `char` with `{:?}` and so brings the Debug code for it.
     let hex = css.trim().strip_prefix('#')?.as_bytes();
     let nibbles: Vec<u8> = hex.iter().map(|&b| (b as char).to_digit(16).map(|d| d as u8)).collect::<Option<_>>()?;
     match nibbles[..] {

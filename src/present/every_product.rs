@@ -1,6 +1,6 @@
 //! "Same policy, every product" as markup: the rows of [`every_product`] as an HTML table, which
 //! the production panel (`app::share::every_product`) puts in the page. Written as text rather
-//! than as views: drawn cell by cell as Leptos views, it cost the whole page's module 3 KB brotli.
+//! than as Leptos views cell by cell, for the whole page's size: see docs/size.md.
 
 use crate::markup::escape;
 use crate::sim::product_runs::ProductRow;

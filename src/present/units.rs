@@ -1,6 +1,7 @@
 //! Presentation arithmetic for the web app, kept free of web crates so it is tested natively:
 //! slider positions ↔ values (linear or logarithmic), and how numbers are written on screen
-//! (through [`format_f64`], never core's float printing, which would cost the page ~5 KB).
+//! (through [`format_f64`], never core's float printing: kept for the first module's size, see
+//! docs/size.md).
 
 use crate::sim::support::decimal::{format_f64, format_f64_trimmed};
 use crate::sim::support::within::within;

@@ -4,8 +4,9 @@
 //!
 //! Each value is computed with basic IEEE operations only (the same bits on every platform) and
 //! then moved by its stored correction, a few units in the last place, onto the constant it must
-//! equal. 5 KB of doubles, which brotli cannot shrink, become 642 bytes that it can; building them
-//! once takes about 40 µs (natively).
+//! equal. Stored as doubles the tables would not compress; as small corrections they do, so they
+//! are kept this way for the first module's size: see docs/size.md. Building them once takes about
+//! 40 µs (natively).
 
 use std::sync::OnceLock;
 

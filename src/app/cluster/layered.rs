@@ -11,7 +11,7 @@ use plotters::coord::Shift;
 use plotters::prelude::DrawingArea;
 
 use crate::app::chart_env::use_chart_env;
-use crate::app::in_view::use_in_view;
+use crate::app::hooks::in_view::use_in_view;
 use crate::chart::batched::BatchedCanvas;
 use crate::chart::canvas::Surface;
 use crate::chart::plot::ChartStyle;

@@ -6,8 +6,8 @@ use leptos::prelude::*;
 
 use super::layered::{LayeredCanvas, Painter, Writer};
 use crate::app::playground::Playground;
-use crate::chart::cluster_swimlane::span_for;
-use crate::chart::cluster_swimlane_draw::{draw_swimlane, draw_swimlane_labels};
+use crate::chart::cluster::swimlane::span_for;
+use crate::chart::cluster::swimlane_draw::{draw_swimlane, draw_swimlane_labels};
 use crate::present::cluster::pictures::swimlane;
 use crate::present::units::format_secs;
 use crate::sim::StoreMode;

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::layered::{LayeredCanvas, Painter, Writer};
 use crate::app::playground::Playground;
-use crate::chart::cluster_topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
+use crate::chart::cluster::topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
 use crate::present::cluster::pictures::picture;
 use crate::sim::StoreMode;
 

@@ -8,9 +8,8 @@
 //! carries how long the report and the table took, ms, for `make bench`). It keeps its state in
 //! one plain struct and writes its two live regions itself, with one listener per event type
 //! and one effect (a new policy, like a changed option, makes the report stale): no reactive
-//! value of its own,
-//! because each new reactive type costs the page's wasm a kilobyte or more, and the page has a
-//! size budget.
+//! value of its own, because each new reactive type adds its own code to the page's wasm (see
+//! docs/size.md).
 
 mod worker;
 

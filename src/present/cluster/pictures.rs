@@ -2,9 +2,9 @@
 //! topology with requests in flight. Plain data for [`crate::chart`]'s drawing code, shared by the
 //! page's canvases and the CLI's still (`--format svg`).
 
-use crate::chart::cluster_swimlane::{span_for, Swimlane};
-use crate::chart::cluster_topology::Topology;
-use crate::chart::cluster_trace::{Link, Traces};
+use crate::chart::cluster::swimlane::{span_for, Swimlane};
+use crate::chart::cluster::topology::Topology;
+use crate::chart::cluster::trace::{Link, Traces};
 use crate::present::cluster::readout::quota_left;
 use crate::sim::limiter::Limiter;
 use crate::sim::{shards, Nanos, SimTime, Simulation, StoreMode};

@@ -9,8 +9,8 @@ use crate::chart::server_window::ServerWindow;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::chart::cluster_swimlane_draw::{draw_swimlane, draw_swimlane_labels};
-use crate::chart::cluster_topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
+use crate::chart::cluster::swimlane_draw::{draw_swimlane, draw_swimlane_labels};
+use crate::chart::cluster::topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
 use crate::chart::convergence::draw_convergence;
 use crate::chart::state::draw_state;
 use crate::chart::strip::draw_strip;

@@ -132,7 +132,7 @@ enum Kind {
 /// pointer that can be cloned. Only these are in a model's vtable: with `Limiter` as its
 /// supertrait, every provided method (`decide`, `check`) would be compiled once more per product;
 /// with `Debug`, each product's derived `Debug` would be kept, and with their `f64` fields core's
-/// float printing (+9 KB brotli in each module with the models).
+/// float printing, in each module with the models (see docs/size.md).
 pub trait Model: Send + Sync {
     /// [`Limiter::acquire`].
     fn acquire(&mut self, now: SimTime) -> bool;

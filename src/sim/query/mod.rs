@@ -62,32 +62,7 @@ pub fn percent_decode(s: &str) -> String {
         }
         i += 1;
     }
-    utf8_lossy(out)
-}
-
-/// `bytes` as text, each invalid UTF-8 sequence replaced by U+FFFD, as
-/// `String::from_utf8_lossy` does: the sequence replaced is the one `Utf8Error::error_len`
-/// names, the maximal subpart std's lossy decoding replaces too. Written with `from_utf8`, which
-/// every module has, rather than std's lossy iterator, which only this would bring into the
-/// page (−0.2 KB brotli).
-pub fn utf8_lossy(bytes: Vec<u8>) -> String {
-    let bytes = match String::from_utf8(bytes) {
-        Ok(text) => return text,
-        Err(e) => e.into_bytes(),
-    };
-    let mut out = String::with_capacity(bytes.len() + 2);
-    let mut rest = &bytes[..];
-    loop {
-        match std::str::from_utf8(rest) {
-            Ok(valid) => return out + valid,
-            Err(e) => {
-                let (valid, after) = rest.split_at(e.valid_up_to());
-                out += std::str::from_utf8(valid).unwrap_or_default();
-                out.push('\u{FFFD}');
-                rest = after.get(e.error_len().unwrap_or(after.len())..).unwrap_or_default();
-            }
-        }
-    }
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The keys an address may hold besides the scenario's (the page's `view`, an embed's keys),

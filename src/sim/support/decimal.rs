@@ -75,7 +75,7 @@ pub const MAX_F64_DECIMALS: u32 = 6;
 /// Prints `v` rounded to `decimals` places (at most [`MAX_F64_DECIMALS`]) exactly as
 /// `format!("{v:.decimals$}")` does: the float's exact binary value, ties to even, the sign of a
 /// negative value kept even when it rounds to zero. It does its own integer arithmetic, so the
-/// web app's modules carry no copy of core's float printing (`flt2dec`, ~5 KB brotli).
+/// web app's modules carry no copy of core's float printing (`flt2dec`; see docs/size.md).
 ///
 /// ```
 /// use ratelimit_playground::sim::support::decimal::format_f64;
@@ -126,16 +126,16 @@ pub fn format_f64(v: f64, decimals: u32) -> String {
         return format!("{sign}{digits}");
     }
     // `digits` has more than `decimals` digits, all ASCII, so this always splits; the checked
-    // split keeps core's str slicing panic (its message prints a `char` with `{:?}`: ~1.3 KB
-    // of wasm with the Debug code it brings) out of the modules.
+    // split keeps core's str slicing panic (its message prints a `char` with `{:?}`, which brings
+    // the Debug code for it) out of the modules.
     let (int, frac) = digits.split_at_checked(digits.len() - decimals as usize).unwrap_or((&digits, ""));
     format!("{sign}{int}.{frac}")
 }
 
 /// `n` in decimal, with leading zeros to at least `width` digits: `format!("{n:0width$}")`
-/// without core's `u128` printing, which only this file needed (~1.4 KB of wasm). Up to 2^64 it
-/// is core's `u64` printing, which is optimised even in a test build; a digit loop of `u128`
-/// divisions is not.
+/// without core's `u128` printing, which only this file would need. Up to 2^64 it is core's
+/// `u64` printing, which is optimised even in a test build; a digit loop of `u128` divisions is
+/// not.
 fn zero_padded(n: u128, width: usize) -> String {
     const TEN_19: u128 = 10_000_000_000_000_000_000;
     let digits = match u64::try_from(n) {

@@ -1,7 +1,7 @@
 //! [`nearest_f64`]: the double nearest a plain decimal, computed exactly in integers — the value
 //! `str::parse::<f64>` (and C's `strtod`, and so Lua's `tonumber`) gives. The page reads its few
-//! floats (a speed, a moment, Lua's numbers) with it instead of core's float parser, whose table
-//! of powers of five alone is 10 KB of the wasm (#15).
+//! floats (a speed, a moment, Lua's numbers) with it instead of core's float parser and its table
+//! of powers of five: kept for the first module's size, see docs/size.md.
 
 /// Most fractional digits read (after trailing zeros are dropped): `10^19` still fits a `u64`.
 const MAX_FRACTION_DIGITS: usize = 19;

@@ -1,5 +1,5 @@
 //! [`within`]: `f64::clamp` without its panic message, whose `{:?}` of the two bounds is enough
-//! to put core's float printing (~5 KB brotli) in every web module that clamps a float.
+//! to put core's float printing in every web module that clamps a float (see docs/size.md).
 
 /// `v` limited to `lo..=hi` (bounds in order): `lo` below, `hi` above, `v` itself otherwise,
 /// NaN included, exactly as `v.clamp(lo, hi)`.

@@ -1,14 +1,14 @@
 //! The cluster's topology at one instant: requests on their way from the clients through the load
 //! balancer to a node, store operations in flight between the nodes and the store (with their real
 //! timing), answers on their way back, and how much quota each holder of state has left. Plain
-//! data built from [`Traces`]; [`super::cluster_topology_draw`] draws it.
+//! data built from [`Traces`]; [`super::topology_draw`] draws it.
 //!
 //! The trip from the clients to a node takes no simulated time (the engine's load balancer adds no
 //! delay), so the picture gives it a visual duration `tau`: a request is drawn travelling during
 //! the `tau` before it arrives, and its answer during the `tau` after it. The page therefore shows
 //! the cluster `tau` behind the engine while playing, and exactly at the engine's time when paused.
 
-use super::cluster_trace::{Link, Traces};
+use super::trace::{Link, Traces};
 use crate::sim::{Nanos, SimTime, StoreMode};
 
 /// What a dot on a node ↔ store link is.

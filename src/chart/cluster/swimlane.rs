@@ -3,9 +3,9 @@
 //! GETs and SETs interleave; a lost update — a SET that overwrites what another node wrote after
 //! this node's GET — is marked together with the overwritten SET and the two reads of the same
 //! value. In atomic mode the scripts line up one by one at the store. Plain data built from
-//! [`Traces`]; [`super::cluster_swimlane_draw`] draws it.
+//! [`Traces`]; [`super::swimlane_draw`] draws it.
 
-use super::cluster_trace::{FirstOp, Link, Traces};
+use super::trace::{FirstOp, Link, Traces};
 use crate::sim::{Nanos, Scenario, SimTime};
 
 /// What a store operation is.
@@ -79,7 +79,7 @@ pub struct Swimlane {
 /// rounded up to 1, 2 or 5 × 10ⁿ so its scale holds still.
 ///
 /// ```
-/// use ratelimit_playground::chart::cluster_swimlane::span_for;
+/// use ratelimit_playground::chart::cluster::swimlane::span_for;
 /// use ratelimit_playground::sim::{Nanos, Scenario};
 /// let sc = |q| Scenario::from_query(q).unwrap();
 /// assert_eq!(span_for(&sc("rtt=20&rate=40")), Nanos::from_millis(500));
@@ -90,7 +90,7 @@ pub fn span_for(sc: &Scenario) -> Nanos {
     let rtt = sc.rtt.as_secs_f64() * 5.0;
     let arrivals = 20.0 / sc.rate.as_per_sec().max(1e-3);
     let raw = rtt.max(arrivals).clamp(1e-3, 60.0);
-    let magnitude = 10f64.powi(raw.log10().floor() as i32); // as in `super::axis::nice_ceiling`
+    let magnitude = 10f64.powi(raw.log10().floor() as i32); // as in `crate::chart::axis::nice_ceiling`
     let nice = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|v| *v >= raw * (1.0 - 1e-9));
     Nanos::from_secs_f64(nice.unwrap_or(raw))
 }

@@ -1,8 +1,8 @@
 //! The page in two modules. What every visitor loads first (`ratelimit-playground`,
-//! [`LightApp`](super::LightApp)) runs and draws one server's limiter; what only some visitors
+//! [`LightApp`](crate::app::LightApp)) runs and draws one server's limiter; what only some visitors
 //! open — the multi-node view, Compare all, the production panel, the log panel, the share bar,
 //! the product models' knobs —
-//! is in the whole page's module (`ratelimit-full`, [`App`](super::App)), which has everything.
+//! is in the whole page's module (`ratelimit-full`, [`App`](crate::app::App)), which has everything.
 //! The light page shows a stand-in for each (see [`super::stand_in`]); the first time a visitor
 //! asks for one, the light page has the loader start the whole page's module, and, in the task
 //! that mounts it, so nothing blank is ever painted, unmounts itself. The loader starts the whole page directly for a link that needs it. The
@@ -19,8 +19,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::js_sys::{Function, Promise, Reflect};
 
-use super::playground::Playground;
-use super::share::{link_view, replace_query};
+use crate::app::playground::Playground;
+use crate::app::share::{link_view, replace_query};
 use crate::present::handover::Handover;
 use crate::present::share::link::share_query;
 use crate::sim::{Algorithm, Scenario};

@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 
-use super::playground::Playground;
 use super::whole_page::{request, Ask};
+use crate::app::playground::Playground;
 
 /// A stand-in's status line: empty until asked, "Loading…" while the whole page loads, and what
 /// to do if it could not be loaded.
@@ -80,7 +80,7 @@ fn address_loading_view(failure: &'static str) -> AnyView {
 }
 
 /// `what` with a capital first letter (ASCII only: `char::to_uppercase` would bring Unicode's case
-/// tables, ~5 KB, into the module).
+/// tables into the module).
 fn capitalised(what: &str) -> String {
     let mut text = what.to_string();
     if let Some(first) = text.get_mut(..1) {
@@ -163,8 +163,8 @@ pub fn products_stand_in(pg: Playground) -> AnyView {
     let (failed, asked) = (RwSignal::new(false), RwSignal::new(false));
     let on_pick = move |ev: leptos::ev::Event| {
         let key = event_target_value(&ev);
-        // The model runs in the whole page (this module has none: `sim::products::models`),
-        // which opens on it from the start.
+        // The model runs in the whole page (this module's capabilities have no models), which
+        // opens on it from the start.
         if let Some(crate::present::options::View::Single(algo)) =
             PRODUCT_VIEWS.iter().find(|p| p.key == key).map(|p| p.value)
         {
@@ -177,7 +177,7 @@ pub fn products_stand_in(pg: Playground) -> AnyView {
             <label for="algo-product">"Or a real limiter, as it computes"</label>
             <select id="algo-product" on:change=on_pick>
                 <option value="">"— choose —"</option>
-                {PRODUCT_VIEWS.iter().map(|p| view! { <option value=p.key>{p.label}</option> }).collect_view()}
+                {crate::app::product_options::product_options()}
             </select>
             <span class="copy-status" role="status">{status(asked, failed)}</span>
         </div>

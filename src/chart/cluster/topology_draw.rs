@@ -1,4 +1,4 @@
-//! Drawing the cluster's [`Topology`]: one [layout](super::cluster_topology_layout) shared by two
+//! Drawing the cluster's [`Topology`]: one [layout](super::topology_layout) shared by two
 //! layers. [`draw_topology`] paints
 //! everything that moves — boxes, links, quota bars, dots — and no text, so the browser can
 //! redraw it every frame; [`draw_topology_labels`] writes the names on a transparent layer above,
@@ -10,10 +10,10 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::cluster_topology::{DotKind, Topology};
-use super::cluster_topology_layout::{layout, lerp, store_port, via_lb, Rect};
-use super::plot::{ChartStyle, Drawn};
-use super::style::font;
+use super::topology::{DotKind, Topology};
+use super::topology_layout::{layout, lerp, store_port, via_lb, Rect};
+use crate::chart::plot::{ChartStyle, Drawn};
+use crate::chart::style::font;
 use crate::sim::{Balancer, StoreMode};
 
 fn boxed<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: Rect, fill: RGBAColor, line: ShapeStyle) -> Drawn<DB> {

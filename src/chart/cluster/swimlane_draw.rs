@@ -10,9 +10,9 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::cluster_swimlane::{OpKind, Swimlane};
-use super::plot::{ChartStyle, Drawn};
-use super::style::font;
+use super::swimlane::{OpKind, Swimlane};
+use crate::chart::plot::{ChartStyle, Drawn};
+use crate::chart::style::font;
 
 /// Lane geometry on a `w` × `h` area.
 #[derive(Clone, Copy, Debug, PartialEq)]

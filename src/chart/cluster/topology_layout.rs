@@ -2,7 +2,7 @@
 //! column of nodes and the store, left to right (on a narrow area the boxes with two-word names
 //! get more of the width), and the paths requests and store operations travel along.
 
-use super::plot::ChartStyle;
+use crate::chart::plot::ChartStyle;
 
 /// A box: left, top, right, bottom in backend pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
