@@ -13,9 +13,9 @@ const route = (search) => {
   // The page's Compare all (`view=compare`).
   if (!embed && query.get("view") === "compare") return "whole";
   // A link to a product model (`algo=nginx` and the like) or to the leaky bucket's queue: neither
-  // first module has their models (`sim::products::models`). Any `algo` that is not a textbook
-  // algorithm's name is one of these (or unknown, which the whole page explains), so a product added
-  // to the registry needs nothing here.
+  // first module's capabilities have their models (`present::modules`). Any `algo` that is not a
+  // textbook algorithm's name is one of these (or unknown, which the whole page explains), so a
+  // product added to the registry needs nothing here.
   if ((query.has("algo") && !["token_bucket", "gcra", "fixed_window", "sliding_window", "sliding_log"].includes(query.get("algo")))) return "whole";
   return embed ? "frame" : "page";
 };

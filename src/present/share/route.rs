@@ -106,7 +106,7 @@ pub const WHOLE: [Rule; 4] = [
     Rule { why: "The page's Compare all (`view=compare`).", links: Links::Pages, any: &[Test::Is("view", "compare")] },
     Rule {
         why: "A link to a product model (`algo=nginx` and the like) or to the leaky bucket's queue: neither \
-              first module has their models (`sim::products::models`). Any `algo` that is not a textbook \
+              first module's capabilities have their models (`present::modules`). Any `algo` that is not a textbook \
               algorithm's name is one of these (or unknown, which the whole page explains), so a product \
               added to the registry needs nothing here.",
         links: Links::All,
