@@ -288,9 +288,9 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "key,requests,admitted,rejected,peak_1s,peak_window");
     assert!(lines[1].starts_with(&format!("*,{},", v["requests"])), "{}", lines[1]);
-    // The sizing assistant: the smallest policy within 1 % of keys throttled leaves the 300
-    // clients alone; the keys it still throttles are named.
-    let o = sim(&["--query", "capacity=20&refill=2", "--log", log.to_str().unwrap(), "--sweep"]);
+    // The sizing assistant with a target: the smallest policy within 1 % of keys throttled
+    // leaves the 300 clients alone; the keys it still throttles are named.
+    let o = sim(&["--query", "capacity=20&refill=2", "--log", log.to_str().unwrap(), "--sweep", "--target-keys", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let grid = s["grid"].as_array().unwrap();
@@ -335,7 +335,7 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
     .unwrap();
     assert!(
         csv.starts_with(
-            "policy,rate_per_s,burst,per_minute,keys_throttled,keys_throttled_percent,rejected,rejected_percent\nlimit="
+            "policy,rate_per_s,burst,per_minute,keys_throttled,keys_throttled_percent,rejected,rejected_percent,role,keys_newly_spared,keys_newly_throttled,burst_multiple,rate_multiple\nlimit="
         ),
         "{csv}"
     );
@@ -387,6 +387,63 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stderr(&o).starts_with(&format!("ratelimit-sim: {message}")), "{args:?}: {}", stderr(&o));
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sweep_rates_the_current_policy_first_and_keeps_it_when_it_throttles_only_the_outliers() {
+    // Issue #51: 300 clients of which five scrape at 20–50 requests/s, under nginx's
+    // `rate=10r/s burst=20 nodelay`, which throttles exactly the five.
+    let dir = std::env::temp_dir().join(format!("rlp-cli-advice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("crowd.log");
+    let scrapers = [20.0, 27.5, 35.0, 42.5, 50.0];
+    std::fs::write(&log, ratelimit_playground::sim::logs::samples::crowd_log(1, 60, 295, &scrapers)).unwrap();
+    let nginx = "algo=nginx&capacity=21&refill=10&nodelay=1";
+    let o = sim(&["--query", nginx, "--log", log.to_str().unwrap(), "--sweep"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let is_scraper = |k: &serde_json::Value| k["key"].as_str().unwrap().starts_with("203.0.113.");
+    assert_eq!(s["objective"]["rule"], "outliers");
+    assert_eq!(s["objective"]["outliers"].as_array().unwrap().len(), 5, "{}", s["objective"]);
+    let current = &s["current"];
+    assert_eq!(current["policy"], "capacity=21&refill=10");
+    let throttled = current["throttled"].as_array().unwrap();
+    assert_eq!(throttled.len(), 5);
+    assert!(throttled
+        .iter()
+        .all(|k| is_scraper(k) && k["peak_1s"].as_u64().unwrap() > 21 && k["rejected"].as_u64().unwrap() > 0));
+    let spared = current["spared"].as_array().unwrap();
+    assert!(spared.len() == 295 && spared.iter().all(|k| !is_scraper(k) && k["peak_window"].is_u64()));
+    assert!(current["config"]["snippet"].as_str().unwrap().contains("burst=20 nodelay"), "{current}");
+    let rec = &s["recommended"];
+    assert_eq!((&rec["policy"], &rec["keeps_current"]), (&current["policy"], &serde_json::json!(true)));
+    assert_eq!((rec["burst_multiple"].as_f64(), rec["rate_multiple"].as_f64()), (Some(1.0), Some(1.0)));
+    assert_eq!(
+        (rec["newly_spared"].as_array().unwrap().len(), rec["newly_throttled"].as_array().unwrap().len()),
+        (0, 0)
+    );
+    assert!(rec["objective"].as_str().unwrap().starts_with("keep it: "), "{}", rec["objective"]);
+    // Too loose: the advice tightens it, naming the scrapers it newly throttles.
+    let loose = "algo=nginx&capacity=101&refill=30&nodelay=1";
+    let o = sim(&["--query", loose, "--log", log.to_str().unwrap(), "--sweep"]);
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rec = &s["recommended"];
+    assert_eq!(rec["keeps_current"], false);
+    let newly = rec["newly_throttled"].as_array().unwrap();
+    assert!(!newly.is_empty() && newly.iter().all(|k| is_scraper(k) && k["peak_1s"].is_u64()), "{rec}");
+    assert!(rec["rate_multiple"].as_f64().unwrap() < 1.0, "{rec}");
+    assert!(rec["objective"].as_str().unwrap().starts_with("the tightest policy tried that spares all 295"), "{rec}");
+    // CSV: one row per policy, the current and the recommended one marked, with the changes.
+    let csv = String::from_utf8(
+        sim(&["--query", loose, "--log", log.to_str().unwrap(), "--sweep", "--format", "csv"]).stdout,
+    )
+    .unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let marked = |role: &str| rows.iter().filter(|r| r[8] == role).count();
+    assert_eq!((marked("current"), marked("recommended")), (1, 1), "{csv}");
+    let current = rows.iter().find(|r| r[8] == "current").unwrap();
+    assert_eq!((current[0], current[9], current[10], current[11]), ("capacity=101&refill=30", "0", "0", "1"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -137,7 +137,12 @@ pub fn main() {
     let mut policies = 0;
     let secs = 1.0
         / rate(1, || {
-            let sizing = ratelimit_playground::sim::logs::sizing::sweep(&arrivals, &read, &sc, 0.01);
+            let sizing = ratelimit_playground::sim::logs::sizing::sweep(
+                &arrivals,
+                &read,
+                &sc,
+                ratelimit_playground::sim::logs::sizing::Objective::Outliers,
+            );
             policies = sizing.rows.len();
             black_box(sizing);
         });

@@ -44,7 +44,7 @@ async fn analyse(ask: Ask, source: JsValue, post: Rc<dyn Fn(Message)>) -> Result
         None => source.dyn_ref::<Blob>().into_iter().cloned().collect(),
     };
     let bytes = (!files.is_empty()).then(|| files.iter().map(|f| f.size() as u64).sum());
-    let mut analysis = Analysis::new(&ask.scenario, ask.format.clone(), &ask.key, ask.target, bytes);
+    let mut analysis = Analysis::new(&ask.scenario, ask.format.clone(), &ask.key, ask.objective, bytes);
     match (files.is_empty(), source.as_string()) {
         (false, _) => {
             let told = |done, total| post(Message::Progress { phase: Phase::Read, done, total });

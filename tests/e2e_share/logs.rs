@@ -322,6 +322,7 @@ async fn drive_logs() {
     super::log_errors::progress_and_cancel(&client, &dir).await;
     eprintln!("logs: progress and cancel");
     super::log_errors::bad_files(&client, &dir, &sample).await;
+    set_control(&client, "#log-objective", "target", "change").await;
     set_control(&client, "#log-target", "150", "change").await;
     click(&client, "#log-sample-login").await;
     analysed(&client, "the login sample is analysed").await;
@@ -332,6 +333,7 @@ async fn drive_logs() {
     eprintln!("logs: bad files");
     // How it looks: a phone, and dark.
     set_control(&client, "#log-target", "1", "change").await;
+    set_control(&client, "#log-objective", "outliers", "change").await;
     viewport(&client, 375, 900, 1.0, true).await;
     tokio::time::sleep(Duration::from_millis(400)).await;
     let scroll = js(&client, "return document.documentElement.scrollWidth;").await;

@@ -107,8 +107,8 @@ fn target_matching(ev: &web_sys::Event, selector: &str) -> Option<Element> {
 }
 
 /// The control values a report depends on.
-fn settings_of(root: &Element) -> [String; 5] {
-    ["log-key", "log-field", "log-format", "log-time-field", "log-target"].map(|id| value_of(root, id))
+fn settings_of(root: &Element) -> [String; 6] {
+    ["log-key", "log-field", "log-format", "log-time-field", "log-objective", "log-target"].map(|id| value_of(root, id))
 }
 
 /// The playground's policy, which the log is replayed under: its scenario without its traffic
@@ -202,13 +202,13 @@ fn start(shared: &Shared, pg: Playground) {
     let mut s = shared.borrow_mut();
     s.worker = None;
     let (Some(src), Some(root)) = (s.source.clone(), s.root.clone()) else { return };
-    let [key, field, format, time, target] = settings_of(&root);
-    let (settings, notices) = Settings::read(&key, &field, &format, &time, &target);
+    let [key, field, format, time, objective, target] = settings_of(&root);
+    let (settings, notices) = Settings::read(&key, &field, &format, &time, &objective, &target);
     let ask = Ask {
         scenario,
         format: settings.format,
         key: settings.key,
-        target: settings.target,
+        objective: settings.objective,
         width: (root.client_width() - 40).max(280) as u32,
     };
     let payload: JsValue = match &src {
@@ -315,6 +315,15 @@ pub fn LogsPanel(
                 let Some(policy) = button.get_attribute("data-policy").and_then(|p| PolicyKeys::parse(&p)) else {
                     return;
                 };
+                // A policy that spares keys the current one throttles asks once, in the button
+                // itself (a sandboxed frame blocks `window.confirm`).
+                if let Some(question) =
+                    button.get_attribute("data-confirm").filter(|_| !button.has_attribute("data-armed"))
+                {
+                    let _ = button.set_attribute("data-armed", "");
+                    button.set_text_content(Some(&question));
+                    return;
+                }
                 pg.edit(|s| policy.apply(s));
                 // Said where the eye is, with the next steps; the report is not called stale for
                 // the policy it recommended (its note says it was replayed under the one before).
@@ -349,6 +358,7 @@ pub fn LogsPanel(
                 let shown = match e.id().as_str() {
                     "log-key" => Some(("log-field-label", value == "field")),
                     "log-format" => Some(("log-time-label", value == "json" || value == "csv")),
+                    "log-objective" => Some(("log-target-label", value == "target")),
                     _ => None,
                 };
                 if let Some((id, show)) = shown {

@@ -6,6 +6,7 @@ use ratelimit_playground::present::share::frame::{Theme, MAX_CAPTION, THEMES};
 use ratelimit_playground::present::share::link::MAX_MOMENT_SECS;
 use ratelimit_playground::production;
 use ratelimit_playground::sim::logs::samples::SAMPLES;
+use ratelimit_playground::sim::logs::sizing::Objective;
 use ratelimit_playground::sim::logs::{KeyBy, LogFormat};
 use ratelimit_playground::sim::Nanos;
 
@@ -60,10 +61,14 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
   --log-format F  the log's format (default: detected from its first line): combined | common |
                   msec | json[:TIME_FIELD] | csv[:TIME_COLUMN] | alb | cloudfront | times
   --key K         what a limiter is kept per: ip (default) | field:NAME | path | global
-  --sweep         the sizing assistant: up to 100 policies (capacity × refill, or limit ×
-                  window) drawn from the log's peaks, each run on the log, and the smallest under
-                  which at most --target-keys PCT (0 to 100, default 1) of the keys see a 429,
-                  with the keys it still throttles; with a server in the query (workers=N), each
+  --sweep         the sizing assistant: the query's policy rated on the log first (the keys it
+                  throttles and spares, with their peaks), then up to 100 policies (capacity ×
+                  refill, or limit × window) drawn from the log's peaks, each run on the log, and
+                  one recommended with what it changes against the current one: by default the
+                  tightest that spares every key whose peak in 1 s looks like the bulk's and
+                  throttles the outliers (above Q3 + 3 × IQR; the current one if it already
+                  does); with --target-keys PCT (0 to 100) the smallest under which at most PCT %
+                  of the keys see a 429 instead; with a server in the query (workers=N), each
                   policy's admitted requests also go through it, and the largest policy under
                   which its p99 latency keeps --latency-objective MS (default: the query's
                   client_timeout) and nothing is shed is named
@@ -133,8 +138,8 @@ pub struct Args {
     pub key: Option<KeyBy>,
     /// `--sample-log` and `--minutes`.
     pub sample: Option<(String, u64)>,
-    /// `--sweep`, with `--target-keys` as a share (0–1).
-    pub sweep: Option<f64>,
+    /// `--sweep`: the outlier rule, or with `--target-keys` the share of keys (0–1).
+    pub sweep: Option<Objective>,
     /// `--latency-objective`: the p99 the server behind the limiter must keep, for `--sweep`.
     pub latency_objective: Option<Nanos>,
 }
@@ -188,7 +193,7 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
                 }
             }
             "--log" => args.log.push(value("--log")?),
-            "--sweep" => args.sweep = Some(0.01),
+            "--sweep" => args.sweep = Some(Objective::Outliers),
             "--latency-objective" => {
                 let text = value("--latency-objective")?;
                 match text.parse::<f64>() {
@@ -280,7 +285,7 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
         _ => {}
     }
     match (&mut args.sweep, target) {
-        (Some(share), Some(t)) => *share = t,
+        (Some(objective), Some(t)) => *objective = Objective::Target(t),
         (None, Some(_)) => return Err("--target-keys is the sizing assistant's: add --sweep".into()),
         _ => {}
     }

@@ -6,7 +6,7 @@ use std::io::{BufRead, Write};
 use ratelimit_playground::sim::logs::merge::MergedInput;
 use ratelimit_playground::sim::logs::reader::read_log;
 use ratelimit_playground::sim::logs::samples::write_sample;
-use ratelimit_playground::sim::logs::sizing::sweep;
+use ratelimit_playground::sim::logs::sizing::{sweep, Objective};
 use ratelimit_playground::sim::logs::{output, shadow, KeyBy, LogFormat};
 use ratelimit_playground::sim::Scenario;
 
@@ -85,7 +85,7 @@ fn open_log(paths: &[String], format: Option<LogFormat>) -> Result<Box<dyn BufRe
 }
 
 /// The sizing assistant's table for the logs at `paths` around `sc`, as JSON or CSV.
-fn sizing_report(sc: &Scenario, args: &Args, paths: &[String], target: f64) -> Result<String, String> {
+fn sizing_report(sc: &Scenario, args: &Args, paths: &[String], objective: Objective) -> Result<String, String> {
     let key = args.key.clone().unwrap_or(KeyBy::Ip);
     let mut arrivals = Vec::new();
     let input = open_log(paths, args.log_format.clone())?;
@@ -93,7 +93,7 @@ fn sizing_report(sc: &Scenario, args: &Args, paths: &[String], target: f64) -> R
     if args.latency_objective.is_some() && ratelimit_playground::sim::server::ServerConfig::of(&sc.product).is_none() {
         return Err("--latency-objective: the objective is the server's: add a server to the query (workers=N)".into());
     }
-    let mut sizing = sweep(&arrivals, &read, sc, target);
+    let mut sizing = sweep(&arrivals, &read, sc, objective);
     if args.latency_objective.is_some() {
         sizing.latency_objective = args.latency_objective;
     }
@@ -102,8 +102,8 @@ fn sizing_report(sc: &Scenario, args: &Args, paths: &[String], target: f64) -> R
 
 /// The shadow report of the logs at `paths` (merged by time) under `sc`, as JSON or CSV.
 pub fn shadow_report(sc: &Scenario, args: &Args, paths: &[String]) -> Result<String, String> {
-    if let Some(target) = args.sweep {
-        return sizing_report(sc, args, paths, target);
+    if let Some(objective) = args.sweep {
+        return sizing_report(sc, args, paths, objective);
     }
     let key = args.key.clone().unwrap_or(KeyBy::Ip);
     let input = open_log(paths, args.log_format.clone())?;

@@ -1,12 +1,13 @@
 //! The log panel's own markup, kept out of the page's reactive code to keep the page's wasm
 //! small: the controls as one static block ([`CONTROLS`], wired by one delegated listener per
-//! event type), what the panel's options read as ([`Settings::read`], clamping a bad target with
-//! a notice that names it), and the status line (progress and Cancel, the error, what was
+//! event type), what the panel's options read as ([`Settings::read`], the outlier rule or a
+//! target share, clamping a bad target with a notice that names it), and the status line (progress and Cancel, the error, what was
 //! analysed, a stale policy) as a function of what the worker has said ([`status`]).
 
 use super::wire::Phase;
 use crate::markup::escape;
 use crate::present::units::{format_number, group_thousands};
+use crate::sim::logs::sizing::Objective;
 use crate::sim::logs::{KeyBy, LogFormat};
 
 /// The controls: file picker and drop zone, the samples, the privacy note, the options and how
@@ -25,7 +26,8 @@ pub const CONTROLS: &str = r#"<h2 id="logs-title">Your traffic: who would get a 
 <label id="log-field-label" hidden><span>Field</span><input type="text" id="log-field" size="12" value="api_key"></label>
 <label><span>Format</span><select id="log-format" name="log_format"><option value="">detect from the first line</option><option value="combined">nginx/Apache combined or common</option><option value="msec">nginx with $msec first</option><option value="json">JSON lines</option><option value="csv">CSV with a header</option><option value="alb">AWS ALB</option><option value="cloudfront">AWS CloudFront</option><option value="times">one time per line (ms)</option></select></label>
 <label id="log-time-label" hidden><span>Time field</span><input type="text" id="log-time-field" size="10" placeholder="time, ts, @timestamp…"></label>
-<label><span>Recommend a policy that throttles at most</span><input type="number" id="log-target" min="0" max="100" step="0.1" value="1"><span>% of keys</span></label>
+<label><span>Recommend</span><select id="log-objective" name="objective"><option value="outliers">the tightest policy that spares your usual clients and throttles the outliers</option><option value="target">a policy that throttles at most a share of keys</option></select></label>
+<label id="log-target-label" hidden><span>At most</span><input type="number" id="log-target" min="0" max="100" step="0.1" value="1"><span>% of keys</span></label>
 </div>
 <p class="hint">Logs with whole-second stamps (combined, ALB, CloudFront) get their n requests of one second spread evenly: the k-th arrives at the second + k/n. Lines up to 5 s out of order are put in order. Gzip files (<code>access.log.2.gz</code>, ALB and CloudFront logs) are read as they are; several files (a rotated set, one log per server) are merged by time. The same report from the command line: <code>ratelimit-sim --log FILE --key K --query Q</code> (repeat <code>--log</code> for each file; add <code>--sweep</code> for the sizing table).</p>"#;
 
@@ -36,20 +38,30 @@ pub struct Settings {
     pub format: Option<LogFormat>,
     /// What requests are limited by.
     pub key: KeyBy,
-    /// The share of keys the recommendation may throttle, 0–1.
-    pub target: f64,
+    /// What the recommendation must do.
+    pub objective: Objective,
 }
 
 impl Settings {
     /// The settings from the controls' values (`time`: the time field of a JSON or CSV log, empty
-    /// to find it), and a notice for each value not used as given.
+    /// to find it; `objective`: `target` for the `target` share, anything else the outlier
+    /// rule), and a notice for each value not used as given.
     ///
     /// ```
     /// use ratelimit_playground::present::log_report::panel::Settings;
-    /// let (s, notices) = Settings::read("field", "user_id", "", "", "250");
-    /// assert_eq!((s.target, notices[0].as_str()), (1.0, "target: 250 is above 100 %; using 100 %"));
+    /// use ratelimit_playground::sim::logs::sizing::Objective;
+    /// let (s, notices) = Settings::read("field", "user_id", "", "", "target", "250");
+    /// assert_eq!((s.objective, notices[0].as_str()), (Objective::Target(1.0), "target: 250 is above 100 %; using 100 %"));
+    /// assert_eq!(Settings::read("ip", "", "", "", "outliers", "250"), (Settings::read("ip", "", "", "", "", "").0, vec![]));
     /// ```
-    pub fn read(key: &str, field: &str, format: &str, time: &str, target: &str) -> (Settings, Vec<String>) {
+    pub fn read(
+        key: &str,
+        field: &str,
+        format: &str,
+        time: &str,
+        objective: &str,
+        target: &str,
+    ) -> (Settings, Vec<String>) {
         let mut notices = Vec::new();
         let key = match (key, field.trim()) {
             ("field", "") => {
@@ -64,6 +76,9 @@ impl Settings {
             ("json" | "csv", t) if !t.is_empty() => LogFormat::named(&format!("{format}:{t}")).ok(),
             (f, _) => LogFormat::named(f).ok(),
         };
+        if objective != "target" {
+            return (Settings { format, key, objective: Objective::Outliers }, notices);
+        }
         let target = match crate::sim::support::nearest::nearest_f64(target.trim()).ok_or(()) {
             Ok(p) if (0.0..=100.0).contains(&p) => p / 100.0,
             Ok(p) if p > 100.0 => {
@@ -79,7 +94,7 @@ impl Settings {
                 0.01
             }
         };
-        (Settings { format, key, target }, notices)
+        (Settings { format, key, objective: Objective::Target(target) }, notices)
     }
 }
 
@@ -172,15 +187,18 @@ mod tests {
 
     #[test]
     fn options_read_as_given_or_are_named() {
-        let (s, n) = Settings::read("path", "", "json", "", "2.5");
-        assert_eq!((s.key, s.format, s.target, n.len()), (KeyBy::Path, Some(LogFormat::Json(None)), 0.025, 0));
-        let (s, _) = Settings::read("ip", "", "csv", "when", "1");
+        let (s, n) = Settings::read("path", "", "json", "", "target", "2.5");
+        assert_eq!(
+            (s.key, s.format, s.objective, n.len()),
+            (KeyBy::Path, Some(LogFormat::Json(None)), Objective::Target(0.025), 0)
+        );
+        let (s, _) = Settings::read("ip", "", "csv", "when", "outliers", "1");
         assert_eq!(s.format, Some(LogFormat::Csv(Some("when".into()))), "a CSV log's time column, named");
-        let (s, n) = Settings::read("field", " ", "", "", "-3");
-        assert_eq!((s.key, s.target), (KeyBy::Ip, 0.0));
+        let (s, n) = Settings::read("field", " ", "", "", "target", "-3");
+        assert_eq!((s.key, s.objective), (KeyBy::Ip, Objective::Target(0.0)));
         assert!(n[0].starts_with("field: ") && n[1].starts_with("target: -3 is below 0"), "{n:?}");
         assert_eq!(
-            Settings::read("ip", "", "", "", "lots").1,
+            Settings::read("ip", "", "", "", "target", "lots").1,
             ["target: 'lots' is not a percentage from 0 to 100; using 1 %"]
         );
     }

@@ -1,8 +1,9 @@
-//! The sizing table as markup: the smallest policy within the target and the keys it still
-//! throttles, with the button the page applies it by (`#log-apply`, its policy in
-//! `data-policy`); the trade-off chart along the recommendation's burst (buckets) or window;
-//! that line's policies, and every policy tried.
+//! The sizing table as markup: the current policy's rating and the recommendation with what it
+//! changes ([`super::advice`]), the keys it still throttles, the button the page applies it by
+//! (`#log-apply`, its policy in `data-policy`); the trade-off chart along the recommendation's
+//! burst (buckets) or window; that line's policies, and every policy tried.
 
+use super::advice::{current_markup, recommendation_markup};
 use super::charts::{throttled_chart, through_chart, TradeOff};
 use super::html::{figure, table};
 use super::share;
@@ -14,11 +15,9 @@ use crate::sim::logs::keys::Keys;
 use crate::sim::logs::policy::Line;
 use crate::sim::logs::sizing::{Sizing, SizingRow};
 
-/// The most keys named as still throttled.
-pub const STILL_NAMED: usize = 20;
-
 /// A row's cells.
 fn cells(row: &SizingRow, s: &Sizing, keys: &Keys) -> Vec<String> {
+    let current = if row.policy == s.current_row().policy { " <em>(current)</em>" } else { "" };
     let heaviest: Vec<String> = row
         .heaviest
         .iter()
@@ -26,7 +25,7 @@ fn cells(row: &SizingRow, s: &Sizing, keys: &Keys) -> Vec<String> {
         .collect();
     vec![
         format!(
-            "{}<br><code class=\"log-query\">{}</code>",
+            "{}{current}<br><code class=\"log-query\">{}</code>",
             policy_words(&row.policy),
             escape(&row.policy.to_string())
         ),
@@ -60,8 +59,7 @@ fn server_side(s: &Sizing) -> Option<String> {
     s.rows.first()?.server?;
     let limit_ms = s.latency_objective?.as_nanos() as f64 / 1e6;
     let keeps = |r: &SizingRow| r.server.is_some_and(|v| v.p99_ms <= limit_ms && v.shed == 0);
-    let allowed = (s.target * s.keys as f64).floor() as usize;
-    let both = s.rows.iter().find(|r| r.keys_throttled <= allowed && keeps(r));
+    let both = s.rows.iter().find(|r| s.meets(r) && keeps(r));
     let rec_words = match s.recommended.map(|i| &s.rows[i]) {
         Some(r) if keeps(r) => {
             format!(" The recommended policy keeps it too: p99 {} ms.", format_number(r.server?.p99_ms))
@@ -114,32 +112,8 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32, next: &s
         s.rows.len(),
         rec_policy
     );
-    let target = format_number(s.target * 100.0);
-    match rec {
-        Some(r) => {
-            let still = s.still_throttled();
-            let named: Vec<String> = still.iter().take(STILL_NAMED).map(|&k| format!("<code>{}</code>", escape(keys.name(k)))).collect();
-            let more = still.len().saturating_sub(STILL_NAMED);
-            let still_text = match (still.len(), more) {
-                (0, _) => "It throttles none of them.".to_string(),
-                (n, 0) => format!("It still throttles {}: {}.", group_thousands(n as u64), named.join(", ")),
-                (n, m) => format!("It still throttles {}: {} and {} more.", group_thousands(n as u64), named.join(", "), group_thousands(m as u64)),
-            };
-            out.push_str(&format!(
-                "<p id=\"log-recommendation\">The smallest policy under which at most {target} % of the {} keys see a 429: <strong>{}</strong> (<code>{}</code>): {}/s sustained, at most {} from one key in a minute. {still_text}</p><button type=\"button\" id=\"log-apply\" data-policy=\"{}\">Apply this policy to the playground</button>",
-                group_thousands(s.keys as u64),
-                policy_words(&r.policy),
-                rec_policy,
-                format_number(r.rate),
-                format_number(r.per_minute),
-                rec_policy,
-            ));
-        }
-        None => out.push_str(&format!(
-            "<p id=\"log-recommendation\">No policy in the sweep keeps the throttled keys within {target} %: the largest tried still throttles {}.</p>",
-            s.rows.last().map_or(0, |r| r.keys_throttled)
-        )),
-    }
+    out.push_str(&current_markup(s, keys));
+    out.push_str(&recommendation_markup(s, keys));
     out.push_str(next);
     out.push_str(&server_side(s).unwrap_or_default());
     if swept >= MAX_SWEPT {
@@ -167,7 +141,7 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32, next: &s
     out.push_str(&figure(
         "Keys that see a 429",
         &at,
-        &throttled_chart(&points, s.target, rec.map(|r| r.rate)).markup(width),
+        &throttled_chart(&points, s.throttled_share(), rec.map(|r| r.rate)).markup(width),
     ));
     out.push_str(&figure("What gets through", &at, &through_chart(&points, rec.map(|r| r.rate)).markup(width)));
     out.push_str("</div>");
@@ -192,7 +166,7 @@ mod tests {
     use super::*;
     use crate::sim::logs::reader::{read_log, KeyBy};
     use crate::sim::logs::samples::sample_log;
-    use crate::sim::logs::sizing::sweep;
+    use crate::sim::logs::sizing::{sweep, Objective};
     use crate::sim::Scenario;
 
     #[test]
@@ -201,7 +175,7 @@ mod tests {
         let mut arrivals = Vec::new();
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
         let sc = Scenario::from_query("capacity=10&refill=1").unwrap();
-        let s = sweep(&arrivals, &read, &sc, 0.02);
+        let s = sweep(&arrivals, &read, &sc, Objective::Target(0.02));
         let html = sizing_markup(&s, &read.keys, arrivals.len(), 600, "");
         let rec = &s.rows[s.recommended.unwrap()];
         assert!(
@@ -221,7 +195,7 @@ mod tests {
         let mut arrivals = Vec::new();
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
         let sc = Scenario::from_query("capacity=10&refill=1&workers=2&service=20&client_timeout=100").unwrap();
-        let s = sweep(&arrivals, &read, &sc, 0.02);
+        let s = sweep(&arrivals, &read, &sc, Objective::Target(0.02));
         let html = sizing_markup(&s, &read.keys, arrivals.len(), 600, "");
         let largest = &s.rows[s.largest_within_objective().expect("a policy keeps 100 ms")];
         let side = &html[html.find("id=\"log-server-side\"").unwrap()..];

@@ -1,5 +1,5 @@
 //! What the page's log worker and the page say to each other, as plain text: the page asks with
-//! an [`Ask`] (the scenario, the log's format, the key, the sizing target, the charts' width), and
+//! an [`Ask`] (the scenario, the log's format, the key, the sizing objective, the charts' width), and
 //! the worker answers with [`Message`]s: progress, the shadow report and the sizing table as the
 //! markup the page shows (drawn in the worker, so the page's own wasm carries none of it), or the
 //! error. Fields are separated by tabs; both ends (and the tests) share this one module, which
@@ -8,6 +8,7 @@
 
 use crate::sim::logs::format::LogFormat;
 use crate::sim::logs::keys::KeyBy;
+use crate::sim::logs::sizing::Objective;
 use crate::sim::Scenario;
 
 /// What the page asks the worker to analyse the log with.
@@ -20,14 +21,16 @@ pub struct Ask {
     pub format: Option<LogFormat>,
     /// What requests are limited by.
     pub key: KeyBy,
-    /// The share of keys the recommended policy may throttle, 0–1.
-    pub target: f64,
+    /// What the recommended policy must do: spare the bulk and throttle the outliers, or
+    /// throttle at most a share of the keys.
+    pub objective: Objective,
     /// How wide the charts are drawn, CSS pixels (the panel's width).
     pub width: u32,
 }
 
 impl Ask {
-    /// One line: the scenario's full query, format (empty: detect), key, target, width.
+    /// One line: the scenario's full query, format (empty: detect), key, objective (`outliers`,
+    /// or the target share), width.
     pub fn encode(&self) -> String {
         let format = self.format.as_ref().map(LogFormat::name).unwrap_or_default();
         let key = match &self.key {
@@ -37,7 +40,11 @@ impl Ask {
             KeyBy::Field(f) => format!("field:{f}"),
         };
         let query = self.scenario.to_query_full();
-        [query.as_str(), &clean(&format), &clean(&key), &self.target.to_string(), &self.width.to_string()].join("\t")
+        let objective = match self.objective {
+            Objective::Outliers => "outliers".to_string(),
+            Objective::Target(share) => share.to_string(),
+        };
+        [query.as_str(), &clean(&format), &clean(&key), &objective, &self.width.to_string()].join("\t")
     }
 
     /// Reads [`Ask::encode`]'s line; the message names what is wrong. The page writes the scenario
@@ -45,16 +52,21 @@ impl Ask {
     /// ([`Scenario::read_clean`]).
     pub fn decode(line: &str) -> Result<Ask, String> {
         let f: Vec<&str> = line.split('\t').collect();
-        let [query, format, key, target, width] = f[..] else {
+        let [query, format, key, objective, width] = f[..] else {
             return Err("the request to the log worker is malformed".into());
         };
         let format = if format.is_empty() { None } else { Some(LogFormat::named(format)?) };
-        let target = target.parse::<f64>().ok().filter(|t| (0.0..=1.0).contains(t)).ok_or("the target is not 0–1")?;
+        let objective = match objective {
+            "outliers" => Objective::Outliers,
+            t => Objective::Target(
+                t.parse::<f64>().ok().filter(|t| (0.0..=1.0).contains(t)).ok_or("the target is not 0–1")?,
+            ),
+        };
         let width = width.parse::<u32>().map_err(|_| "the chart width is not a number")?.clamp(280, 2000);
         let key = KeyBy::named(key)?;
         let scenario =
             Scenario::read_clean(query).ok_or("the policy is not a scenario of this build's query format")?;
-        Ok(Ask { scenario, format, key, target, width })
+        Ok(Ask { scenario, format, key, objective, width })
     }
 }
 
@@ -159,13 +171,19 @@ mod tests {
             scenario: scenario("capacity=5&refill=2"),
             format: Some(LogFormat::Combined),
             key: KeyBy::Field("api_key".into()),
-            target: 0.02,
+            objective: Objective::Target(0.02),
             width: 640,
         };
         assert_eq!(Ask::decode(&ask.encode()), Ok(ask));
         for query in ["", "algo=sliding_log&limit=30&window=0.5&seed=9", "algo=nginx&capacity=4&refill=0.25&nodelay=1"]
         {
-            let detect = Ask { scenario: scenario(query), format: None, key: KeyBy::Ip, target: 0.01, width: 375 };
+            let detect = Ask {
+                scenario: scenario(query),
+                format: None,
+                key: KeyBy::Ip,
+                objective: Objective::Outliers,
+                width: 375,
+            };
             assert_eq!(Ask::decode(&detect.encode()), Ok(detect), "{query}");
         }
         assert!(Ask::decode("capacity=5\t\tip\t2\t600").unwrap_err().contains("target"));

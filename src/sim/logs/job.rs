@@ -13,7 +13,7 @@ use super::format::LogFormat;
 use super::order::Arrival;
 use super::reader::{KeyBy, LogReader, Sender};
 use super::shadow::{Shadow, ShadowReport};
-use super::sizing::{sweep_with, Sizing};
+use super::sizing::{sweep_with, Objective, Sizing};
 use crate::sim::Scenario;
 
 /// The most arrivals kept for the sweep (16 bytes each: 64 MiB). A longer log is reported whole
@@ -50,7 +50,7 @@ fn replay(run: &mut Shadow<'_>, arrivals: &mut Vec<Arrival>, a: Arrival, from: S
 /// One analysis fed a chunk at a time (the page's worker reads a `File` as a stream).
 pub struct Analysis<'s> {
     sc: &'s Scenario,
-    target: f64,
+    objective: Objective,
     reader: LogReader,
     run: Shadow<'s>,
     arrivals: Vec<Arrival>,
@@ -58,14 +58,20 @@ pub struct Analysis<'s> {
 
 impl<'s> Analysis<'s> {
     /// An analysis under `sc` of a log in `format` (`None`: detect it), limited by `key`,
-    /// recommending a policy that throttles at most `target` (0–1) of the keys; `bytes` (if
+    /// recommending a policy under `objective`; `bytes` (if
     /// known) sizes the arrivals kept for the sweep at once rather than by doubling (a log line
     /// is 80 bytes or more, so this rarely over-reserves and never past [`MAX_SWEPT`]).
-    pub fn new(sc: &'s Scenario, format: Option<LogFormat>, key: &KeyBy, target: f64, bytes: Option<u64>) -> Self {
+    pub fn new(
+        sc: &'s Scenario,
+        format: Option<LogFormat>,
+        key: &KeyBy,
+        objective: Objective,
+        bytes: Option<u64>,
+    ) -> Self {
         let expected = bytes.map_or(0, |b| (b / 80) as usize).min(MAX_SWEPT);
         Analysis {
             sc,
-            target,
+            objective,
             reader: LogReader::new(format, key),
             run: Shadow::new(sc),
             arrivals: Vec::with_capacity(expected),
@@ -85,11 +91,11 @@ impl<'s> Analysis<'s> {
 
     /// The end of the log: tells `on` the report, the sweep's progress and the sizing table.
     pub fn finish(self, mut on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
-        let Analysis { sc, target, reader, mut run, mut arrivals } = self;
+        let Analysis { sc, objective, reader, mut run, mut arrivals } = self;
         let read = reader.finish(&mut |a, from| replay(&mut run, &mut arrivals, a, from))?;
         let report = run.finish(read);
         on(Step::Report(&report));
-        let sizing = sweep_with(&arrivals, &report.read, sc, target, |done, of| on(Step::Swept(done, of)));
+        let sizing = sweep_with(&arrivals, &report.read, sc, objective, |done, of| on(Step::Swept(done, of)));
         on(Step::Sized { sizing: &sizing, report: &report, swept: arrivals.len(), arrivals: &arrivals });
         Ok(())
     }
@@ -102,10 +108,10 @@ pub fn analyse(
     sc: &Scenario,
     format: Option<LogFormat>,
     key: &KeyBy,
-    target: f64,
+    objective: Objective,
     on: impl FnMut(Step<'_>),
 ) -> Result<(), LogError> {
-    let mut analysis = Analysis::new(sc, format, key, target, None);
+    let mut analysis = Analysis::new(sc, format, key, objective, None);
     each_chunk(&mut input, |chunk| analysis.feed(chunk))?;
     analysis.finish(on)
 }
@@ -119,7 +125,7 @@ mod tests {
 
     /// The log in `input` analysed under `query`, keyed by IP, its format detected, at 1 %.
     fn analyse_ip(input: &[u8], query: &str, on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
-        analyse(input, &Scenario::from_query(query).unwrap(), None, &KeyBy::Ip, 0.01, on)
+        analyse(input, &Scenario::from_query(query).unwrap(), None, &KeyBy::Ip, Objective::Target(0.01), on)
     }
 
     #[test]
@@ -130,7 +136,7 @@ mod tests {
         let direct = shadow(log.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
         let mut arrivals = Vec::new();
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
-        let expected = sizing::sweep(&arrivals, &read, &sc, 0.01);
+        let expected = sizing::sweep(&arrivals, &read, &sc, Objective::Target(0.01));
         let (mut steps, mut swept) = (Vec::new(), 0);
         analyse_ip(log.as_bytes(), query, |step| match step {
             Step::Report(r) => {
@@ -161,7 +167,7 @@ mod tests {
         let log = sample_log("login", 5, 2).unwrap();
         let sc = Scenario::from_query("capacity=5&refill=0.5").unwrap();
         let totals = |chunk: usize| {
-            let mut analysis = Analysis::new(&sc, None, &KeyBy::Ip, 0.01, Some(log.len() as u64));
+            let mut analysis = Analysis::new(&sc, None, &KeyBy::Ip, Objective::Target(0.01), Some(log.len() as u64));
             log.as_bytes().chunks(chunk).for_each(|c| analysis.feed(c).unwrap());
             let mut out = None;
             analysis
@@ -178,7 +184,7 @@ mod tests {
         for chunk in [1, 7, 4096, 65_537] {
             assert_eq!(totals(chunk), whole, "{chunk}-byte chunks");
         }
-        let mut long = Analysis::new(&sc, None, &KeyBy::Ip, 0.01, None);
+        let mut long = Analysis::new(&sc, None, &KeyBy::Ip, Objective::Outliers, None);
         let e = (0..20).find_map(|_| long.feed(&[b'x'; 4000]).err()).expect("refused");
         assert_eq!((e.line, e.message.as_str()), (1, "is longer than 65536 bytes: not an access log line"));
     }

@@ -1,11 +1,13 @@
 //! What the CLI prints for a log: the shadow report (top-level integers `requests`, `admitted`,
-//! `rejected`, `keys`, `keys_throttled`, then `per_key`) and the sizing assistant's table (`grid`,
-//! `recommended`), as JSON, or as CSV with one row per key or per policy.
+//! `rejected`, `keys`, `keys_throttled`, then `per_key`) and the sizing assistant's table
+//! (`objective`, `current`, `recommended`, `grid`), as JSON, or as CSV with one row per key or
+//! per policy.
 
 use super::keys::Keys;
 use super::policy::PolicyKeys;
 use super::shadow::ShadowReport;
-use super::sizing::{Sizing, SizingRow};
+use super::sizing::change::KeyPeaks;
+use super::sizing::{Objective, Sizing, SizingRow};
 use crate::sim::Scenario;
 
 /// The shadow report of a log under `sc`: JSON, or CSV of `per_key` if `csv`.
@@ -53,7 +55,31 @@ pub fn shadow(report: &ShadowReport, sc: &Scenario, csv: bool) -> String {
     serde_json::to_string_pretty(&json).expect("JSON") + "\n"
 }
 
-/// The sizing assistant's table around `sc`: JSON, or CSV of the grid if `csv`. With a server
+/// A role column's value: whether a row is the current policy, the recommended one, or both.
+fn role(sizing: &Sizing, i: usize) -> &'static str {
+    match (i == sizing.current, sizing.recommended == Some(i)) {
+        (true, true) => "current recommended",
+        (true, false) => "current",
+        (false, true) => "recommended",
+        (false, false) => "",
+    }
+}
+
+/// Keys with their peaks as JSON, named by `keys` (`rejected`: with what the policy refused).
+fn key_peaks(list: &[KeyPeaks], keys: &Keys, rejected: bool) -> serde_json::Value {
+    let one = |p: &KeyPeaks| {
+        let mut k = serde_json::json!({ "key": keys.name(p.key), "peak_1s": p.peak_1s, "peak_window": p.peak_window });
+        if rejected {
+            k["rejected"] = serde_json::json!(p.rejected);
+        }
+        k
+    };
+    serde_json::Value::Array(list.iter().map(one).collect())
+}
+
+/// The sizing assistant's table around `sc`: JSON, or CSV of the grid if `csv`. The current
+/// policy is rated first (`current`: the keys it throttles and spares, with their peaks), and
+/// the recommendation says what it changes against it and which rule picked it. With a server
 /// behind the limiter each policy says what the server did with what it admits, and with a
 /// latency objective ([`Sizing::latency_objective`]) the JSON names the largest policy that
 /// keeps it.
@@ -62,12 +88,13 @@ pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String 
     let served = sizing.rows.iter().any(|r| r.server.is_some());
     if csv {
         let mut out = String::from(
-            "policy,rate_per_s,burst,per_minute,keys_throttled,keys_throttled_percent,rejected,rejected_percent",
+            "policy,rate_per_s,burst,per_minute,keys_throttled,keys_throttled_percent,rejected,rejected_percent,role,keys_newly_spared,keys_newly_throttled,burst_multiple,rate_multiple",
         );
         out += if served { ",server_p99_ms,server_shed,server_utilization\n" } else { "\n" };
-        for r in &sizing.rows {
+        for (i, r) in sizing.rows.iter().enumerate() {
+            let change = sizing.change(r);
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 r.policy,
                 r.rate,
                 r.burst,
@@ -75,7 +102,12 @@ pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String 
                 r.keys_throttled,
                 percent(r.keys_throttled as f64, sizing.keys as f64),
                 r.rejected,
-                percent(r.rejected as f64, sizing.requests as f64)
+                percent(r.rejected as f64, sizing.requests as f64),
+                role(sizing, i),
+                change.newly_spared.len(),
+                change.newly_throttled.len(),
+                change.burst_multiple,
+                change.rate_multiple,
             ));
             if let Some(s) = r.server {
                 out.push_str(&format!(",{},{},{}", s.p99_ms, s.shed, s.utilization));
@@ -103,21 +135,45 @@ pub fn sizing(sizing: &Sizing, keys: &Keys, sc: &Scenario, csv: bool) -> String 
         }
         r
     };
+    let now = sizing.current_row();
+    let mut current = with_config(sizing.current);
+    current["throttled"] = key_peaks(&sizing.throttled_by(now), keys, true);
+    current["spared"] = key_peaks(&sizing.spared_by(now), keys, false);
     let recommended = sizing.recommended.map(|i| {
         let throttled: Vec<&str> = sizing.still_throttled().iter().map(|&k| keys.name(k)).collect();
+        let change = sizing.change(&sizing.rows[i]);
         // Sizing for a product: the recommendation as that product's configuration.
         let mut r = with_config(i);
         r["still_throttled"] = serde_json::json!(throttled);
+        r["keeps_current"] = serde_json::json!(i == sizing.current);
+        r["newly_spared"] = key_peaks(&change.newly_spared, keys, true);
+        r["newly_throttled"] = key_peaks(&change.newly_throttled, keys, true);
+        r["burst_multiple"] = serde_json::json!(change.burst_multiple);
+        r["rate_multiple"] = serde_json::json!(change.rate_multiple);
+        r["objective"] = serde_json::json!(sizing.objective_words());
         r
     });
+    let split = &sizing.split;
+    let objective = match sizing.objective {
+        Objective::Outliers => serde_json::json!({
+            "rule": "outliers", "words": split.rule_words(), "fence_peak_1s": split.fence,
+            "quartiles_peak_1s": [split.quartiles.0, split.quartiles.1],
+            "outliers": split.outliers.iter().map(|&k| keys.name(k)).collect::<Vec<_>>(),
+        }),
+        Objective::Target(share) => serde_json::json!({ "rule": "target", "target_keys_percent": share * 100.0 }),
+    };
     let mut json = serde_json::json!({
         "scenario": sc.to_query_full(),
         "keys": sizing.keys,
         "requests": sizing.requests,
-        "target_keys_percent": sizing.target * 100.0,
+        "objective": objective,
+        "current": current,
         "recommended": recommended,
         "grid": sizing.rows.iter().map(row).collect::<Vec<_>>(),
     });
+    if let Objective::Target(share) = sizing.objective {
+        json["target_keys_percent"] = serde_json::json!(share * 100.0);
+    }
     if let Some(objective) = sizing.latency_objective.filter(|_| served) {
         json["latency_objective_ms"] = serde_json::json!(objective.as_nanos() as f64 / 1e6);
         json["largest_within_latency"] = serde_json::json!(sizing.largest_within(objective).map(with_config));

@@ -7,6 +7,9 @@
 //! - `login`: a login endpoint where 200 users sign in now and then, under credential stuffing
 //!   from 40 addresses (~3 attempts/s each) and a botnet of 2 000 addresses trying once or twice.
 //!
+//! and, for tests that need a crowd of a chosen shape, [`crowd_log`]: clients at a request every
+//! ~20 s and scrapers bursting at given rates.
+//!
 //! Addresses are from the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24)
 //! and private ones; the log starts at 2026-11-02 09:00:00 UTC.
 
@@ -149,6 +152,43 @@ pub fn sample_log(name: &str, seed: u64, minutes: u64) -> Option<String> {
     write_sample(name, seed, minutes, &mut out)
         .expect("writing to memory")
         .then(|| String::from_utf8(out).expect("ASCII"))
+}
+
+/// A combined-format log over `minutes`, from `seed`: `clients` well-behaved clients (a request
+/// every ~20 s each, at `10.…`) and one scraper per rate of `scrapers` (at `203.0.113.50`, `.51`,
+/// …) that bursts for 10 s of every minute, from a second drawn each minute, at that many
+/// requests/s.
+///
+/// ```
+/// use ratelimit_playground::sim::logs::samples::crowd_log;
+/// let log = crowd_log(1, 2, 10, &[30.0]);
+/// assert!((500..700).contains(&log.lines().filter(|l| l.starts_with("203.0.113.50 ")).count()));
+/// ```
+pub fn crowd_log(seed: u64, minutes: u64, clients: u64, scrapers: &[f64]) -> String {
+    let mut rng = SimRng::new(seed);
+    let mut out = String::new();
+    for m in 0..minutes {
+        let base = m * 60_000;
+        let mut requests: Vec<(u64, String)> = Vec::new();
+        for i in 0..clients {
+            let ip = address("client", i);
+            requests.extend(poisson_minute(&mut rng, 0.05).into_iter().map(|t| (base + t, ip.clone())));
+        }
+        for (i, &rate) in scrapers.iter().enumerate() {
+            let (ip, from) = (address("scraper", i as u64), rng.below(50) * 1000);
+            let burst = poisson_minute(&mut rng, rate).into_iter().filter(|&t| t < 10_000);
+            requests.extend(burst.map(|t| (base + from + t, ip.clone())));
+        }
+        requests.sort();
+        for (t, ip) in requests {
+            let (referer, agent) = agent(&ip);
+            out.push_str(&format!(
+                "{ip} - - [{}] \"GET /api/v1/items HTTP/1.1\" 200 512 \"{referer}\" \"{agent}\"\n",
+                clf_time(START + (t / 1000) as i64)
+            ));
+        }
+    }
+    out
 }
 
 /// `secs` since the epoch as the common log format writes it, in UTC.

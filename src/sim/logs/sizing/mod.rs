@@ -1,14 +1,20 @@
-//! The sizing assistant: the policy swept over a log (capacity × refill for buckets, limit ×
-//! window for windows, up to 10 × 10 policies drawn from the log's own peaks), each run in shadow
-//! mode on the same arrivals, and the smallest policy under which at most a target share of the
-//! keys (1 % by default) ever sees a 429 — with the keys it still throttles. "Smallest" is what
-//! a policy lets one key through in a minute, [`SizingRow::per_minute`] (burst + 60 s × rate):
-//! a huge burst with a tiny rate is not small.
+//! The sizing assistant: the policy in the query rated on a log first ([`Sizing::current`]: the
+//! keys it throttles and spares, with their peaks), then swept (capacity × refill for buckets,
+//! limit × window for windows, up to 10 × 10 policies drawn from the log's own peaks), each run in
+//! shadow mode on the same arrivals, and one recommended by an [`Objective`]: by default the
+//! tightest policy that spares the keys whose peaks look like the bulk and throttles the
+//! outliers ([`objective`]), the current one when it already does. What a recommendation changes
+//! against the current policy is [`change`]. "Tightest" is what a policy lets one key through in
+//! a minute, [`SizingRow::per_minute`] (burst + 60 s × rate): a huge burst with a tiny rate is
+//! not small.
 //!
 //! With a server behind the limiter (`workers`), each policy's admitted requests are also
 //! replayed through it ([`crate::sim::server::replay`]), so the other side of the question has
 //! an answer too: the largest policy under which the server's p99 latency keeps an objective
 //! ([`Sizing::largest_within`]).
+
+pub mod change;
+pub mod objective;
 
 use super::order::Arrival;
 use super::policy::PolicyKeys;
@@ -17,6 +23,7 @@ use super::shadow::{KeyCounts, Shadow};
 use crate::sim::rng::SimRng;
 use crate::sim::server::{replay, ServerConfig};
 use crate::sim::{Nanos, Rate, Scenario, SimTime};
+pub use objective::{Objective, Reason, Split};
 
 /// Values per axis of the grid.
 const PER_AXIS: usize = 10;
@@ -44,8 +51,15 @@ pub struct SizingRow {
     pub heaviest: Vec<(u32, u64, u64)>,
     /// With a server behind the limiter: what it did with the requests this policy admits.
     pub server: Option<RowServer>,
-    /// Every key's counts (for the keys the recommended policy still throttles).
+    /// Every key's counts, by key index (with their peaks for the current policy only).
     counts: Vec<KeyCounts>,
+}
+
+impl SizingRow {
+    /// Whether this policy refused key `k` at least once.
+    pub fn throttles(&self, k: u32) -> bool {
+        self.counts.get(k as usize).is_some_and(|c| c.rejected > 0)
+    }
 }
 
 /// What the server behind the limiter did with one policy's admitted requests.
@@ -64,16 +78,23 @@ pub struct RowServer {
 /// The sweep's result.
 #[derive(Debug)]
 pub struct Sizing {
-    /// Each policy, from the smallest ([`SizingRow::per_minute`], then rate) to the largest.
+    /// Each policy, from the smallest ([`SizingRow::per_minute`], then rate) to the largest; the
+    /// current one among them.
     pub rows: Vec<SizingRow>,
+    /// The index in `rows` of the policy in the query, the one the log is rated under first.
+    pub current: usize,
     /// Keys in the log.
     pub keys: usize,
     /// Requests in the log.
     pub requests: u64,
-    /// The share of keys allowed to see a 429, 0–1.
-    pub target: f64,
-    /// The index in `rows` of the smallest policy within `target`, if one is.
+    /// What the recommendation must do.
+    pub objective: Objective,
+    /// The keys split into the bulk and the outliers by their peaks in 1 s.
+    pub split: Split,
+    /// The index in `rows` of the recommended policy (`current` to keep it), if one qualifies.
     pub recommended: Option<usize>,
+    /// Why the recommended policy is the one it is.
+    pub reason: Option<Reason>,
     /// The p99 latency the server behind the limiter must keep, if there is one: its clients'
     /// timeout, by default (the largest policy under which 99 % are answered before the client
     /// gives up); the CLI's `--latency-objective` sets it.
@@ -92,6 +113,19 @@ impl Sizing {
     pub fn largest_within(&self, objective: Nanos) -> Option<usize> {
         let ms = objective.as_nanos() as f64 / 1e6;
         self.rows.iter().rposition(|r| r.server.is_some_and(|s| s.p99_ms <= ms && s.shed == 0))
+    }
+
+    /// Whether `row` does what [`Sizing::objective`] asks.
+    pub fn meets(&self, row: &SizingRow) -> bool {
+        objective::meets(self.objective, row, self.keys, &self.split)
+    }
+
+    /// The share of keys the objective throttles, 0–1: the target, or the outliers' share.
+    pub fn throttled_share(&self) -> f64 {
+        match self.objective {
+            Objective::Target(share) => share,
+            Objective::Outliers => self.split.outliers.len() as f64 / self.keys.max(1) as f64,
+        }
     }
 
     /// The keys the recommended policy still throttles, most rejected first.
@@ -164,92 +198,110 @@ pub fn grid(sc: &Scenario, counts: &[KeyCounts]) -> Vec<Scenario> {
     out
 }
 
-/// Sweeps `grid(sc, …)` over `arrivals` (`keys` distinct) and recommends the smallest policy
-/// under which at most `target` (0–1) of the keys see a 429.
-pub fn sweep(arrivals: &[Arrival], read: &ReadSummary, sc: &Scenario, target: f64) -> Sizing {
-    sweep_with(arrivals, read, sc, target, |_, _| {})
+/// Rates `sc` on `arrivals` (`read.keys` distinct), sweeps `grid(sc, …)` over them and
+/// recommends a policy under `objective`.
+pub fn sweep(arrivals: &[Arrival], read: &ReadSummary, sc: &Scenario, objective: Objective) -> Sizing {
+    sweep_with(arrivals, read, sc, objective, |_, _| {})
 }
 
-/// [`sweep`], calling `on_policy(done, of)` after each policy (the page's progress bar).
+/// `p` run on `arrivals` (with each key's peaks if `peaks`): its row, without its heaviest keys.
+fn run(p: &Scenario, arrivals: &[Arrival], read: &ReadSummary, peaks: bool) -> SizingRow {
+    let mut run = if peaks { Shadow::new(p) } else { Shadow::without_peaks(p) };
+    let server = ServerConfig::of(&p.product);
+    let mut admitted: Vec<SimTime> = Vec::new();
+    // Held requests (the leaky bucket's queue) reach the server as they leave, after later
+    // arrivals of other keys: merged in by time as the arrivals pass them.
+    let mut held = std::collections::BinaryHeap::new();
+    for &a in arrivals {
+        while held.peek().is_some_and(|&std::cmp::Reverse(t)| t <= a.at) {
+            admitted.extend(held.pop().map(|std::cmp::Reverse(t)| t));
+        }
+        if run.push(a, read.sender(a)) && server.is_some() {
+            match run.held(a.key) {
+                Nanos::ZERO => admitted.push(a.at),
+                wait => held.push(std::cmp::Reverse(a.at + wait)),
+            }
+        }
+    }
+    admitted.extend(std::iter::from_fn(|| held.pop().map(|std::cmp::Reverse(t)| t)));
+    let counts = run.per_key().to_vec();
+    let server = server.map(|cfg| {
+        let s = replay(cfg, SimRng::new(p.seed), &admitted);
+        let span = Nanos(s.end.as_nanos().saturating_sub(admitted.first().map_or(0, |t| t.as_nanos())));
+        RowServer {
+            served: s.served,
+            shed: s.shed,
+            p99_ms: s.latency.percentile(99.0).as_nanos() as f64 / 1e6,
+            utilization: s.busy_area as f64 / (span.as_nanos().max(1) as f64 * f64::from(cfg.workers)),
+        }
+    });
+    let policy = PolicyKeys::of(p);
+    let (rate, burst) = match policy {
+        PolicyKeys::Window { limit, window } => (limit as f64 / window.as_secs_f64(), limit),
+        PolicyKeys::Bucket { capacity, refill } => (refill.as_per_sec(), capacity),
+    };
+    SizingRow {
+        policy,
+        rate,
+        burst,
+        per_minute: burst as f64 + 60.0 * rate,
+        keys_throttled: counts.iter().filter(|k| k.rejected > 0).count(),
+        rejected: counts.iter().map(|k| k.rejected).sum(),
+        heaviest: Vec::new(),
+        server,
+        counts,
+    }
+}
+
+/// [`sweep`], calling `on_policy(done, of)` after each policy, the current one first (the
+/// page's progress bar).
 pub fn sweep_with(
     arrivals: &[Arrival],
     read: &ReadSummary,
     sc: &Scenario,
-    target: f64,
+    objective: Objective,
     mut on_policy: impl FnMut(usize, usize),
 ) -> Sizing {
-    let mut probe = Shadow::new(sc);
-    for &a in arrivals {
-        probe.push(a, read.sender(a));
-    }
-    let counts = probe.per_key().to_vec();
+    let current = run(sc, arrivals, read, true);
+    let counts = &current.counts;
     let requests: u64 = counts.iter().map(|k| k.requests).sum();
     let mut heavy: Vec<u32> = (0..counts.len() as u32).collect();
     heavy.sort_by_key(|&k| (std::cmp::Reverse(counts[k as usize].requests), k));
     heavy.truncate(HEAVIEST);
-    let policies = grid(sc, &counts);
-    let mut rows: Vec<SizingRow> = policies
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let mut run = Shadow::without_peaks(p);
-            let server = ServerConfig::of(&p.product);
-            let mut admitted: Vec<SimTime> = Vec::new();
-            // Held requests (the leaky bucket's queue) reach the server as they leave, after
-            // later arrivals of other keys: merged in by time as the arrivals pass them.
-            let mut held = std::collections::BinaryHeap::new();
-            for &a in arrivals {
-                while held.peek().is_some_and(|&std::cmp::Reverse(t)| t <= a.at) {
-                    admitted.extend(held.pop().map(|std::cmp::Reverse(t)| t));
-                }
-                if run.push(a, read.sender(a)) && server.is_some() {
-                    match run.held(a.key) {
-                        Nanos::ZERO => admitted.push(a.at),
-                        wait => held.push(std::cmp::Reverse(a.at + wait)),
-                    }
-                }
-            }
-            admitted.extend(std::iter::from_fn(|| held.pop().map(|std::cmp::Reverse(t)| t)));
-            let counts = run.per_key().to_vec();
-            let server = server.map(|cfg| {
-                let s = replay(cfg, SimRng::new(p.seed), &admitted);
-                let span = Nanos(s.end.as_nanos().saturating_sub(admitted.first().map_or(0, |t| t.as_nanos())));
-                RowServer {
-                    served: s.served,
-                    shed: s.shed,
-                    p99_ms: s.latency.percentile(99.0).as_nanos() as f64 / 1e6,
-                    utilization: s.busy_area as f64 / (span.as_nanos().max(1) as f64 * f64::from(cfg.workers)),
-                }
-            });
-            let policy = PolicyKeys::of(p);
-            let (rate, burst) = match policy {
-                PolicyKeys::Window { limit, window } => (limit as f64 / window.as_secs_f64(), limit),
-                PolicyKeys::Bucket { capacity, refill } => (refill.as_per_sec(), capacity),
-            };
-            on_policy(i + 1, policies.len());
-            SizingRow {
-                policy,
-                rate,
-                burst,
-                per_minute: burst as f64 + 60.0 * rate,
-                keys_throttled: counts.iter().filter(|k| k.rejected > 0).count(),
-                rejected: counts.iter().map(|k| k.rejected).sum(),
-                heaviest: heavy
-                    .iter()
-                    .map(|&k| (k, counts[k as usize].requests, counts[k as usize].admitted))
-                    .collect(),
-                server,
-                counts,
-            }
-        })
-        .collect();
+    let split = Split::of(&counts.iter().map(|k| k.peak_1s).collect::<Vec<_>>());
+    let mut policies = grid(sc, counts);
+    policies.retain(|p| PolicyKeys::of(p) != current.policy);
+    let of = policies.len() + 1;
+    on_policy(1, of);
+    let mut rows = vec![current];
+    rows.extend(policies.iter().enumerate().map(|(i, p)| {
+        let row = run(p, arrivals, read, false);
+        on_policy(i + 2, of);
+        row
+    }));
+    for row in &mut rows {
+        row.heaviest =
+            heavy.iter().map(|&k| (k, row.counts[k as usize].requests, row.counts[k as usize].admitted)).collect();
+    }
+    let current_policy = rows[0].policy;
     rows.sort_by(|a, b| {
         a.per_minute.total_cmp(&b.per_minute).then(a.rate.total_cmp(&b.rate)).then(a.burst.cmp(&b.burst))
     });
-    let allowed = (target * read.keys.len() as f64).floor() as usize;
-    let recommended = rows.iter().position(|r| r.keys_throttled <= allowed);
+    let current = rows.iter().position(|r| r.policy == current_policy).expect("the current policy is a row");
+    let keys = read.keys.len();
+    let picked = objective::pick(objective, &rows, current, keys, &split);
     let latency_objective = ServerConfig::of(&sc.product).and_then(|c| c.client_timeout);
-    Sizing { rows, keys: read.keys.len(), requests, target, recommended, latency_objective }
+    Sizing {
+        rows,
+        current,
+        keys,
+        requests,
+        objective,
+        split,
+        recommended: picked.map(|p| p.0),
+        reason: picked.map(|p| p.1),
+        latency_objective,
+    }
 }
 
 #[cfg(test)]
@@ -286,7 +338,7 @@ mod tests {
         let mut arrivals = Vec::new();
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
         let sc = Scenario::from_query("capacity=10&refill=1&workers=2&service=20").unwrap();
-        let sizing = sweep(&arrivals, &read, &sc, 0.02);
+        let sizing = sweep(&arrivals, &read, &sc, Objective::Target(0.02));
         assert!(sizing.rows.iter().all(|r| r.server.is_some_and(|s| s.served + s.shed == admitted(r))));
         let objective = Nanos::from_millis(100);
         let largest = sizing.largest_within(objective).expect("a policy keeps 100 ms");
@@ -296,7 +348,7 @@ mod tests {
         // Letting everything through, the log's bursts take the server past it.
         assert!(!keeps(sizing.rows.last().unwrap()), "{:?}", sizing.rows.last().unwrap().server);
         assert_eq!(
-            sweep(&arrivals, &read, &Scenario::from_query("capacity=10&refill=1").unwrap(), 0.02)
+            sweep(&arrivals, &read, &Scenario::from_query("capacity=10&refill=1").unwrap(), Objective::Target(0.02))
                 .largest_within(objective),
             None
         );
@@ -313,7 +365,7 @@ mod tests {
         let mut arrivals = Vec::new();
         let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
         let sc = Scenario::from_query("capacity=10&refill=1").unwrap();
-        let sizing = sweep(&arrivals, &read, &sc, 0.02);
+        let sizing = sweep(&arrivals, &read, &sc, Objective::Target(0.02));
         assert!(sizing.rows.len() >= 50, "{} policies", sizing.rows.len());
         let rec = &sizing.rows[sizing.recommended.expect("a policy within 2 %")];
         assert!(rec.keys_throttled <= 6, "{rec:?}");
