@@ -13,7 +13,8 @@ and scripts/loader/loader.js, the hand-written rest.
 
 Writes `loader-<hash of its content>.js` into the staging folder: route.js, then loader.js, with
 its placeholders ({{base}}, {{page_glue}}, {{page_wasm}}) filled in from Trunk's script. Writes
-index.html with `<script type="module" src="./loader-….js">` in place of the inline script,
+index.html with `<script type="module" async src="./loader-….js">` in place of the inline script
+(async: it starts the module's downloads as soon as it arrives, not after the body is parsed),
 without the preloads, and with the two whole-page stylesheet links moved into
 `<template id="whole-page-css">`.
 
@@ -113,6 +114,6 @@ html = preloads.sub("", html)
 name = f"loader-{hashlib.sha256(body.encode()).hexdigest()[:16]}.js"
 with open(os.path.join(staging, name), "w", encoding="utf-8") as f:
     f.write(body)
-html = inline.sub(f'<script type="module" src="./{name}"></script>', html)
+html = inline.sub(f'<script type="module" async src="./{name}"></script>', html)
 with open(index, "w", encoding="utf-8") as f:
     f.write(html)

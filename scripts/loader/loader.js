@@ -10,6 +10,13 @@
 // their worker type) with wasm-bindgen's `web` target (data-bindgen-target): ES modules whose
 // default export starts them.
 
+// index.html loads this script `async`: it runs as soon as it arrives, before the parser has
+// finished the body (a phone still lays out the first paint then), so each module's files start
+// downloading at once; a module mounts into the body only once the document is parsed.
+const parsed = document.readyState === "loading"
+  ? new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }))
+  : Promise.resolve();
+
 // Starts the whole page's module (ratelimit-full), its own stylesheets first; resolves once it
 // has mounted. A first module hands over to it with this (app::split::whole_page), so there is one copy
 // of how.
@@ -27,13 +34,15 @@ const startWhole = async () => {
   const module_or_path = fetch("{{base}}ratelimit-full_bg.wasm");
   const { default: init } = await import("{{base}}ratelimit-full.js");
   await styled;
+  await parsed;
   const wasm = await init({ module_or_path });
   return wasm;
 };
 globalThis.rlpStartWhole = startWhole;
 
-// index.html's word for an app that did not start (style/main.css shows it after a few seconds).
-const word = document.getElementById("boot-failed");
+// index.html's word for an app that did not start (style/main.css shows it after a few seconds),
+// in the body: looked up once the document is parsed.
+const word = () => document.getElementById("boot-failed");
 
 // Each module's wasm is fetched before its glue is imported, so the two download side by side:
 // wasm-bindgen's init takes the pending response (it awaits what it is given), and a reader on a
@@ -43,7 +52,7 @@ const word = document.getElementById("boot-failed");
 // and index.html's first paints with it (the page's header, a frame's bar): the app has mounted its
 // own below them, in this same task, so no frame shows both.
 const started = (wasm) => {
-  word?.remove();
+  word()?.remove();
   document.getElementById("first-paint")?.remove();
   document.getElementById("frame-paint")?.remove();
   dispatchEvent(new CustomEvent("TrunkApplicationStarted", {detail: {wasm}}));
@@ -60,6 +69,7 @@ try {
       // One server's cards (ratelimit-frame).
       const module_or_path = fetch("{{base}}ratelimit-frame_bg.wasm");
       const { default: init } = await import("{{base}}ratelimit-frame.js");
+      await parsed;
       started(await init({ module_or_path }));
       break;
     }
@@ -68,6 +78,7 @@ try {
       const module_or_path = fetch("{{base}}{{page_wasm}}");
       const bindings = await import("{{base}}{{page_glue}}");
       const init = bindings.default;
+      await parsed;
       const wasm = await init({ module_or_path });
       window.wasmBindings = bindings;
       started(wasm);
@@ -75,9 +86,11 @@ try {
   }
 } catch (error) {
   // A module that cannot be fetched or started: the word shows at once, with the reason.
-  if (word) {
-    word.style.animation = "none";
-    word.append(` (${error})`);
+  await parsed;
+  const shown = word();
+  if (shown) {
+    shown.style.animation = "none";
+    shown.append(` (${error})`);
   }
   throw error;
 }

@@ -14,7 +14,7 @@ from harness import (FIXTURE, PAGE, SCRIPTS, StepTest, check_module_syntax, glue
 
 ROUTE_CASES = os.path.join(SCRIPTS, "loader", "route-cases.json")
 
-LOADER_TAG = re.compile(r'<script type="module" src="\./(loader-[0-9a-f]{16}\.js)"></script>')
+LOADER_TAG = re.compile(r'<script type="module" async src="\./(loader-[0-9a-f]{16}\.js)"></script>')
 
 
 def stylesheet(html, name):

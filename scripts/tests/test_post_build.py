@@ -26,7 +26,7 @@ class PostBuild(StepTest):
             imported, exported = wasm_names(wasm_of(staging, module))
             self.assertFalse([n for n in imported if n.startswith("__wbg_")], "every hashed import is short")
             self.assertFalse([n for n in exported if "intounderlying" in n], "no stream class is left")
-        loader = re.search(r'<script type="module" src="\./(loader-[0-9a-f]{16}\.js)"></script>',
+        loader = re.search(r'<script type="module" async src="\./(loader-[0-9a-f]{16}\.js)"></script>',
                            read(os.path.join(staging, "index.html")))
         self.assertIsNotNone(loader)
         check_module_syntax(self, os.path.join(staging, loader.group(1)))

@@ -71,6 +71,14 @@ fn cli_report_of(logs: &[&Path], query: &str) -> ([u64; 5], String) {
     ([n("requests"), n("admitted"), n("rejected"), n("keys"), n("keys_throttled")], rec)
 }
 
+/// The policy `--sweep` recommends for `log` under `query` with `extra` arguments.
+fn cli_sweep(log: &Path, query: &str, extra: &[&str]) -> String {
+    let mut args = vec!["--query", query, "--log", log.to_str().unwrap(), "--sweep"];
+    args.extend(extra);
+    let sized: Value = serde_json::from_str(&cli(&args)).expect("JSON");
+    sized["recommended"]["policy"].as_str().unwrap_or_default().to_string()
+}
+
 /// Paths of the requests the server saw from index `from` on.
 fn requests_since(server: &super::server::StaticServer, from: usize) -> Vec<(u16, String)> {
     server.log.lock().unwrap()[from..].to_vec()
@@ -176,11 +184,25 @@ async fn drive_logs() {
     super::save_element(&client, "#logs", "logs.png").await;
 
     eprintln!("logs: sample and upload agree with the CLI");
+    // The current policy already throttles the sample's outliers and no one else: the advice
+    // is to keep it, with nothing to apply.
+    assert_eq!(expected_rec, "capacity=10&refill=1", "the CLI keeps the current policy too");
+    let advice = text(&client, "#log-recommendation").await;
+    assert!(advice.starts_with("Keep the current policy."), "{advice}");
+    assert_eq!(js(&client, "return !document.querySelector('#log-apply');").await, serde_json::json!(true));
+    // With a share of keys as the objective (the CLI's --target-keys 2), a tighter policy to apply.
+    set_control(&client, "#log-objective", "target", "change").await;
+    set_control(&client, "#log-target", "2", "change").await;
+    click(&client, "#log-sample-api").await;
+    let tighter = cli_sweep(&sample, QUERY, &["--target-keys", "2"]);
+    assert_ne!(tighter, expected_rec, "a 2 % target changes the advice");
+    let shown = format!("document.querySelector('#log-sizing')?.dataset.recommended === '{tighter}'");
+    wait_until(&client, &shown, Duration::from_secs(30), "the page recommends what the CLI does for 2 %").await;
     // Apply: the playground and the production panel take the policy; it says so under the
     // button, with the next steps, and does not call the report stale for its own recommendation.
     click(&client, "#log-apply").await;
     let (cap, refill) = {
-        let p = expected_rec.split('&').collect::<Vec<_>>();
+        let p = tighter.split('&').collect::<Vec<_>>();
         (p[0].to_string(), p[1].to_string())
     };
     let applied = format!("location.search.includes('{cap}') && location.search.includes('{refill}')");
@@ -367,6 +389,14 @@ async fn drive_logs() {
         panic!("a limit and a window: {rec}")
     };
     assert_eq!((limit_key, window_key), ("limit", "window"), "{rec}");
+    // It spares keys the window policy throttles: the warning says so above the button, and the
+    // first press only asks to confirm.
+    let spares = text(&client, "#log-spares").await;
+    assert!(spares.starts_with("It spares ") && spares.contains("Apply asks you to confirm"), "{spares}");
+    click(&client, "#log-apply").await;
+    let asked = text(&client, "#log-apply").await;
+    assert!(asked.starts_with("Apply: spares ") && asked.ends_with("press again to confirm"), "{asked}");
+    assert!(js(&client, "return location.search;").await.as_str().unwrap().contains("limit=3"), "not applied yet");
     click(&client, "#log-apply").await;
     let applied = format!(
         "(q => q.get('limit') === '{limit}' && q.get('window') === '{window}' && q.get('algo') === 'sliding_log' && !q.has('capacity') && !q.has('refill'))(new URLSearchParams(location.search))"

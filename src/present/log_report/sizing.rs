@@ -165,7 +165,7 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32, next: &s
 mod tests {
     use super::*;
     use crate::sim::logs::reader::{read_log, KeyBy};
-    use crate::sim::logs::samples::sample_log;
+    use crate::sim::logs::samples::{crowd_log, sample_log};
     use crate::sim::logs::sizing::{sweep, Objective};
     use crate::sim::Scenario;
 
@@ -214,5 +214,42 @@ mod tests {
             ),
             (false, None) => assert!(side.contains("No policy in the sweep does both"), "{side}"),
         }
+    }
+
+    /// The sizing markup of a crowd with two scrapers under `query`, by the outlier rule.
+    fn markup(query: &str) -> String {
+        let log = crowd_log(2, 10, 100, &[25.0, 40.0]);
+        let mut arrivals = Vec::new();
+        let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |a| arrivals.push(a)).unwrap();
+        let s = sweep(&arrivals, &read, &Scenario::from_query(query).unwrap(), Objective::Outliers);
+        sizing_markup(&s, &read.keys, arrivals.len(), 600, "")
+    }
+
+    #[test]
+    fn the_current_policy_is_rated_before_the_advice_and_kept_when_it_throttles_only_the_outliers() {
+        let html = markup("algo=nginx&capacity=21&refill=10&nodelay=1");
+        let (current, advice) =
+            (html.find("id=\"log-current\"").unwrap(), html.find("id=\"log-recommendation\"").unwrap());
+        assert!(current < advice, "the current policy first");
+        assert!(html.contains("data-throttled=\"2\" data-spared=\"100\""), "{html}");
+        assert!(html.contains("<code>203.0.113.51</code>") && html.contains("id=\"log-current-keys\""));
+        assert!(html.contains("data-keep=\"1\"><strong>Keep the current policy.</strong>"), "{html}");
+        assert!(!html.contains("id=\"log-apply\""), "nothing to apply");
+        assert!(html.contains("far-out fence"), "the rule");
+    }
+
+    #[test]
+    fn a_recommendation_that_spares_keys_the_current_policy_throttles_says_so_and_asks_once() {
+        let html = markup("algo=nginx&capacity=2&refill=0.1&nodelay=1");
+        let warning = html.find("id=\"log-spares\"").expect("the warning");
+        let apply = html.find("id=\"log-apply\"").unwrap();
+        assert!(warning < apply, "said above the button");
+        let spared = &html[warning..apply];
+        assert!(spared.contains("keys the current policy throttles: <code>10."), "{spared}");
+        assert!(html[apply..].contains("data-confirm=\"Apply: spares "), "the button asks once");
+        // Tightening the scrapers' policy spares nobody the current one throttles: no question.
+        let html = markup("algo=nginx&capacity=101&refill=30&nodelay=1");
+        assert!(html.contains("id=\"log-apply\"") && !html.contains("data-confirm") && !html.contains("log-spares"));
+        assert!(html.contains("It newly throttles"), "{html}");
     }
 }
