@@ -6,6 +6,7 @@
 //! smallest policy under which at most a share of the keys sees a 429.
 
 use super::{Sizing, SizingRow};
+use crate::sim::support::decimal::format_f64_trimmed;
 
 /// The fence's factor on the interquartile range: Tukey's "far out" (3, not the 1.5 of his
 /// "outside"), so a busy but ordinary client is never called an outlier.
@@ -61,7 +62,7 @@ impl Split {
         let (q1, q3) = self.quartiles;
         format!(
             "a key is an outlier when its peak in 1 s is above {}, Tukey's far-out fence: the upper quartile {q3} + 3 × the interquartile range {} (taken as at least 1)",
-            self.fence,
+            format_f64_trimmed(self.fence, 2),
             (q3 - q1).max(1)
         )
     }
@@ -162,7 +163,7 @@ impl Sizing {
             }
             (Reason::Target, _) => format!(
                 "the smallest policy tried under which at most {} % of the keys see a 429 (the target, not the outlier rule)",
-                (self.throttled_share() * 1e4).round() / 100.0
+                format_f64_trimmed(self.throttled_share() * 100.0, 2)
             ),
         })
     }
