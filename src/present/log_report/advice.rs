@@ -101,7 +101,10 @@ pub fn recommendation_markup(s: &Sizing, keys: &Keys) -> String {
         ));
         return out;
     };
-    let why = escape(&s.objective_words().unwrap_or_default());
+    // The rule is stated once, in the split's paragraph above; "keep it" is the heading's.
+    let words = s.objective_words().unwrap_or_default();
+    let words = words.split("; the rule: ").next().unwrap_or_default();
+    let why = escape(words.strip_prefix("keep it: ").unwrap_or(words));
     if reason == Reason::Keep {
         out.push_str(&format!(
             "<p id=\"log-recommendation\" data-keep=\"1\"><strong>Keep the current policy.</strong> Why: {why}.</p>"

@@ -122,8 +122,22 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32, next: &s
             group_thousands(swept as u64)
         ));
     }
-    // The recommendation's line, or the largest policy's (none without rows).
-    let line: Option<Line> = rec.or(s.rows.last()).map(|r| r.policy.line());
+    // The recommendation's line, or the largest policy's (none without rows); where that line
+    // holds the recommendation alone (the current policy, off the sweep's grid), the line of
+    // the grid whose burst is nearest its own, the recommendation marked on it.
+    let shown = rec.or(s.rows.last());
+    let mut line: Option<Line> = shown.map(|r| r.policy.line());
+    let on = |line: Option<Line>| s.rows.iter().filter(move |r| Some(r.policy.line()) == line).count();
+    if let Some(r) = shown.filter(|_| on(line) < 2) {
+        let distance = |x: &SizingRow| ((x.burst.max(1) as f64) / (r.burst.max(1) as f64)).ln().abs();
+        line = s
+            .rows
+            .iter()
+            .filter(|x| on(Some(x.policy.line())) >= 2)
+            .min_by(|a, b| distance(a).total_cmp(&distance(b)))
+            .map(|x| x.policy.line())
+            .or(line);
+    }
     let on_line: Vec<&SizingRow> = s.rows.iter().filter(|r| Some(r.policy.line()) == line).collect();
     let line = line.map_or(String::new(), |l| l.to_string());
     let points: Vec<TradeOff> = on_line
@@ -135,7 +149,10 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32, next: &s
             heaviest_admitted: r.heaviest.first().map_or(1.0, |&(_, n, a)| share(a, n)),
         })
         .collect();
-    let at = format!("{} policies at {line}, by sustained rate", on_line.len());
+    let at = match on_line.len() {
+        1 => format!("1 policy at {line}, by sustained rate"),
+        n => format!("{n} policies at {line}, by sustained rate"),
+    };
     let width = if width >= 760 { width / 2 - 8 } else { width };
     out.push_str("<div class=\"log-charts\">");
     out.push_str(&figure(
@@ -150,7 +167,10 @@ pub fn sizing_markup(s: &Sizing, keys: &Keys, swept: usize, width: u32, next: &s
     if s.rows.first().is_some_and(|r| r.server.is_some()) {
         heads.push("Server p99");
     }
-    let line_rows: Vec<(bool, Vec<String>)> = on_line.iter().map(|r| (is_rec(r), cells(r, s, keys))).collect();
+    let mut line_rows: Vec<(bool, Vec<String>)> = on_line.iter().map(|r| (is_rec(r), cells(r, s, keys))).collect();
+    if let Some(r) = rec.filter(|r| !on_line.iter().any(|x| x.policy == r.policy)) {
+        line_rows.insert(0, (true, cells(r, s, keys)));
+    }
     out.push_str(&table("log-sizing-table", &format!("The policies at {line}"), &heads, &line_rows));
     let all: Vec<(bool, Vec<String>)> = s.rows.iter().map(|r| (is_rec(r), cells(r, s, keys))).collect();
     out.push_str(&format!(
