@@ -145,7 +145,7 @@ impl Source {
                 // the browser's reason without the call it came from.
                 let result = JsFuture::from(reader.read()).await.map_err(|e| {
                     let why = why(&e);
-                    // (By its last ':', a char: a `str` pattern would bring the two-way searcher.)
+                    // The reason is what follows the message's last ':'.
                     let reason = why.rsplit_once(':').map_or(why.as_str(), |(_, r)| r.strip_prefix(' ').unwrap_or(r));
                     LogError { line: 0, message: format!("cannot be read: damaged or cut-short gzip ({reason})") }
                 })?;

@@ -79,14 +79,10 @@ fn address_loading_view(failure: &'static str) -> AnyView {
     .into_any()
 }
 
-/// `what` with a capital first letter (ASCII only: `char::to_uppercase` would bring Unicode's case
-/// tables into the module).
+/// `what` with a capital first letter.
 fn capitalised(what: &str) -> String {
-    let mut text = what.to_string();
-    if let Some(first) = text.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    text
+    let mut chars = what.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 /// A panel of the whole page as the light page shows it: its title, what it does, and a button

@@ -120,7 +120,7 @@ pub fn format_f64(v: f64, decimals: u32) -> String {
                 quotient
             }
         };
-        zero_padded(rounded, decimals as usize + 1)
+        format!("{rounded:0width$}", width = decimals as usize + 1)
     };
     if decimals == 0 {
         return format!("{sign}{digits}");
@@ -130,19 +130,6 @@ pub fn format_f64(v: f64, decimals: u32) -> String {
     // the Debug code for it) out of the modules.
     let (int, frac) = digits.split_at_checked(digits.len() - decimals as usize).unwrap_or((&digits, ""));
     format!("{sign}{int}.{frac}")
-}
-
-/// `n` in decimal, with leading zeros to at least `width` digits: `format!("{n:0width$}")`
-/// without core's `u128` printing, which only this file would need. Up to 2^64 it is core's
-/// `u64` printing, which is optimised even in a test build; a digit loop of `u128` divisions is
-/// not.
-fn zero_padded(n: u128, width: usize) -> String {
-    const TEN_19: u128 = 10_000_000_000_000_000_000;
-    let digits = match u64::try_from(n) {
-        Ok(small) => small.to_string(),
-        Err(_) => format!("{}{:019}", zero_padded(n / TEN_19, 0), (n % TEN_19) as u64),
-    };
-    format!("{digits:0>width$}")
 }
 
 /// [`format_f64`] without trailing zeros (nor a trailing point): `2.5`, `12`, `13.125`.
@@ -193,15 +180,6 @@ fn times_power_of_two(mantissa: u64, exp: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn zero_padded_writes_what_format_writes() {
-        for n in [0u128, 1, 9, 10, 99, 100, 12_345, u128::from(u64::MAX), 1 << 73, u128::MAX] {
-            for width in [0, 1, 2, 5, 30, 45] {
-                assert_eq!(zero_padded(n, width), format!("{n:0width$}"), "{n} to {width}");
-            }
-        }
-    }
 
     #[test]
     fn rejects_exponents_signs_and_garbage() {
