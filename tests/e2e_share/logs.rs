@@ -200,12 +200,21 @@ async fn drive_logs() {
     wait_until(&client, &shown, Duration::from_secs(30), "the page recommends what the CLI does for 2 %").await;
     // Apply: the playground and the production panel take the policy; it says so under the
     // button, with the next steps, and does not call the report stale for its own recommendation.
+    // (Where it spares a key the current policy throttles, the first press only asks to confirm.)
     click(&client, "#log-apply").await;
+    if js(&client, "return !!document.querySelector('#log-apply[data-armed]');").await == serde_json::json!(true) {
+        assert!(text(&client, "#log-apply").await.ends_with("press again to confirm"));
+        click(&client, "#log-apply").await;
+    }
     let (cap, refill) = {
         let p = tighter.split('&').collect::<Vec<_>>();
         (p[0].to_string(), p[1].to_string())
     };
-    let applied = format!("location.search.includes('{cap}') && location.search.includes('{refill}')");
+    // (The link leaves out a value at its default: capacity=10 is the page's own.)
+    let (cap_value, refill_value) = (cap.trim_start_matches("capacity="), refill.trim_start_matches("refill="));
+    let applied = format!(
+        "(q => (q.get('capacity') ?? '10') === '{cap_value}' && q.get('refill') === '{refill_value}')(new URLSearchParams(location.search))"
+    );
     wait_until(&client, &applied, Duration::from_secs(5), "the URL carries the applied policy").await;
     let production = text(&client, "#production-policy").await;
     let value = |kv: &str| kv.split('=').nth(1).unwrap().to_string();
@@ -266,8 +275,8 @@ async fn drive_logs() {
     .await;
     let [_, _, _, keys, throttled] = report(&client).await;
     assert!(
-        throttled as f64 <= keys as f64 * 0.01,
-        "under the recommendation at most 1 % of keys are throttled: {throttled} of {keys}"
+        throttled as f64 <= keys as f64 * 0.02,
+        "under the recommendation for 2 % at most 2 % of keys are throttled: {throttled} of {keys}"
     );
 
     // An option changed also makes the report stale: per path, the CLI's keys again.

@@ -79,10 +79,14 @@ fn address_loading_view(failure: &'static str) -> AnyView {
     .into_any()
 }
 
-/// `what` with a capital first letter.
+/// `what` with a capital first letter (ASCII only: `char::to_uppercase` would bring Unicode's case
+/// tables into the module).
 fn capitalised(what: &str) -> String {
-    let mut chars = what.chars();
-    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    let mut text = what.to_string();
+    if let Some(first) = text.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    text
 }
 
 /// A panel of the whole page as the light page shows it: its title, what it does, and a button
