@@ -83,8 +83,7 @@ impl Simulation {
         Self::with_history(sc, DEFAULT_HISTORY)
     }
 
-    /// A simulation with every part of the engine ([`Capabilities::ALL`]) keeping `buckets`
-    /// series buckets.
+    /// A simulation with every part of the engine ([`Capabilities::ALL`]), keeping `buckets`.
     pub fn with_history(sc: &Scenario, buckets: usize) -> Self {
         Self::try_new(sc, Capabilities::ALL, buckets).expect("every capability")
     }
