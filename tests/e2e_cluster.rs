@@ -47,6 +47,8 @@ use harness::{launch, one_browser_at_a_time, script_ms_per_frame, ERROR_HOOK};
 mod failures;
 #[path = "e2e_cluster/kong.rs"]
 mod kong;
+#[path = "e2e_cluster/tour.rs"]
+mod tour;
 
 /// The arrival-rate slider of the traffic group.
 const RATE: SliderScale = SliderScale::Log { min: 0.1, max: 10_000.0, steps: 1000 };

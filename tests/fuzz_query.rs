@@ -61,8 +61,11 @@ fn the_query_parser_never_panics_and_lenient_results_always_validate() {
                 prop_assert!(!p.notice().message.is_empty(), "{}: {:?} has no words", q, p);
                 prop_assert!(!p.error().message.is_empty(), "{}: {:?} has no words", q, p);
             }
-            let clean =
-                problems.is_empty() && link.view == LinkView::Single && !link.embed && link.frame == Frame::default();
+            let clean = problems.is_empty()
+                && link.view == LinkView::Single
+                && !link.embed
+                && link.frame == Frame::default()
+                && link.tour.is_none();
             // An embed's keys are the whole page's to read, even at their defaults.
             let embed_keys = q
                 .split('&')

@@ -83,6 +83,10 @@ const CASES: &[&str] = &[
     "?show=compare",
     "?embed=0&show=compare",
     "?caption=a%3Db&embed=1&theme=dark",
+    "?tour=path&step=3",
+    "?tour",
+    "?step=3",
+    "?embed=1&tour=path",
 ];
 
 fn page_start() -> Scenario {

@@ -17,5 +17,8 @@ const route = (search) => {
   // textbook algorithm's name is one of these (or unknown, which the whole page explains), so a
   // product added to the registry needs nothing here.
   if ((query.has("algo") && !["token_bucket", "gcra", "fixed_window", "sliding_window", "sliding_log"].includes(query.get("algo")))) return "whole";
+  // The learner's tour (`tour=path&step=N`): its steps run a cluster as well as one server, and the
+  // whole page draws the tour.
+  if (!embed && query.has("tour")) return "whole";
   return embed ? "frame" : "page";
 };

@@ -35,5 +35,6 @@ pub(crate) mod stats;
 pub(crate) mod stories;
 pub(crate) mod strip_view;
 pub(crate) mod throughput_view;
+mod tour;
 
 pub use page::{App, EmbedPage, LightApp, WholeApp, WholeEmbedPage};

@@ -26,6 +26,7 @@ use super::split::stand_in::{
     trace_stand_in, StandIn,
 };
 use super::split::whole_page::{resume_when_mounted, take_handover};
+use super::tour::TourOffer;
 use crate::present::explain::Explanation as ExplanationText;
 use crate::present::handover::Handover;
 use crate::present::options::View;
@@ -124,9 +125,21 @@ pub struct Parts {
     /// The [`Handover`] a light page left, if one started this page, with what it asks done once
     /// the page has mounted (only the whole page is ever started by a hand-over).
     pub handover: fn() -> Option<Handover>,
+    /// The learner's tour, where this module draws it (the light page hands a tour link over
+    /// before it mounts, and offers the tour as a plain link).
+    pub tour: Option<TourParts>,
     /// The parts of the engine this module has: a scenario needing another is drawn by a part
     /// above that hands it over.
     pub caps: Capabilities,
+}
+
+/// How a module draws the learner's tour ([`super::tour`]).
+#[derive(Clone, Copy)]
+pub struct TourParts {
+    /// The step shown, with the playback bar given.
+    pub step: fn(Playground, AnyView) -> AnyView,
+    /// Starts the tour at its first step, in place.
+    pub start: fn(Playground),
 }
 
 /// The whole page (`ratelimit-full`): every view and panel.
@@ -154,6 +167,10 @@ pub fn App(
         explain: crate::present::explain::explain,
         trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
         handover: || take_handover().inspect(resume_when_mounted),
+        tour: Some(TourParts {
+            step: |pg, playback| view! { <super::tour::TourStep playground=pg playback=playback /> }.into_any(),
+            start: super::tour::start,
+        }),
         caps,
     };
     let (link, problems) = read_link(&first_scenario());
@@ -216,6 +233,7 @@ pub fn LightApp(
         explain: crate::present::explain::explain_textbook,
         trace: trace_stand_in,
         handover: || None,
+        tour: None,
         caps,
     };
     view! { <Page parts=parts link=link notice=().into_any() /> }.into_any()
@@ -243,6 +261,7 @@ fn Page(
     let running = handover.as_ref().map_or(!calm, |h| h.running);
     let pg = Playground::new(link.scenario.clone(), running, parts.caps);
     apply_view(pg, link.view);
+    pg.tour.set(link.tour.filter(|_| parts.tour.is_some()));
     use_url_sync(pg);
     if let Some(h) = handover {
         pg.speed.set(h.speed);
@@ -267,28 +286,49 @@ fn Page(
             view! { <SingleView playground=pg /> }.into_any()
         }
     };
-    view! {
-        <header class="site-header">
-            <h1>"Rate limiter playground"</h1>
-            <p class="lede">
-                "Six rate-limiting algorithms, and the limiters people run, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
-            </p>
-            <AlgoPicker playground=pg />
-            {(parts.products)(pg)}
-            <ModeSwitch playground=pg />
-            {(parts.share)(pg)}
-            {notice}
-        </header>
-        <main class="layout" node_ref=playground_area>
+    let touring = Memo::new(move |_| pg.tour.get().is_some());
+    let held = Signal::derive(move || !seen.get());
+    // The header's pickers and bars belong to the full page; the tour shows one step.
+    let pickers = move || {
+        (!touring.get()).then(|| {
+            view! {
+                <TourOffer playground=pg start=parts.tour.map(|t| t.start) />
+                <AlgoPicker playground=pg />
+                {(parts.products)(pg)}
+                <ModeSwitch playground=pg />
+                {(parts.share)(pg)}
+            }
+        })
+    };
+    let content = move || match parts.tour.filter(|_| touring.get()) {
+        Some(tour) => {
+            let playback = view! { <Playback playground=pg held=held /> }.into_any();
+            view! { <div class="results tour-results">{(tour.step)(pg, playback)}</div> }.into_any()
+        }
+        None => view! {
             <Controls playground=pg cluster=parts.cluster_controls trace=parts.trace />
             <div class="results">
-                <Playback playground=pg held=Signal::derive(move || !seen.get()) />
+                <Playback playground=pg held=held />
                 {move || if compare.get() { (parts.compare)(pg) } else { single_or_cluster() }}
                 <Explanation playground=pg explain=parts.explain />
                 {(parts.server)(pg)}
                 {(parts.logs)(pg)}
                 {(parts.production)(pg)}
             </div>
+        }
+        .into_any(),
+    };
+    view! {
+        <header class="site-header" class:touring=move || touring.get()>
+            <h1>"Rate limiter playground"</h1>
+            <p class="lede">
+                "Six rate-limiting algorithms, and the limiters people run, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
+            </p>
+            {pickers}
+            {notice}
+        </header>
+        <main class="layout" class:touring=move || touring.get() node_ref=playground_area>
+            {content}
         </main>
     }
 }

@@ -42,6 +42,9 @@ pub struct Playground {
     pub error: RwSignal<Option<String>>,
     /// Whether the multi-node view is shown (see [`super::cluster`]).
     pub cluster: RwSignal<bool>,
+    /// The step of the learner's tour shown (from 1), while the tour is shown
+    /// ([`crate::present::tour`]).
+    pub tour: RwSignal<Option<usize>>,
     /// The parts of the engine this module has: a scenario needing another runs nothing here
     /// (its view hands it to the whole page).
     pub caps: Capabilities,
@@ -65,6 +68,7 @@ impl Playground {
             cluster: RwSignal::new(crate::present::cluster::presets::is_cluster(&scenario)),
             scenario: RwSignal::new(scenario),
             compare: RwSignal::new(false),
+            tour: RwSignal::new(None),
             running: RwSignal::new(running),
             speed: RwSignal::new(1.0),
             readout: RwSignal::new(readout),

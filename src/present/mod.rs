@@ -21,4 +21,5 @@ pub mod server;
 pub mod share;
 pub mod snapshot;
 pub mod story;
+pub mod tour;
 pub mod units;

@@ -13,9 +13,10 @@ use serde_json::{json, Value};
 use super::page::{cdp, js, screenshot, viewport, wait_until};
 use super::{launch, one_browser_at_a_time};
 
-/// The page header's title and lede: their text and where they are (x, y, width, height).
+/// The page header's title, lede and offer of the tour: their text and where they are (x, y,
+/// width, height).
 const HEADER: &str = "const h = document.querySelector(ID); if (!h) return null; \
-    return [...h.querySelectorAll('h1, .lede')].map(e => { const r = e.getBoundingClientRect(); \
+    return [...h.querySelectorAll('h1, .lede, .tour-offer')].map(e => { const r = e.getBoundingClientRect(); \
     return [e.textContent.trim(), Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; });";
 
 async fn header(client: &Client, id: &str) -> Value {
@@ -45,7 +46,7 @@ async fn first_paint() {
         client.goto(&server.url).await.expect("open the page without its code");
         wait_until(&client, "document.readyState === 'complete'", Duration::from_secs(10), "the HTML is in").await;
         let first = header(&client, "#first-paint").await;
-        assert_eq!(first.as_array().map(Vec::len), Some(2), "title and lede painted at {width} px: {first}");
+        assert_eq!(first.as_array().map(Vec::len), Some(3), "title, lede and tour painted at {width} px: {first}");
         client.goto(&format!("{}?embed=1", server.url)).await.expect("open a frame without its code");
         wait_until(&client, "document.readyState === 'complete'", Duration::from_secs(10), "the HTML is in").await;
         let shown = js(&client, "return getComputedStyle(document.querySelector('#first-paint')).display;").await;

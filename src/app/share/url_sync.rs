@@ -10,7 +10,7 @@ use wasm_bindgen::JsValue;
 use crate::app::playground::Playground;
 use crate::present::cluster::presets::is_cluster;
 use crate::present::options::View;
-use crate::present::share::link::{share_query, Link, LinkView};
+use crate::present::share::link::{share_query, tour_query, Link, LinkView};
 use crate::sim::query::Problem;
 use crate::sim::{Capabilities, Scenario};
 
@@ -65,10 +65,18 @@ pub fn link_view(pg: Playground) -> LinkView {
     }
 }
 
+/// The query of what `pg` shows now (tracked): the tour's step while the tour is shown, else
+/// the scenario in its view.
+pub fn current_query(pg: Playground) -> String {
+    match pg.tour.get() {
+        Some(step) => tour_query(step),
+        None => pg.scenario.with(|sc| share_query(sc, link_view(pg))),
+    }
+}
+
 /// The full page's link to what `pg` shows now (tracked).
 pub fn current_link(pg: Playground) -> String {
-    let view = link_view(pg);
-    format!("{}?{}", page_base(), pg.scenario.with(|sc| share_query(sc, view)))
+    format!("{}?{}", page_base(), current_query(pg))
 }
 
 /// Sets the address bar's query to `query` (without `?`), keeping the fragment; no history entry.
@@ -86,7 +94,7 @@ pub fn replace_query(query: &str) {
 pub fn use_url_sync(pg: Playground) {
     let pending = StoredValue::new_local(None::<Timeout>);
     Effect::new(move |_| {
-        let query = pg.scenario.with(|sc| share_query(sc, link_view(pg)));
+        let query = current_query(pg);
         let write = Timeout::new(SETTLE_MS, move || replace_query(&query));
         // Replacing the pending write drops (cancels) the one before.
         pending.set_value(Some(write));

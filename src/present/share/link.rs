@@ -1,6 +1,7 @@
 //! The page's address as typed state: the scenario in the engine's query format (the same keys
-//! as the CLI) plus the app keys the engine does not know: `view`, and for an embed `embed`,
-//! `controls`, `show`, `t`, `autoplay`, `caption` and `theme` ([`Frame`], in `frame.rs`).
+//! as the CLI) plus the app keys the engine does not know: `view`, for an embed `embed`,
+//! `controls`, `show`, `t`, `autoplay`, `caption` and `theme` ([`Frame`], in `frame.rs`), and for
+//! the learner's tour `tour` and `step` ([`crate::present::tour`]).
 //! [`Link::read`] reads an address (in `read_link.rs`); [`share_query`] and [`embed_query`] write
 //! the state back with the same keys, so a link round trips exactly. Plain Rust, tested natively.
 
@@ -10,7 +11,8 @@ pub use crate::present::share::frame::{
 use crate::sim::Scenario;
 
 /// The keys the app reads besides the scenario's.
-pub const APP_KEYS: [&str; 8] = ["view", "embed", "controls", "show", "t", "autoplay", "caption", "theme"];
+pub const APP_KEYS: [&str; 10] =
+    ["view", "embed", "controls", "show", "t", "autoplay", "caption", "theme", "tour", "step"];
 
 /// What the page shows, as the `view` key spells it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,6 +60,19 @@ pub struct Link {
     pub embed: bool,
     /// What an embed shows.
     pub frame: Frame,
+    /// The step of the learner's tour the link opens (from 1), if it opens the tour: its
+    /// scenario is then the step's.
+    pub tour: Option<usize>,
+}
+
+/// The query of the learner's tour at `step` (from 1).
+///
+/// ```
+/// use ratelimit_playground::present::share::link::tour_query;
+/// assert_eq!(tour_query(3), "tour=path&step=3");
+/// ```
+pub fn tour_query(step: usize) -> String {
+    format!("tour={}&step={step}", crate::present::tour::NAME)
 }
 
 /// The scenario keys of a link: every key that differs from the engine's default, and always

@@ -6,15 +6,18 @@
 
 use crate::present::share::frame::{flag, Frame};
 use crate::present::share::link::{Link, LinkView, APP_KEYS, VIEWS};
-use crate::sim::query::{is_key, read_query, Clean, Kind, OtherKeys, Problem, Problems, Used};
+use crate::present::tour::{step, NAME, STEPS};
+use crate::sim::query::{is_key, read_query, Clean, Kind, NumberWhy, OtherKeys, Problem, Problems, Range, Used};
+use crate::sim::support::decimal::DecimalError;
 use crate::sim::{Capabilities, Scenario, TrafficShape};
 
 /// The app keys a reader of links knows, read in the same pass as the scenario's
 /// ([`read_query`]): all of them ([`AppKeys`]), or only `view` ([`PageKeys`], the page's first
 /// module, which hands any embed link to another).
 trait LinkKeys<P: Problems>: OtherKeys<P> + Default {
-    /// What they said: the view, whether it is an embed, and what the embed shows.
-    fn into_parts(self) -> (LinkView, bool, Frame);
+    /// What they said: the view, whether it is an embed, what the embed shows, and the tour's
+    /// step.
+    fn into_parts(self) -> (LinkView, bool, Frame, Option<usize>);
 }
 
 /// Every app key.
@@ -23,6 +26,38 @@ struct AppKeys {
     view: LinkView,
     embed: bool,
     frame: Frame,
+    /// `tour=path` was given.
+    tour: bool,
+    /// `step`, as read (from 1).
+    step: Option<usize>,
+}
+
+/// The steps a `step` may name: 1 to the tour's length.
+const STEP_RANGE: Range = Range { min: 1, max: STEPS.len() as u64, digits: 0, unit: "" };
+
+/// Reads `step`: a whole number from 1 to the tour's length, clamped into it; anything else is
+/// ignored (the tour opens at its first step).
+fn read_step(value: &str, problems: &mut impl Problems) -> Option<usize> {
+    let number = |why| Kind::Number { value: value.to_string(), why, range: STEP_RANGE };
+    match value.parse::<u64>() {
+        Ok(n) => {
+            let used = n.clamp(STEP_RANGE.min, STEP_RANGE.max);
+            if used != n {
+                problems.add(|| {
+                    Problem::new("step", number(NumberWhy::OutOfRange), Used::Value { value: used, digits: 0 })
+                });
+            }
+            Some(used as usize)
+        }
+        Err(_) => {
+            problems.add(|| {
+                let decimal = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+                let why = if decimal { DecimalError::TooPrecise(0) } else { DecimalError::NotANumber };
+                Problem::new("step", number(NumberWhy::Unreadable(why)), Used::Ignored)
+            });
+            None
+        }
+    }
 }
 
 /// Reads `view`.
@@ -48,14 +83,21 @@ impl<P: Problems> OtherKeys<P> for AppKeys {
                 Some(on) => self.embed = on,
                 None => problems.add(|| Problem::new(key, Kind::NotAFlag { value: value.to_string() }, Used::Ignored)),
             },
+            "tour" if value == NAME => self.tour = true,
+            "tour" => problems.add(|| {
+                Problem::new(key, Kind::NotOneOf { value: value.to_string(), names: vec![NAME] }, Used::Ignored)
+            }),
+            "step" => self.step = read_step(value, problems).or(self.step),
             _ => self.frame.read(key, value, problems),
         }
     }
 }
 
 impl<P: Problems> LinkKeys<P> for AppKeys {
-    fn into_parts(self) -> (LinkView, bool, Frame) {
-        (self.view, self.embed, self.frame)
+    fn into_parts(self) -> (LinkView, bool, Frame, Option<usize>) {
+        // A step opens the tour even without `tour=path`: there is one tour.
+        let tour = (self.tour || self.step.is_some()).then(|| self.step.unwrap_or(1));
+        (self.view, self.embed, self.frame, tour)
     }
 }
 
@@ -74,8 +116,8 @@ impl<P: Problems> OtherKeys<P> for PageKeys {
 }
 
 impl<P: Problems> LinkKeys<P> for PageKeys {
-    fn into_parts(self) -> (LinkView, bool, Frame) {
-        (self.0, false, Frame::default())
+    fn into_parts(self) -> (LinkView, bool, Frame, Option<usize>) {
+        (self.0, false, Frame::default(), None)
     }
 }
 
@@ -98,15 +140,17 @@ impl Link {
     /// ```
     pub fn read(query: &str, base: &Scenario) -> (Link, Vec<Problem>) {
         let mut problems = Vec::new();
-        let (scenario, view, embed, frame) = read_link::<_, AppKeys>(query, &mut problems);
+        let (scenario, view, embed, frame, tour) = read_link::<_, AppKeys>(query, &mut problems);
         // The app's keys' and unknown keys' problems first, then the scenario's, as the notice
         // has always listed them (a partition: a stable sort would bring a sort routine).
         let (scenario_keys, mut problems): (Vec<Problem>, Vec<Problem>) =
             problems.into_iter().partition(|p| is_key(&p.key));
         problems.extend(scenario_keys);
-        let scenario = match scenario {
-            None => base.clone(),
-            Some(mut sc) => {
+        let scenario = match (scenario, tour.and_then(step)) {
+            // A tour's step sets the scenario (not an embed's: a frame shows no tour).
+            (_, Some(step)) if !embed => step.scenario(),
+            (None, _) => base.clone(),
+            (Some(mut sc), _) => {
                 if let Some(p) = problems.iter_mut().find(|p| p.kind == Kind::TraceWithoutTimes) {
                     sc.traffic = TrafficShape::Constant;
                     p.used = Used::Constant;
@@ -126,7 +170,8 @@ impl Link {
                 }
             }
         };
-        (Link { scenario, view, embed, frame }, problems)
+        let tour = tour.filter(|_| !embed);
+        (Link { scenario, view, embed, frame, tour }, problems)
     }
 
     /// The address read as [`Link::read`] reads it, only if it has no problem, is the page (not
@@ -181,19 +226,24 @@ impl Link {
     /// The address read with `K`'s app keys, if it has no problem.
     fn read_clean<K: LinkKeys<Clean>>(query: &str, base: &Scenario) -> Option<Link> {
         let mut clean = Clean::default();
-        let (scenario, view, embed, frame) = read_link::<_, K>(query, &mut clean);
+        let (scenario, view, embed, frame, tour) = read_link::<_, K>(query, &mut clean);
         let scenario = scenario.unwrap_or_else(|| base.clone());
-        // A clean read is a valid scenario: every number in range, no field against another.
-        clean.is_clean().then_some(Link { scenario, view, embed, frame })
+        // A clean read is a valid scenario: every number in range, no field against another;
+        // and no tour (the readers of clean links draw none; a frame ignores one).
+        (clean.is_clean() && (embed || tour.is_none())).then_some(Link { scenario, view, embed, frame, tour: None })
     }
 }
 
 /// The one pass over an address: the scenario (if it holds any of its keys) and `K`'s app keys.
-fn read_link<P: Problems, K: LinkKeys<P>>(query: &str, problems: &mut P) -> (Option<Scenario>, LinkView, bool, Frame) {
+#[allow(clippy::type_complexity)]
+fn read_link<P: Problems, K: LinkKeys<P>>(
+    query: &str,
+    problems: &mut P,
+) -> (Option<Scenario>, LinkView, bool, Frame, Option<usize>) {
     let mut keys = K::default();
     let scenario = read_query(query, &mut keys, problems);
-    let (view, embed, frame) = keys.into_parts();
-    (scenario, view, embed, frame)
+    let (view, embed, frame, tour) = keys.into_parts();
+    (scenario, view, embed, frame, tour)
 }
 
 #[cfg(test)]

@@ -34,6 +34,8 @@ pub enum Test {
     /// The key's value, read as JavaScript's `Number()` reads it, is above this (an absent key
     /// reads as 0).
     NumberAbove(&'static str, u32),
+    /// The key is given, with any value.
+    Present(&'static str),
     /// The key is given, with another value than this one.
     PresentAndNot(&'static str, &'static str),
     /// The key's value, split at commas, has this item.
@@ -91,7 +93,7 @@ pub const TEXTBOOK_NAMES: [&str; 5] = {
 /// The links the first modules do not draw, which the loader sends to the whole page. Should
 /// these miss one, the first module hands over to the whole page itself (`app::whole_page`):
 /// only slower.
-pub const WHOLE: [Rule; 4] = [
+pub const WHOLE: [Rule; 5] = [
     Rule {
         why: "A multi-node link, as `cluster::presets::is_cluster` and `LinkView` read it: the first modules \
               draw one server.",
@@ -111,6 +113,12 @@ pub const WHOLE: [Rule; 4] = [
               added to the registry needs nothing here.",
         links: Links::All,
         any: &[Test::NotIn("algo", &TEXTBOOK_NAMES)],
+    },
+    Rule {
+        why: "The learner's tour (`tour=path&step=N`): its steps run a cluster as well as one server, and the \
+              whole page draws the tour.",
+        links: Links::Pages,
+        any: &[Test::Present("tour")],
     },
 ];
 
@@ -186,6 +194,7 @@ impl Query {
         match test {
             Test::Is(key, value) => self.get(key) == Some(value),
             Test::NumberAbove(key, least) => self.get(key).map_or(0.0, js_number) > f64::from(least),
+            Test::Present(key) => self.get(key).is_some(),
             Test::PresentAndNot(key, value) => self.get(key).is_some_and(|v| v != value),
             Test::ListHas(key, item) => self.get(key).unwrap_or_default().split(',').any(|v| v == item),
             Test::NotIn(key, values) => self.get(key).is_some_and(|v| !values.contains(&v)),
@@ -262,6 +271,7 @@ fn test_js(test: Test) -> String {
     match test {
         Test::Is(key, value) => format!("query.get({}) === {}", string_js(key), string_js(value)),
         Test::NumberAbove(key, least) => format!("Number(query.get({})) > {least}", string_js(key)),
+        Test::Present(key) => format!("query.has({})", string_js(key)),
         Test::PresentAndNot(key, value) => {
             format!("(query.has({k}) && query.get({k}) !== {})", string_js(value), k = string_js(key))
         }
