@@ -59,7 +59,9 @@ pub const LIMIT: Knob = Knob {
     unit: "requests",
     scale: SliderScale::Linear { min: 1, max: 100 },
     get: |s| s.effective_limit() as f64,
-    set: |s, v| s.limit = Some(v.round().max(1.0) as u64),
+    // Setting one of limit and window pins the other where it is, so it no longer follows the
+    // bucket's capacity and refill.
+    set: |s, v| (s.window, s.limit) = (Some(s.effective_window()), Some(v.round().max(1.0) as u64)),
 };
 
 /// Window: 0.1 s – 1 h, logarithmic.
@@ -70,7 +72,7 @@ pub const WINDOW: Knob = Knob {
     unit: "s",
     scale: SliderScale::Log { min: 0.1, max: 3600.0, steps: 1000 },
     get: |s| s.effective_window().as_secs_f64(),
-    set: |s, v| s.window = Some(Nanos::from_secs_f64(v)),
+    set: |s, v| (s.limit, s.window) = (Some(s.effective_limit()), Some(Nanos::from_secs_f64(v))),
 };
 
 /// Arrival rate: 0.1–10 000 requests/s, logarithmic.

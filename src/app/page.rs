@@ -294,9 +294,11 @@ fn Page(
             view! {
                 <TourOffer playground=pg start=parts.tour.map(|t| t.start) />
                 <AlgoPicker playground=pg />
-                {(parts.products)(pg)}
-                <ModeSwitch playground=pg />
-                {(parts.share)(pg)}
+                <div class="header-tools">
+                    {(parts.products)(pg)}
+                    <ModeSwitch playground=pg />
+                    {(parts.share)(pg)}
+                </div>
             }
         })
     };
@@ -322,7 +324,8 @@ fn Page(
         <header class="site-header" class:touring=move || touring.get()>
             <h1>"Rate limiter playground"</h1>
             <p class="lede">
-                "Six rate-limiting algorithms, and the limiters people run, simulated exactly and running live. Move a slider and watch which requests get through, which get a 429, and why."
+                "Six rate-limiting algorithms, and the limiters people run, simulated exactly and running live. "
+                <span class="lede-more">"Move a slider and watch which requests get through, which get a 429, and why."</span>
             </p>
             {pickers}
             {notice}

@@ -44,7 +44,7 @@ pub fn Playback(
                     "Reset"
                 </button>
                 <label class="speed">
-                    "Speed"
+                    <span class="speed-word">"Speed"</span>
                     <select id="speed" on:change=on_speed>
                         {SPEEDS
                             .into_iter()

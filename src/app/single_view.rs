@@ -1,5 +1,6 @@
-//! The single-algorithm view: counters, throughput, inner state, steady state, the request
-//! strip and the last response.
+//! The single-algorithm view: throughput (first, so the running chart is the first thing under
+//! the playback bar), counters, inner state, steady state, the request strip and the last
+//! response.
 
 use leptos::prelude::*;
 
@@ -19,8 +20,8 @@ pub fn SingleView(
 ) -> impl IntoView {
     let pg = playground;
     view! {
-        <Stats playground=pg />
         <ThroughputChart playground=pg />
+        <Stats playground=pg />
         <div class="pair">
             <StateChart playground=pg />
             <ConvergenceChart playground=pg />

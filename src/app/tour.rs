@@ -56,7 +56,7 @@ pub fn TourOffer(
     view! {
         <p class="tour-offer" id="tour-offer">
             <a href=href on:click=click>"New to rate limiting? Take the tour"</a>
-            {format!(": {} steps from a counter on one server to a cluster's store going down.", STEPS.len())}
+            {format!(": {} steps, one chart each.", STEPS.len())}
         </p>
     }
 }

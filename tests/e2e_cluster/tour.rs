@@ -41,7 +41,7 @@ async fn tour() {
     client.goto(&server.url).await.expect("open the app");
     wait_until(&client, "document.querySelector('#tour-offer a')", Duration::from_secs(15), "the offer").await;
     let offer = text(&client, "#tour-offer").await;
-    assert!(offer.starts_with("New to rate limiting? Take the tour: 10 steps"), "{offer}");
+    assert!(offer.starts_with("New to rate limiting? Take the tour: 10 steps, one chart each."), "{offer}");
     click(&client, "#tour-offer a").await;
     on_step(&client, 1).await;
     screenshot(&client, "tour-step1-1280.png").await;

@@ -1,6 +1,8 @@
-//! The limiter's parameters: capacity and refill (token bucket, GCRA; the leaky bucket's queue
-//! size and drain rate, as its explanation says), limit and window (the window algorithms) — by default derived from the bucket so every algorithm allows the same
-//! burst and the same long-run rate.
+//! The limiter's parameters, only those of the algorithm shown: capacity and refill (token
+//! bucket, GCRA; the leaky bucket's queue size and drain rate, as its explanation says), or limit
+//! and window (the window algorithms). Compare all runs both kinds on one policy, so it shows
+//! both groups, the window's derived from the bucket by default so every algorithm allows the
+//! same burst and the same long-run rate.
 
 use leptos::prelude::*;
 
@@ -8,7 +10,8 @@ use crate::app::knob::{knob, CAPACITY, LIMIT, REFILL, WINDOW};
 use crate::app::playground::Playground;
 use crate::present::options::is_windowed;
 
-/// The bucket group and the window group; the group the current view uses is highlighted.
+/// The group of the algorithm shown (a product's, by the textbook algorithm it runs), or both
+/// in Compare all.
 #[component]
 pub fn LimiterControls(
     /// The page state.
@@ -16,9 +19,11 @@ pub fn LimiterControls(
 ) -> impl IntoView {
     let pg = playground;
     let sc = pg.scenario;
+    // Memos, so a group is drawn anew only when the algorithm's kind changes, not on every edit
+    // (a slider being dragged keeps its element).
+    let windowed = Memo::new(move |_| is_windowed(pg.textbook()));
+    let compare = Memo::new(move |_| pg.compare.get());
     let derived = move || sc.with(|s| s.limit.is_none() && s.window.is_none());
-    let windows_used = move || pg.compare.get() || is_windowed(pg.textbook());
-    let bucket_used = move || pg.compare.get() || !is_windowed(pg.textbook()) || derived();
     let on_derive = move |ev: leptos::ev::Event| {
         if event_target_checked(&ev) {
             pg.edit(|s| (s.limit, s.window) = (None, None));
@@ -26,20 +31,39 @@ pub fn LimiterControls(
             pg.edit(|s| (s.limit, s.window) = (Some(s.effective_limit()), Some(s.effective_window())));
         }
     };
-    view! {
-        <fieldset class="group" class:in-use=bucket_used>
-            <legend>"Token bucket · GCRA · leaky bucket"</legend>
-            {knob(pg, &CAPACITY, Signal::stored(false))}
-            {knob(pg, &REFILL, Signal::stored(false))}
-        </fieldset>
-        <fieldset class="group" class:in-use=windows_used>
-            <legend>"Windows"</legend>
-            <label class="check">
-                <input type="checkbox" id="derive-window" prop:checked=derived on:change=on_derive />
-                <span>"Match the bucket: limit = capacity, window = capacity ÷ refill"</span>
-            </label>
-            {knob(pg, &LIMIT, Signal::derive(derived))}
-            {knob(pg, &WINDOW, Signal::derive(derived))}
-        </fieldset>
-    }
+    let bucket = move || {
+        (compare.get() || !windowed.get()).then(|| {
+            view! {
+                <fieldset class="group in-use">
+                    <legend>"Token bucket · GCRA · leaky bucket"</legend>
+                    {knob(pg, &CAPACITY, Signal::stored(false))}
+                    {knob(pg, &REFILL, Signal::stored(false))}
+                </fieldset>
+            }
+        })
+    };
+    let windows = move || {
+        let both = compare.get();
+        (both || windowed.get()).then(|| {
+            // Beside the bucket, the window may follow it; alone, its own two knobs.
+            let follows = Signal::derive(move || both && derived());
+            let matching = both.then(|| {
+                view! {
+                    <label class="check">
+                        <input type="checkbox" id="derive-window" prop:checked=derived on:change=on_derive />
+                        <span>"Match the bucket: limit = capacity, window = capacity ÷ refill"</span>
+                    </label>
+                }
+            });
+            view! {
+                <fieldset class="group in-use">
+                    <legend>"Windows"</legend>
+                    {matching}
+                    {knob(pg, &LIMIT, follows)}
+                    {knob(pg, &WINDOW, follows)}
+                </fieldset>
+            }
+        })
+    };
+    view! { {windows} {bucket} }
 }
