@@ -91,6 +91,8 @@ async fn app_counts_live_jumps_ahead_compares_and_cleans_up() {
     assert!(clock_ns(&host) >= before + 60_000_000_000, "the jump did not add 60 s");
     assert!(count(&host, "#rejected") > 100, "a minute of 8/s into 5/s should reject");
     assert!(text_of(&host, "#first-rejection").contains("C ÷ (λ − r) predicts 3.33 s"));
+    // Why the first 429 comes before the prediction, in the engine's numbers.
+    assert!(text_of(&host, "#first-rejection").contains("first arrival after (C − 1) ÷ (λ − r) = 3.00 s"));
     assert!(text_of(&host, "#headers").contains("RateLimit-Policy: \"default\";q=10;w=2"));
 
     // Compare mode: five columns on the same arrivals.

@@ -89,13 +89,24 @@ pub fn Stats(
     }
 }
 
-/// "First 429 at 650 ms (C ÷ (λ − r) predicts 667 ms)", or that none happened yet.
+/// "First 429 at 3.12 s · C ÷ (λ − r) predicts 3.33 s", or that none happened yet, and why
+/// the first comes before the prediction: a request needs a whole token.
 fn first_rejection(c: &Column) -> String {
     let predicted =
         c.predicted_first.map(|p| format!(" · C ÷ (λ − r) predicts {}", format_secs(p))).unwrap_or_default();
+    let why = c
+        .short_of_a_token
+        .map(|s| {
+            format!(
+                ": a request needs a whole token, so the first refused is the first arrival after (C − 1) ÷ (λ − r) \
+                 = {}, when less than one is left",
+                format_secs(s)
+            )
+        })
+        .unwrap_or_default();
     match c.totals.first_rejection {
-        Some(t) => format!("First 429 at {}{predicted}", format_secs(t.as_secs_f64())),
-        None => format!("No 429 yet{predicted}"),
+        Some(t) => format!("First 429 at {}{predicted}{why}", format_secs(t.as_secs_f64())),
+        None => format!("No 429 yet{predicted}{why}"),
     }
 }
 

@@ -15,6 +15,9 @@ pub struct Column {
     pub predicted: Option<f64>,
     /// When C ÷ (λ − r) predicts the first rejection, where that formula applies.
     pub predicted_first: Option<f64>,
+    /// When the bucket runs short of a whole token, (C − 1) ÷ (λ − r), where that applies: the
+    /// first 429 is the next arrival.
+    pub short_of_a_token: Option<f64>,
     /// Most admitted in any interval of one window's length, and when that interval ended.
     pub peak: (u64, SimTime),
     /// The window algorithms' limit (for "peak = 2 × limit").
@@ -32,6 +35,7 @@ impl Column {
             totals: sim.metrics().totals,
             predicted: sc.predicted_pass_ratio(),
             predicted_first: sc.predicted_first_rejection(),
+            short_of_a_token: sc.short_of_a_token(),
             peak: sim.peak_in_window(),
             limit: sc.effective_limit(),
             windowed: sc.algo.is_window(&sc.product),

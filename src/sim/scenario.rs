@@ -270,10 +270,29 @@ impl Scenario {
     /// When a token bucket (or GCRA) meeting constant arrivals above its refill rate first
     /// rejects: `C / (λ − r)` seconds. `None` for other algorithms and traffic, or if it never does.
     pub fn predicted_first_rejection(&self) -> Option<f64> {
+        self.run_short_after(self.capacity as f64)
+    }
+
+    /// When the bucket runs short of a whole token under constant overload: (C − 1) ÷ (λ − r)
+    /// seconds. A request needs a whole token, so the first 429 is the first arrival after this,
+    /// before the continuous model's empty bucket ([`Self::predicted_first_rejection`]).
+    ///
+    /// ```
+    /// use ratelimit_playground::sim::Scenario;
+    /// let sc = Scenario::from_query("capacity=10&refill=5&rate=8").unwrap();
+    /// assert_eq!(sc.short_of_a_token(), Some(3.0));
+    /// assert_eq!(Scenario::from_query("rate=4").unwrap().short_of_a_token(), None);
+    /// ```
+    pub fn short_of_a_token(&self) -> Option<f64> {
+        self.run_short_after(self.capacity.saturating_sub(1) as f64)
+    }
+
+    /// `tokens ÷ (λ − r)` for a textbook bucket under constant arrivals above its refill rate.
+    fn run_short_after(&self, tokens: f64) -> Option<f64> {
         let bucket = matches!(self.algo, Algorithm::TokenBucket | Algorithm::Gcra);
         // (A product's rounding and clock make the formula approximate: it is for the textbook.)
         let (lambda, r) = (self.rate.as_per_sec(), self.refill.as_per_sec());
-        (bucket && self.traffic == TrafficShape::Constant && lambda > r).then(|| self.capacity as f64 / (lambda - r))
+        (bucket && self.traffic == TrafficShape::Constant && lambda > r).then(|| tokens / (lambda - r))
     }
 }
 

@@ -23,6 +23,8 @@ pub struct OutageReport {
     pub start: SimTime,
     /// When it came back.
     pub end: SimTime,
+    /// How long a node waits for the store before it decides without it.
+    pub timeout: Nanos,
     /// Where the run is.
     pub phase: Phase,
     /// Open or closed.
@@ -71,6 +73,7 @@ impl OutageReport {
         Some(OutageReport {
             start: outage.start,
             end: outage.end,
+            timeout: sc.timeout,
             phase,
             fail: sc.fail,
             from: SimTime(from),
@@ -92,7 +95,19 @@ pub fn summary(r: &OutageReport, store: StoreMode) -> String {
             _ => format!("{when}; nothing measured yet in whole seconds after the first timeout."),
         };
     }
-    let stretch = format!("From {} to {}", s(r.from), s(r.to));
+    // Counted in the engine's whole series buckets, from the first that starts once every
+    // request has waited the timeout in vain: say so where it is later than the outage.
+    let counted = if r.from > r.start {
+        format!(
+            " (counted from {}: the first whole second after the nodes' first timeout, {} + {} waiting for the store)",
+            s(r.from),
+            s(r.start),
+            format_secs(r.timeout.as_secs_f64())
+        )
+    } else {
+        String::new()
+    };
+    let stretch = format!("From {} to {}{counted}", s(r.from), s(r.to));
     let allowed = format_number(r.allowed.round());
     let (n, a) = (group_thousands(r.decided), group_thousands(r.admitted));
     match (store, r.fail) {
@@ -118,6 +133,16 @@ mod tests {
         let mut sim = Simulation::with_history(&Scenario::from_query(q).unwrap(), 120);
         sim.step_until(SimTime::from_secs(secs));
         sim
+    }
+
+    #[test]
+    fn the_summary_says_why_counting_starts_after_the_outage_does() {
+        let r = OutageReport::of(&run("nodes=4&store=atomic&rtt=1&rate=100&outage=10-20&timeout=100", 30)).unwrap();
+        let text = summary(&r, StoreMode::Atomic);
+        assert!(
+            text.contains("From 11.0 s to 20.0 s (counted from 11.0 s: the first whole second after the nodes' first timeout, 10.0 s + 100 ms waiting for the store)"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -127,6 +127,34 @@ impl ClusterReadout {
         format!("{sign}{}", group_thousands(over.unsigned_abs()))
     }
 
+    /// What over-admission below zero means, when it is: the cluster refused requests one exact
+    /// limiter admits on the same arrivals, and what in `sc` refused them.
+    ///
+    /// ```
+    /// use ratelimit_playground::present::cluster::readout::ClusterReadout;
+    /// use ratelimit_playground::sim::Scenario;
+    /// let sc = Scenario::from_query("nodes=4&store=atomic&outage=5-15&fail=closed").unwrap();
+    /// let r = ClusterReadout { admitted: 90, reference: 100, ..Default::default() };
+    /// assert!(r.below_zero(&sc).unwrap().starts_with("Below zero: the cluster admitted 10 fewer"));
+    /// assert!(ClusterReadout { admitted: 100, reference: 100, ..Default::default() }.below_zero(&sc).is_none());
+    /// ```
+    pub fn below_zero(&self, sc: &crate::sim::Scenario) -> Option<String> {
+        use crate::sim::{FailMode, StoreMode};
+        let fewer = (-self.over_admitted()).try_into().ok().filter(|&n: &u64| n > 0)?;
+        let split = crate::sim::shards::keys(sc) > 1;
+        let why = if sc.outage.is_some() && sc.fail == FailMode::Closed && sc.store != StoreMode::Async {
+            " — while the store was down every node failed closed and refused requests the limit allows"
+        } else if split {
+            " — the limit is split over keys whose shares fill unevenly, so one key refuses while another has room"
+        } else {
+            ""
+        };
+        Some(format!(
+            "Below zero: the cluster admitted {} fewer than one exact limiter on the same arrivals{why}.",
+            group_thousands(fewer)
+        ))
+    }
+
     /// Over-admission as a share of the exact limiter's admissions, and the ratio between them.
     ///
     /// ```

@@ -170,7 +170,7 @@ pub fn bucket(sc: &Scenario) -> String {
         format_number(l),
         format_number(l),
         format_number(r),
-        format_number((c as f64 - 1.0) / (l - r)),
+        format_number(sc.short_of_a_token().unwrap_or(f64::NAN)),
         secs(sc.duration.as_nanos()),
         format_percent(f.admitted as f64 / (f.admitted + f.rejected).max(1) as f64),
         format_percent(r / l),
