@@ -80,3 +80,26 @@ fn window_grows_with_the_run_in_ten_second_steps_and_counts_quiet_seconds_as_zer
     let total: u64 = window.buckets.iter().map(|b| b.admitted + b.rejected).sum();
     assert_eq!(total, sim.metrics().totals.requests);
 }
+
+#[test]
+fn a_clusters_chart_is_scaled_to_what_it_admitted_and_says_the_rejected_are_cut() {
+    use ratelimit_playground::chart::throughput::legend_for;
+    let data = ThroughputWindow { allowed_rate: Some(5.0), admitted_scale: true, ..steady(10, 95, 30) };
+    let top = data.y_max();
+    assert!((10.0..20.0).contains(&top), "over-admission (10 against 5) must fill the axis: top {top}");
+    let labels: Vec<&str> = legend_for(&data, top).iter().map(|k| k.label).collect();
+    assert_eq!(labels, ["admitted / s", "rejected / s (above the top: cut)", "allowed rate"]);
+    // The axis's labels stop at its top: nothing near the 95 rejected a second.
+    let r = record(&data, ChartTheme::LIGHT);
+    assert!(r.texts.iter().all(|t| t.parse::<f64>().map_or(true, |v| v <= top)), "{:?}", r.texts);
+}
+
+#[test]
+fn the_marker_is_in_the_legend_while_it_is_in_view() {
+    use ratelimit_playground::chart::throughput::legend_for;
+    let data = ThroughputWindow { marker_secs: Some(20.0), marker_label: "first 429", ..steady(5, 3, 30) };
+    let labels: Vec<&str> = legend_for(&data, data.y_max()).iter().map(|k| k.label).collect();
+    assert_eq!(labels, ["admitted / s", "rejected / s", "first 429"]);
+    let gone = ThroughputWindow { marker_secs: Some(-5.0), ..data };
+    assert_eq!(legend_for(&gone, gone.y_max()).len(), 2);
+}

@@ -20,6 +20,8 @@ pub fn ThroughputChart(
 ) -> impl IntoView {
     let pg = playground;
     let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ s.completed_buckets));
+    // The legend follows what is drawn: the marker's key while the marker is in view.
+    let legend = RwSignal::new(throughput_legend(true));
     let render = move |layers: &mut Layers, env: u64| {
         let Some(data) =
             pg.with_runner(|r| r.sims().first().map(|s| chart_data::throughput(s, THROUGHPUT_SECONDS))).flatten()
@@ -27,6 +29,9 @@ pub fn ThroughputChart(
             return Ok(());
         };
         let axes = throughput_axes(&data, data.y_max(), false);
+        if legend.with_untracked(|l| *l != axes.legend) {
+            legend.set(axes.legend.clone());
+        }
         layers.draw(&axes, env, |plot, style| draw_throughput_data(plot, &data, style).map_err(|e| e.to_string()))
     };
     let over = Memo::new(move |_| pg.snapshot.with(|s| s.main().filter(|c| c.over_limit()).map(|c| (c.peak, c.limit))));
@@ -50,7 +55,7 @@ pub fn ThroughputChart(
             </figcaption>
             {callout}
             <PlotCanvas id="chart" label=label.to_string() redraw=redraw render=render class="plot-tall"
-                legend=Signal::stored(throughput_legend(true)) />
+                legend=Signal::from(legend) />
         </figure>
     }
 }

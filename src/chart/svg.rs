@@ -22,6 +22,7 @@ pub fn run_svg(sim: &Simulation, history_secs: u64) -> Result<String, String> {
     let mut throughput = ThroughputWindow::from_metrics(sim.metrics(), sim.now(), history_secs);
     throughput.allowed_rate = Some(sc.allowed_rate());
     throughput.marker_secs = sim.metrics().totals.first_rejection.map(|t| t.as_secs_f64());
+    throughput.marker_label = "first 429";
     let state = sim.state_samples().map(|_| StateWindow::of(sim, throughput.width_secs));
     let height = THROUGHPUT_HEIGHT + state.as_ref().map_or(0, |_| STATE_HEIGHT);
     let mut out = String::new();

@@ -41,6 +41,11 @@ pub struct ThroughputWindow {
     pub allowed_rate: Option<f64>,
     /// An instant to mark with a vertical line (simulated seconds), if it is in view.
     pub marker_secs: Option<f64>,
+    /// What the marker marks, for the legend.
+    pub marker_label: &'static str,
+    /// Whether the y axis fits admitted and the allowed rate only ([`Self::admitted_y_max`]),
+    /// the rejected series cut at its top: a cluster's chart, whose point is what it admitted.
+    pub admitted_scale: bool,
 }
 
 impl ThroughputWindow {
@@ -83,6 +88,8 @@ impl ThroughputWindow {
             buckets,
             allowed_rate: None,
             marker_secs: None,
+            marker_label: "",
+            admitted_scale: false,
         }
     }
 
@@ -93,14 +100,50 @@ impl ThroughputWindow {
 
     /// A tidy top for the y axis: above the peak and the allowed rate, with some headroom.
     pub fn y_max(&self) -> f64 {
+        if self.admitted_scale {
+            return self.admitted_y_max();
+        }
         nice_ceiling(self.peak_rate().max(self.allowed_rate.unwrap_or(0.0)) * 1.15)
     }
+
+    /// A tidy top for a y axis that shows admitted against the allowed rate, whatever was
+    /// rejected (a cluster's point is what it admitted; its rejections may be ten times more).
+    ///
+    /// ```
+    /// use ratelimit_playground::chart::throughput::{BucketCounts, ThroughputWindow};
+    /// let b = BucketCounts { start_secs: 0.0, width_secs: 1.0, admitted: 10, rejected: 95 };
+    /// let w = ThroughputWindow { buckets: vec![b], allowed_rate: Some(5.0), ..Default::default() };
+    /// assert!(w.admitted_y_max() < 20.0 && w.y_max() > 100.0);
+    /// ```
+    pub fn admitted_y_max(&self) -> f64 {
+        let admitted = self.buckets.iter().map(|b| b.admitted as f64 / b.width_secs).fold(0.0, f64::max);
+        nice_ceiling(admitted.max(self.allowed_rate.unwrap_or(0.0)) * 1.15)
+    }
+
+    /// Whether the marker is inside the window.
+    fn marker_in_view(&self) -> Option<f64> {
+        self.marker_secs.map(|m| m - self.end_secs).filter(|x| *x >= -self.width_secs && *x <= 0.0)
+    }
+}
+
+/// The legend of a throughput chart of `data` on a y axis topped at `y_max`: the series, the
+/// allowed rate, the marker while it is in view, and the rejected series said to be cut at the
+/// top where it runs above it.
+pub fn legend_for(data: &ThroughputWindow, y_max: f64) -> Vec<Key> {
+    let mut legend = throughput_legend(data.allowed_rate.is_some());
+    if data.buckets.iter().any(|b| b.rejected as f64 / b.width_secs > y_max) {
+        legend[1].label = "rejected / s (above the top: cut)";
+    }
+    if data.marker_in_view().is_some() && !data.marker_label.is_empty() {
+        legend.push(Key { label: data.marker_label, ink: Ink::Text, dash: Dash::Dashed });
+    }
+    legend
 }
 
 /// The layout of the throughput chart for `data`, with its y axis topped at `y_max` (compare
 /// mode gives every small multiple the same one). `compact` leaves out the legend and the title.
 pub fn throughput_axes(data: &ThroughputWindow, y_max: f64, compact: bool) -> Axes {
-    let legend = throughput_legend(data.allowed_rate.is_some());
+    let legend = legend_for(data, y_max);
     Axes {
         x: -data.width_secs.max(1.0)..0.0,
         y: 0.0..y_max,
@@ -124,8 +167,9 @@ pub fn throughput_legend(allowed_rate: bool) -> Vec<Key> {
     legend
 }
 
-/// The data layer: admitted as a solid step line over a light fill, rejected dashed, the allowed
-/// rate dotted, and the marker as a vertical dashed line.
+/// The data layer: admitted as a solid step line over a light fill, rejected dashed (cut at the
+/// axis's top), the allowed rate dotted, and the marker as a vertical dashed line in the text's
+/// colour, unlike any series.
 pub fn draw_throughput_data<DB: DrawingBackend>(
     plot: &Plot<DB>,
     data: &ThroughputWindow,
@@ -133,15 +177,17 @@ pub fn draw_throughput_data<DB: DrawingBackend>(
 ) -> Drawn<DB> {
     let t = &style.theme;
     let admitted = step_points(data, |b| b.admitted);
-    let rejected = step_points(data, |b| b.rejected);
+    let top = plot.get_y_range().end;
+    let rejected: Vec<(f64, f64)> =
+        step_points(data, |b| b.rejected).into_iter().map(|(x, y)| (x, y.min(top))).collect();
     if let Some(rate) = data.allowed_rate {
         draw_line(plot, vec![(-data.width_secs, rate), (0.0, rate)], Ink::Text, Dash::Dotted, 1.5, style)?;
     }
     draw_all(plot, AreaSeries::new(admitted.iter().copied(), 0.0, t.admitted.mix(0.14)))?;
     draw_line(plot, admitted, Ink::Admitted, Dash::Solid, 2.0, style)?;
     draw_line(plot, rejected, Ink::Rejected, Dash::Dashed, 2.0, style)?;
-    if let Some(at) = data.marker_secs.map(|m| m - data.end_secs).filter(|x| *x >= -data.width_secs && *x <= 0.0) {
-        draw_marker(plot, at, Ink::Rejected, Dash::Dashed, style)?;
+    if let Some(at) = data.marker_in_view() {
+        draw_marker(plot, at, Ink::Text, Dash::Dashed, style)?;
     }
     Ok(())
 }

@@ -33,6 +33,7 @@ pub fn throughput(sim: &Simulation, seconds: u64) -> ThroughputWindow {
     ThroughputWindow {
         allowed_rate: Some(sc.allowed_rate()),
         marker_secs: column.over_limit().then(|| column.peak.1.as_secs_f64()),
+        marker_label: "most in one window: over the limit",
         ..ThroughputWindow::from_metrics(sim.metrics(), sim.now(), seconds)
     }
 }

@@ -18,15 +18,21 @@ pub fn ClusterThroughput(
 ) -> impl IntoView {
     let pg = playground;
     let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ s.completed_buckets));
+    // The legend follows what is drawn: the rejected series is cut at the top when it runs above.
+    let legend = RwSignal::new(throughput_legend(true));
     let render = move |layers: &mut Layers, env: u64| {
         let data = pg.with_runner(|r| {
             r.sims().first().map(|sim| ThroughputWindow {
                 allowed_rate: Some(sim.scenario().allowed_rate()),
+                admitted_scale: true,
                 ..ThroughputWindow::from_metrics(sim.metrics(), sim.now(), THROUGHPUT_SECONDS)
             })
         });
         let Some(data) = data.flatten() else { return Ok(()) };
         let axes = throughput_axes(&data, data.y_max(), false);
+        if legend.with_untracked(|l| *l != axes.legend) {
+            legend.set(axes.legend.clone());
+        }
         layers.draw(&axes, env, |plot, style| draw_throughput_data(plot, &data, style).map_err(|e| e.to_string()))
     };
     let label = "Step chart of the admitted requests per second of the whole cluster (solid line) and the rejected ones (dashed line) over the run so far, up to its last 60 simulated seconds, with the rate one limiter allows as a dotted line";
@@ -34,10 +40,10 @@ pub fn ClusterThroughput(
         <figure class="panel chart-card throughput-card cluster-throughput">
             <figcaption>
                 <span class="chart-title">"Throughput of the cluster"</span>
-                <span class="chart-sub">"per simulated second; admitted above the dotted line is more than one limiter allows"</span>
+                <span class="chart-sub">"per simulated second, scaled to what was admitted; above the dotted line is more than one limiter allows"</span>
             </figcaption>
             <PlotCanvas id="cluster-chart" label=label.to_string() redraw=redraw render=render class="plot"
-                legend=Signal::stored(throughput_legend(true)) />
+                legend=Signal::from(legend) />
         </figure>
     }
 }

@@ -273,6 +273,7 @@ fn draw_card<DB: DrawingBackend>(
             Card::Throughput if is_cluster(sc) => {
                 let data = ThroughputWindow {
                     allowed_rate: Some(sc.allowed_rate()),
+                    admitted_scale: true,
                     ..ThroughputWindow::from_metrics(sim.metrics(), sim.now(), THROUGHPUT_SECONDS)
                 };
                 draw_throughput(&inner, &data, style).map_err(e)
