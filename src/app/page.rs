@@ -33,16 +33,17 @@ use crate::present::options::View;
 use crate::present::share::link::Link;
 use crate::sim::engine::capabilities::Part;
 use crate::sim::query::Problem;
-use crate::sim::{Capabilities, Nanos, Rate, Scenario};
+use crate::sim::{Capabilities, Nanos, Scenario};
 
 /// Simulated seconds computed at once when the user prefers reduced motion, so the page opens
 /// on a finished picture instead of an animation.
 const REDUCED_MOTION_PREVIEW: u64 = 30;
 
-/// The scenario the page opens with: arrivals above the refill rate, so the first rejection,
-/// the steady state and the 429s are all there to see within seconds.
+/// The scenario the page opens with: the engine's default, the same a link or the CLI opens
+/// without keys — arrivals above the refill rate, so the first rejection, the steady state and
+/// the 429s are all there to see within seconds.
 fn first_scenario() -> Scenario {
-    Scenario { rate: Rate::per_sec(8), ..Scenario::default() }
+    Scenario::default()
 }
 
 /// What a frame shows (`?embed=1`): the compact layout of [`EmbedApp`], one server's cards. It is

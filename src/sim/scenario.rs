@@ -164,7 +164,7 @@ impl Default for Scenario {
             limit: None,
             window: None,
             count_rejected: false,
-            rate: Rate::per_sec(4),
+            rate: Rate::per_sec(8),
             traffic: TrafficShape::Constant,
             burst_on: Nanos::from_secs(1),
             burst_off: Nanos::from_secs(4),

@@ -35,7 +35,7 @@ pub fn json_string(s: &str) -> String {
 /// use ratelimit_playground::sim::Scenario;
 /// let json = scenario_json(&Scenario::from_query("algo=gcra&refill=2.5").unwrap(), LinkView::Single);
 /// let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-/// assert_eq!(v["query"], "algo=gcra&refill=2.5&rate=4");
+/// assert_eq!(v["query"], "algo=gcra&refill=2.5&rate=8");
 /// assert_eq!(v["scenario"]["refill"], 2.5);
 /// assert_eq!(v["scenario"]["outage"], "none");
 /// ```

@@ -76,14 +76,15 @@ pub fn tour_query(step: usize) -> String {
 }
 
 /// The scenario keys of a link: every key that differs from the engine's default, and always
-/// `rate` (the page opens on another rate than the CLI's default, so a link states it).
+/// `rate`, the one number every run is about (and so every link made before the page and the
+/// engine shared their default rate opens as it did).
 ///
 /// ```
 /// use ratelimit_playground::present::share::link::scenario_query;
 /// use ratelimit_playground::sim::Scenario;
-/// assert_eq!(scenario_query(&Scenario::default()), "rate=4");
+/// assert_eq!(scenario_query(&Scenario::default()), "rate=8");
 /// let sc = Scenario::from_query("seed=7&algo=gcra").unwrap();
-/// assert_eq!(scenario_query(&sc), "algo=gcra&rate=4&seed=7");
+/// assert_eq!(scenario_query(&sc), "algo=gcra&rate=8&seed=7");
 /// ```
 pub fn scenario_query(sc: &Scenario) -> String {
     sc.to_query_with("rate")
@@ -106,7 +107,7 @@ pub fn share_query(sc: &Scenario, view: LinkView) -> String {
 /// use ratelimit_playground::sim::Scenario;
 /// let frame = Frame { controls: vec![EmbedControl::Rate, EmbedControl::Capacity], ..Frame::default() };
 /// let q = embed_query(&Scenario::default(), LinkView::Single, &frame);
-/// assert_eq!(q, "rate=4&embed=1&controls=rate,capacity");
+/// assert_eq!(q, "rate=8&embed=1&controls=rate,capacity");
 /// ```
 pub fn embed_query(sc: &Scenario, view: LinkView, frame: &Frame) -> String {
     let mut q = share_query(sc, view);

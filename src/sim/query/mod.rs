@@ -294,7 +294,7 @@ impl Scenario {
     ///
     /// ```
     /// use ratelimit_playground::sim::Scenario;
-    /// assert_eq!(Scenario::default().to_query_with("rate"), "rate=4");
+    /// assert_eq!(Scenario::default().to_query_with("rate"), "rate=8");
     /// ```
     pub fn to_query_with(&self, key: &str) -> String {
         self.query_pairs(false, key).join("&")

@@ -35,7 +35,7 @@ impl Problem {
     /// let words: Vec<String> = problems.iter().map(|p| p.notice().to_string()).collect();
     /// assert_eq!(words, [
     ///     "nodes: 40 is out of range; allowed: from 1 to 16 nodes; using 16",
-    ///     "rate: 'x' is not a number; allowed: from 0.001 to 100000 requests/s; using the default, 4",
+    ///     "rate: 'x' is not a number; allowed: from 0.001 to 100000 requests/s; using the default, 8",
     ///     "bogus: is not a known parameter (see the query keys in the README); ignored",
     /// ]);
     /// ```
