@@ -127,7 +127,15 @@ pub fn Slider(
 
 /// Writes `words` in the note of the slider that `control` (its field or range input) is in:
 /// a plain text node, not a reactive value (each costs the first module's wasm its own code).
+/// A note speaks of the last value typed, so any later edit of a slider clears every note first.
 fn say(control: &web_sys::Element, words: &str) {
+    if let Ok(notes) = document().query_selector_all(".field-note:not(:empty)") {
+        for i in 0..notes.length() {
+            if let Some(note) = notes.item(i) {
+                note.set_text_content(None);
+            }
+        }
+    }
     let note = control.closest(".slider").ok().flatten().and_then(|s| s.query_selector(".field-note").ok().flatten());
     if let Some(note) = note {
         note.set_text_content(Some(words));

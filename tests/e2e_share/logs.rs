@@ -250,6 +250,9 @@ async fn drive_logs() {
         "the playground replays a trace",
     )
     .await;
+    // It starts a second before the key's first request: something happens at once.
+    let first = "Number(document.querySelector('#requests').textContent.replace(/,/g, '')) > 0";
+    wait_until(&client, first, Duration::from_secs(6), "the replay's first request within seconds").await;
     click(&client, "#play").await; // pause, then run to the end of the key's requests
     for _ in 0..2 {
         click(&client, "#jump-600").await;

@@ -32,7 +32,7 @@ use crate::present::units::format_number;
 use crate::sim::logs::output::product_config;
 use crate::sim::logs::policy::PolicyKeys;
 use crate::sim::logs::samples::SAMPLES;
-use crate::sim::logs::watch::replay;
+use crate::sim::logs::watch::{lead_in, replay};
 use crate::sim::{Scenario, Trace, TrafficShape};
 use worker::LogWorker;
 
@@ -187,13 +187,15 @@ fn watch(root: &Element, pg: Playground) -> Option<String> {
     let trace = Trace::parse(&attr("data-times").replace(',', "\n")).ok()?;
     let base = attr("data-base").parse::<u64>().ok()?;
     let live = pg.scenario.with_untracked(|s| replay(&trace, base, s));
-    let (key, n) = (attr("data-key"), live.len() as u64);
+    let (key, n, skip) = (attr("data-key"), live.len() as u64, lead_in(&live));
     pg.edit(|s| (s.traffic, s.trace) = (TrafficShape::Trace, Some(Arc::new(live))));
+    // The window's quiet start is computed at once: the replay shows its first request soon.
+    pg.jump_by(skip);
     pg.running.set(true);
     if let Some(w) = web_sys::window() {
         w.scroll_to_with_x_and_y(0.0, 0.0);
     }
-    Some(watching(&key, n, &pg.scenario.with_untracked(scenario_words)))
+    Some(watching(&key, n, &pg.scenario.with_untracked(scenario_words), skip.as_secs_f64()))
 }
 
 /// Starts analysing the current source under the playground's policy.

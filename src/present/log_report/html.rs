@@ -3,10 +3,11 @@
 use crate::markup::escape;
 
 /// A table with `id`, its caption, column heads and rows of cells (already markup; the first
-/// cell of each row is its header). `marked` rows get the class `recommended`.
+/// cell of each row is its header). `marked` rows get the class `recommended`. It scrolls
+/// sideways in a region of its own, which the keyboard can reach and scroll.
 pub fn table(id: &str, caption: &str, heads: &[&str], rows: &[(bool, Vec<String>)]) -> String {
     let mut out = format!(
-        "<div class=\"log-scroll\"><table class=\"log-table\" id=\"{id}\"><caption>{}</caption><thead><tr>",
+        "<div class=\"log-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"{0}\"><table class=\"log-table\" id=\"{id}\"><caption>{0}</caption><thead><tr>",
         escape(caption)
     );
     for h in heads {

@@ -6,7 +6,7 @@
 
 use super::wire::Phase;
 use crate::markup::escape;
-use crate::present::units::{format_number, group_thousands};
+use crate::present::units::{format_number, format_secs, group_thousands};
 use crate::sim::logs::sizing::Objective;
 use crate::sim::logs::{KeyBy, LogFormat};
 
@@ -133,13 +133,23 @@ pub fn applied(policy: &str) -> String {
 /// ```
 /// use ratelimit_playground::present::log_report::panel::watching;
 /// assert_eq!(
-///     watching("10.0.0.<1>", 1200, "Token bucket, burst 10 at 5/s"),
+///     watching("10.0.0.<1>", 1200, "Token bucket, burst 10 at 5/s", 0.0),
 ///     "<p class=\"hint\" id=\"log-watching\" role=\"status\">↑ The playground above replays 10.0.0.&lt;1&gt;'s 1,200 requests under Token bucket, burst 10 at 5/s.</p>"
 /// );
+/// assert!(watching("k", 3, "p", 17.5).contains("from t = 17.5 s: a second before its first request"));
 /// ```
-pub fn watching(key: &str, requests: u64, policy: &str) -> String {
+pub fn watching(key: &str, requests: u64, policy: &str, from_s: f64) -> String {
+    let from = if from_s > 0.0 {
+        format!(
+            ", from t = {}: a second before its first request (the replay keeps the window that request falls in; \
+             the quiet time before it is computed at once)",
+            format_secs(from_s)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "<p class=\"hint\" id=\"log-watching\" role=\"status\">↑ The playground above replays {}'s {} requests under {}.</p>",
+        "<p class=\"hint\" id=\"log-watching\" role=\"status\">↑ The playground above replays {}'s {} requests under {}{from}.</p>",
         escape(key),
         group_thousands(requests),
         escape(policy)

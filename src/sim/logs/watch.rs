@@ -88,6 +88,21 @@ pub fn replay(trace: &Trace, base: u64, sc: &Scenario) -> Trace {
     Trace::from_times(times).unwrap_or_else(|| trace.clone())
 }
 
+/// How far a replay is jumped at once when it starts: to a second before its first request, so
+/// the playground shows something happen at once instead of waiting out the start of the window
+/// the replay keeps ([`replay`]). Zero for a first request in the first second.
+///
+/// ```
+/// use ratelimit_playground::sim::logs::watch::lead_in;
+/// use ratelimit_playground::sim::{Nanos, Trace};
+/// let t = Trace::from_times(vec![18_500_000_000, 19_000_000_000]).unwrap();
+/// assert_eq!(lead_in(&t), Nanos::from_millis(17_500));
+/// ```
+pub fn lead_in(trace: &Trace) -> crate::sim::Nanos {
+    let first = trace.times().first().copied().unwrap_or(0);
+    crate::sim::Nanos(first.saturating_sub(crate::sim::time::NANOS_PER_SEC))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
