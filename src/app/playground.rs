@@ -157,6 +157,14 @@ impl Playground {
         self.install(runner);
     }
 
+    /// Runs `scenario` (valid: a story's or a tour step's, held so by their tests) from t = 0,
+    /// playing: one new run, not an edit's replay followed by a reset.
+    pub fn play_from_start(&self, scenario: Scenario) {
+        self.scenario.set(scenario);
+        self.reset();
+        self.running.set(true);
+    }
+
     /// Starts over from t = 0, whether playing or not.
     pub fn reset(&self) {
         self.install(Runner::with(&self.scenario.get_untracked(), self.compare.get_untracked(), self.caps));

@@ -14,6 +14,15 @@ use crate::chart::plot::Key;
 
 /// A chart canvas driven by `render(layers, env)`, which reads its data, picks its axes
 /// and calls [`Layers::draw`].
+/// Keeps `legend` (a [`PlotCanvas`]'s) equal to the keys of what was just drawn, so a key
+/// that comes and goes with the data (a marker in view, a series cut at the top) is listed only
+/// while it is drawn. Called from a render, which runs when a simulated second completes.
+pub fn follow_legend(legend: RwSignal<Vec<Key>>, drawn: &[Key]) {
+    if legend.with_untracked(|l| l.as_slice() != drawn) {
+        legend.set(drawn.to_vec());
+    }
+}
+
 #[component]
 pub fn PlotCanvas<F>(
     /// Element id of the data canvas (what tests and assistive technology look at).

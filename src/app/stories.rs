@@ -27,10 +27,8 @@ pub fn Stories(
         chosen.set(Some(p));
         pg.compare.set(false);
         pg.cluster.set(cluster);
-        pg.edit(|s| *s = next);
         // A story starts at its beginning, playing.
-        pg.reset();
-        pg.running.set(true);
+        pg.play_from_start(next);
     };
     let running = move |p: Story| pg.scenario.with(|s| Scenario::from_query(p.query).ok().as_ref() == Some(s));
     let buttons = stories

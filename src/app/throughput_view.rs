@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::playground::Playground;
-use super::plot_canvas::PlotCanvas;
+use super::plot_canvas::{follow_legend, PlotCanvas};
 use crate::chart::canvas::Layers;
 use crate::chart::throughput::{draw_throughput_data, throughput_axes, throughput_legend};
 use crate::present::chart_data::{self, THROUGHPUT_SECONDS};
@@ -20,7 +20,6 @@ pub fn ThroughputChart(
 ) -> impl IntoView {
     let pg = playground;
     let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ s.completed_buckets));
-    // The legend follows what is drawn: the marker's key while the marker is in view.
     let legend = RwSignal::new(throughput_legend(true));
     let render = move |layers: &mut Layers, env: u64| {
         let Some(data) =
@@ -29,9 +28,7 @@ pub fn ThroughputChart(
             return Ok(());
         };
         let axes = throughput_axes(&data, data.y_max(), false);
-        if legend.with_untracked(|l| *l != axes.legend) {
-            legend.set(axes.legend.clone());
-        }
+        follow_legend(legend, &axes.legend);
         layers.draw(&axes, env, |plot, style| draw_throughput_data(plot, &data, style).map_err(|e| e.to_string()))
     };
     let over = Memo::new(move |_| pg.snapshot.with(|s| s.main().filter(|c| c.over_limit()).map(|c| (c.peak, c.limit))));

@@ -19,9 +19,7 @@ pub fn go_to(pg: Playground, n: usize) {
     pg.tour.set(Some(n));
     pg.compare.set(false);
     pg.cluster.set(s.multi_node());
-    pg.edit(|sc| *sc = s.scenario());
-    pg.reset();
-    pg.running.set(true);
+    pg.play_from_start(s.scenario());
 }
 
 /// Starts the tour at its first step, from the top of the page.

@@ -26,6 +26,8 @@ pub fn ClusterStats(
     let over = move || r.with(ClusterReadout::over_label);
     let share = move || r.with(ClusterReadout::share_label);
     let store = Memo::new(move |_| pg.scenario.with(|s| s.store));
+    // A memo, so the line is drawn anew only when its words change, not at every readout.
+    let below_zero = Memo::new(move |_| pg.scenario.with(|sc| r.with(|r| r.below_zero(sc))));
     view! {
         <section class="stats cluster-stats" aria-label="Counts since t = 0">
             <dl class="counters cluster-counters">
@@ -46,7 +48,7 @@ pub fn ClusterStats(
                     <li id="lost-updates">{move || r.with(|r| format!("{} lost updates", group_thousands(r.lost_updates)))}</li>
                 </Show>
                 {move || pg.scenario.with(cannot_race).map(|why| view! { <li id="no-race" class="no-race">{why}</li> })}
-                {move || pg.scenario.with(|sc| r.with(|r| r.below_zero(sc))).map(|why| view! { <li id="below-zero">{why}</li> })}
+                {move || below_zero.get().map(|why| view! { <li id="below-zero">{why}</li> })}
                 <Show when=move || pg.scenario.with(|s| crate::sim::store_keys::failover(&s.product).is_some())>
                     <li id="lost-increments">{move || r.with(|r| format!("{} increments lost in the failover", group_thousands(r.replica.map_or(0, |(lost, _)| lost))))}</li>
                 </Show>

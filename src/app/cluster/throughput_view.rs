@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::app::playground::Playground;
-use crate::app::plot_canvas::PlotCanvas;
+use crate::app::plot_canvas::{follow_legend, PlotCanvas};
 use crate::chart::canvas::Layers;
 use crate::chart::throughput::{draw_throughput_data, throughput_axes, throughput_legend, ThroughputWindow};
 use crate::present::chart_data::THROUGHPUT_SECONDS;
@@ -18,7 +18,6 @@ pub fn ClusterThroughput(
 ) -> impl IntoView {
     let pg = playground;
     let redraw = Memo::new(move |_| pg.snapshot.with(|s| (s.generation << 40) ^ s.completed_buckets));
-    // The legend follows what is drawn: the rejected series is cut at the top when it runs above.
     let legend = RwSignal::new(throughput_legend(true));
     let render = move |layers: &mut Layers, env: u64| {
         let data = pg.with_runner(|r| {
@@ -30,9 +29,7 @@ pub fn ClusterThroughput(
         });
         let Some(data) = data.flatten() else { return Ok(()) };
         let axes = throughput_axes(&data, data.y_max(), false);
-        if legend.with_untracked(|l| *l != axes.legend) {
-            legend.set(axes.legend.clone());
-        }
+        follow_legend(legend, &axes.legend);
         layers.draw(&axes, env, |plot, style| draw_throughput_data(plot, &data, style).map_err(|e| e.to_string()))
     };
     let label = "Step chart of the admitted requests per second of the whole cluster (solid line) and the rejected ones (dashed line) over the run so far, up to its last 60 simulated seconds, with the rate one limiter allows as a dotted line";
