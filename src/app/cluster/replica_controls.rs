@@ -73,36 +73,47 @@ pub fn ReplicaControls(
             }
         })
     };
+    // What does not apply is not shown (a greyed control reads as broken and is hard to read):
+    // without a shared store the group is its hint; the lag only with a failover or replica
+    // reads; the split only where it can run.
+    let splits = Signal::derive(move || matches!(store.get(), StoreMode::Atomic | StoreMode::Race));
     view! {
-        <fieldset class="group in-use replica-group" class:unused=move || !shared.get()>
+        <fieldset class="group in-use replica-group">
             <legend>"Replica, clocks, keys"</legend>
-            <label class="check">
-                <input type="checkbox" id="failover-on" prop:checked=move || at.get().is_some() prop:disabled=move || !shared.get()
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        pg.edit(|s| s.product.set(&FAILOVER, if on { FIRST_FAILOVER_MS } else { 0 }));
-                    } />
-                <span>"Fail over to the replica"</span>
-            </label>
-            <Show when=move || at.get().is_some()>
-                <Slider id="failover-at" label="The primary dies at" unit="s" scale=FAILOVER_AT_S range=field_range(FAILOVER.key)
-                    value=Signal::derive(move || at.get().map_or(10.0, |t| t.as_nanos() as f64 / 1e9))
-                    on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&FAILOVER, (v * 1e3).round().max(1.0) as u64))) />
+            <Show when=move || shared.get()>
+                <label class="check">
+                    <input type="checkbox" id="failover-on" prop:checked=move || at.get().is_some()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            pg.edit(|s| s.product.set(&FAILOVER, if on { FIRST_FAILOVER_MS } else { 0 }));
+                        } />
+                    <span>"Fail over to the replica"</span>
+                </label>
+                <Show when=move || at.get().is_some()>
+                    <Slider id="failover-at" label="The primary dies at" unit="s" scale=FAILOVER_AT_S range=field_range(FAILOVER.key)
+                        value=Signal::derive(move || at.get().map_or(10.0, |t| t.as_nanos() as f64 / 1e9))
+                        on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&FAILOVER, (v * 1e3).round().max(1.0) as u64))) />
+                </Show>
+                <Show when=move || used.get()>
+                    <Slider id="replica-lag" label="The replica lags behind" unit="ms" scale=REPLICA_LAG_MS range=field_range(REPLICA_LAG.key)
+                        value=lag_ms
+                        on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&REPLICA_LAG, (v * 1e3).round().max(0.0) as u64))) />
+                </Show>
             </Show>
-            <Slider id="replica-lag" label="The replica lags behind" unit="ms" scale=REPLICA_LAG_MS range=field_range(REPLICA_LAG.key)
-                value=lag_ms disabled=Signal::derive(move || !used.get())
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&REPLICA_LAG, (v * 1e3).round().max(0.0) as u64))) />
             <p class="hint" id="replica-hint">{hint}</p>
-            <Slider id="skew" label="Node clocks apart by ±" unit="ms" scale=SKEW_MS range=field_range(SKEW.key)
-                value=Signal::derive(move || sc.with(|s| s.product.get(&SKEW)) as f64 / 1e3) disabled=Signal::derive(move || !shared.get())
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&SKEW, (v * 1e3).round().max(0.0) as u64))) />
-            <ChoiceMenu playground=pg choice=Choice { id: "now", label: "Time from", key: &NOW,
-                labels: &["each node's clock", "Redis TIME"] } />
-            <Slider id="shards" label="Split the limit over" unit="keys" scale=SHARD_KEYS range=field_range(SHARDS.key)
-                value=Signal::derive(move || sc.with(crate::sim::shards::count) as f64)
-                disabled=Signal::derive(move || !matches!(store.get(), StoreMode::Atomic | StoreMode::Race))
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&SHARDS, v.round().clamp(1.0, 16.0) as u64))) />
-            <p class="hint" id="shards-hint">{shards_hint}</p>
+            <Show when=move || shared.get()>
+                <Slider id="skew" label="Node clocks apart by ±" unit="ms" scale=SKEW_MS range=field_range(SKEW.key)
+                    value=Signal::derive(move || sc.with(|s| s.product.get(&SKEW)) as f64 / 1e3)
+                    on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&SKEW, (v * 1e3).round().max(0.0) as u64))) />
+                <ChoiceMenu playground=pg choice=Choice { id: "now", label: "Time from", key: &NOW,
+                    labels: &["each node's clock", "Redis TIME"] } />
+                <Show when=move || splits.get()>
+                    <Slider id="shards" label="Split the limit over" unit="keys" scale=SHARD_KEYS range=field_range(SHARDS.key)
+                        value=Signal::derive(move || sc.with(crate::sim::shards::count) as f64)
+                        on_change=Callback::new(move |v: f64| pg.edit(|s| s.product.set(&SHARDS, v.round().clamp(1.0, 16.0) as u64))) />
+                </Show>
+                <p class="hint" id="shards-hint">{shards_hint}</p>
+            </Show>
         </fieldset>
     }
 }
