@@ -21,6 +21,8 @@ mod browser;
 mod capabilities;
 #[path = "e2e/first_paint.rs"]
 mod first_paint;
+#[path = "e2e/folds.rs"]
+mod folds;
 #[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;
@@ -70,7 +72,7 @@ pub(crate) async fn open_app(client: &Client, server: &StaticServer) {
     cdp(client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": ERROR_HOOK })).await;
     viewport(client, 1280, 800, 1.0, false).await;
     client.goto(&server.url).await.expect("open the app");
-    let mounted = "document.querySelector('#requests') && document.querySelector('#chart') && document.querySelector('#chart').width > 0";
+    let mounted = "document.querySelector('#requests') && document.querySelector('.controls .slider') && document.querySelector('#chart') && document.querySelector('#chart').width > 0";
     wait_until(client, mounted, Duration::from_secs(15), "the app has mounted").await;
 }
 
@@ -170,8 +172,13 @@ async fn loads_and_looks_right() {
     cdp(&client, "Emulation.setEmulatedMedia", calm).await;
     // The plain address (a reload would restore compare mode: the address holds the view).
     client.goto(&server.url).await.expect("reload the app");
-    wait_until(&client, "document.querySelector('#requests')", Duration::from_secs(15), "the app has mounted again")
-        .await;
+    wait_until(
+        &client,
+        "document.querySelector('.controls .slider')",
+        Duration::from_secs(15),
+        "the app has mounted again",
+    )
+    .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(text(&client, "#play").await, "Play", "with reduced motion the app should start paused");
     assert_eq!(page::clock_ns(&client).await, 30_000_000_000, "the preview is 30 simulated seconds");

@@ -35,7 +35,9 @@ use std::time::Duration;
 
 use browser::BrowserLog;
 use fantoccini::Client;
-use page::{cdp, click, clock_ns, counters, js, screenshot, set_control, slide, text, viewport, wait_until, PIXELS_OF};
+use page::{
+    cdp, click, clock_ns, counters, js, screenshot, set_control, slide, text, unfold, viewport, wait_until, PIXELS_OF,
+};
 use ratelimit_playground::present::cluster::presets::{NODES, RTT_MS};
 use ratelimit_playground::present::units::SliderScale;
 use serde_json::{json, Value};
@@ -58,7 +60,13 @@ async fn open_cluster(client: &Client, server: &StaticServer, pause: bool) {
     cdp(client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": ERROR_HOOK })).await;
     viewport(client, 1280, 800, 1.0, false).await;
     client.goto(&server.url).await.expect("open the app");
-    wait_until(client, "document.querySelector('#mode-cluster')", Duration::from_secs(15), "the app has mounted").await;
+    wait_until(
+        client,
+        "document.querySelector('#mode-cluster') && document.querySelector('.controls .slider')",
+        Duration::from_secs(15),
+        "the app has mounted",
+    )
+    .await;
     if pause {
         click(client, "#play").await;
         wait_until(client, "document.querySelector('#play').textContent === 'Play'", Duration::from_secs(2), "paused")
@@ -154,6 +162,10 @@ async fn drive_the_cluster() {
     slide_to(&client, "rate", RATE, 100.0, "100 requests per second").await;
     slide_to(&client, "nodes", NODES, 4.0, "4 nodes").await;
     slide_to(&client, "rtt", RTT_MS, 50.0, "50 milliseconds").await;
+    // The panels below the charts start folded: the reader opens them.
+    for panel in ["nodes-card", "modes-card", "sweep-card"] {
+        unfold(&client, panel).await;
+    }
 
     // Beside the simulated modes, what a real Redis measured at this node count (no request made).
     let note = text(&client, "#redis-measured").await;
@@ -326,6 +338,7 @@ async fn smooth_and_looks_right() {
     page::full_page_screenshot(&client, "cluster-mobile.png", 375).await;
     fields_show_their_values(&client, "at 375 px").await;
     // At a measured node count the real-Redis table fits the phone too.
+    unfold(&client, "modes-card").await;
     slide_to(&client, "nodes", NODES, 4.0, "4 nodes").await;
     wait_until(
         &client,
@@ -401,7 +414,13 @@ async fn hand_over_where_it_was() {
     // Poisson arrivals from a link (a seed of its own), paused a minute in, scrolled down to the
     // production panel.
     client.goto(&format!("{}?traffic=poisson&rate=2.7&seed=17", server.url)).await.expect("open the app");
-    wait_until(&client, "document.querySelector('#requests')", Duration::from_secs(15), "the app has mounted").await;
+    wait_until(
+        &client,
+        "document.querySelector('#requests') && document.querySelector('.controls .slider')",
+        Duration::from_secs(15),
+        "the app has mounted",
+    )
+    .await;
     click(&client, "#play").await;
     wait_until(&client, "document.querySelector('#play').textContent === 'Play'", Duration::from_secs(2), "paused")
         .await;
@@ -430,6 +449,7 @@ async fn hand_over_where_it_was() {
     js(&client, "scrollTo(0, 0);").await;
     screenshot(&client, "stand-ins-mobile-top.png").await;
     viewport(&client, 1280, 800, 1.0, false).await;
+    unfold(&client, "production").await;
     js(&client, "document.querySelector('#production').scrollIntoView();").await;
     let scrolled = js(&client, "return Math.round(scrollY);").await;
     assert!(scrolled.as_u64().unwrap_or(0) > 400, "scrolled down: {scrolled}");
@@ -471,8 +491,13 @@ async fn hand_over() {
     cdp(&client, "Page.addScriptToEvaluateOnNewDocument", json!({ "source": ERROR_HOOK })).await;
     viewport(&client, 1280, 800, 1.0, false).await;
     client.goto(&server.url).await.expect("open the app");
-    wait_until(&client, "document.querySelector('#mode-cluster')", Duration::from_secs(15), "the app has mounted")
-        .await;
+    wait_until(
+        &client,
+        "document.querySelector('#mode-cluster') && document.querySelector('.controls .slider')",
+        Duration::from_secs(15),
+        "the app has mounted",
+    )
+    .await;
     let first = fetched_modules(&client).await;
     assert!(
         first.len() == 1 && first[0].starts_with("ratelimit-playground-"),

@@ -75,7 +75,7 @@ pub(crate) async fn start() -> (StaticServer, Browser, Client) {
 pub(crate) async fn open(client: &Client, url: &str) {
     client.goto(url).await.unwrap_or_else(|e| panic!("open {url}: {e}"));
     let mounted =
-        "document.querySelector('#requests') && [...document.querySelectorAll('canvas')].some(c => c.width > 0)";
+        "document.querySelector('#requests') && (document.querySelector('.controls .slider') || !document.querySelector('.controls')) && [...document.querySelectorAll('canvas')].some(c => c.width > 0)";
     wait_until(client, mounted, Duration::from_secs(15), &format!("the app at {url} has mounted")).await;
 }
 
@@ -86,6 +86,8 @@ pub(crate) async fn load_panel(client: &Client, button: &str, ready: &str, focus
     let first =
         js(client, "return performance.getEntriesByType('resource').some(e => e.name.includes('ratelimit-full'));");
     assert_eq!(first.await, json!(false), "the page opens without the whole page's module");
+    // The stand-in starts folded, as every panel below the charts does.
+    page::unfold(client, button.trim_start_matches('#').trim_end_matches("-load")).await;
     click(client, button).await;
     let shown = format!("document.querySelector('{ready}') && !document.querySelector('{button}')");
     wait_until(client, &shown, Duration::from_secs(15), &format!("{button} loads the whole page")).await;

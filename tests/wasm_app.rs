@@ -22,8 +22,10 @@ fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
-/// A fresh 1100 px wide container attached to the body.
+/// A fresh 1100 px wide container attached to the body, with no panel remembered open from an
+/// earlier test.
 fn host() -> HtmlElement {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap().clear().unwrap();
     let host: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     host.style().set_property("width", "1100px").unwrap();
     document().body().unwrap().append_child(&host).unwrap();
@@ -32,6 +34,15 @@ fn host() -> HtmlElement {
 
 fn el(host: &HtmlElement, selector: &str) -> HtmlElement {
     host.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no {selector}")).unchecked_into()
+}
+
+/// Opens the folded panel `#id` by its title's button, as a reader does.
+async fn unfold(host: &HtmlElement, id: &str) {
+    let toggle = el(host, &format!("#{id} > h2 > .fold-toggle"));
+    assert_eq!(toggle.get_attribute("aria-expanded").as_deref(), Some("false"), "#{id} starts folded");
+    toggle.click();
+    TimeoutFuture::new(20).await;
+    assert!(host.query_selector(&format!("#{id}-body")).unwrap().is_some(), "#{id} did not open");
 }
 
 fn text_of(host: &HtmlElement, selector: &str) -> String {
@@ -277,6 +288,8 @@ async fn the_production_panel_follows_the_policy() {
     let host = host();
     let handle = mount_to(host.clone(), || view! { <App caps=modules::WHOLE /> });
     TimeoutFuture::new(200).await;
+    unfold(&host, "production").await;
+    TimeoutFuture::new(50).await;
     assert_eq!(
         host.query_selector_all("#production [role=tab]").unwrap().length() as usize,
         ratelimit_playground::sim::products::EXPORT_NAMES.len()
@@ -312,6 +325,8 @@ async fn multi_node_mode_draws_the_cluster_and_leaves_nothing_behind() {
     TimeoutFuture::new(100).await;
     assert!(host.query_selector("#state-chart").unwrap().is_none(), "the single view is still shown");
     assert!(host.query_selector("#nodes").unwrap().is_some(), "no cluster controls");
+    unfold(&host, "nodes-card").await;
+    unfold(&host, "code-card").await;
 
     // Four nodes racing: a jump fills the counters, the per-node bars and both canvases.
     el(&host, "#jump-10").click();

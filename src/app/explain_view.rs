@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::fold::Fold;
 use super::playground::Playground;
 use crate::present::explain::Explanation as Text;
 use crate::present::options::View;
@@ -19,9 +20,8 @@ pub fn Explanation(
     let pg = playground;
     let text = Memo::new(move |_| explain(pg.view()));
     view! {
-        <section class="panel explain" aria-labelledby="explain-title" id="explanation">
-            <h2 id="explain-title">{move || text.get().title}</h2>
+        <Fold playground=pg id="explanation" class="explain" title=move || text.get().title>
             <p>{move || text.get().sentences.join(" ")}</p>
-        </section>
+        </Fold>
     }
 }

@@ -15,6 +15,7 @@ mod controls;
 pub(crate) mod convergence_view;
 pub mod crash;
 mod explain_view;
+pub mod fold;
 pub mod hooks;
 mod knob;
 mod legend;

@@ -11,8 +11,10 @@ use super::cluster::{ClusterControls, ClusterView, ModeSwitch};
 use super::compare_view::CompareView;
 use super::controls::Controls;
 use super::explain_view::Explanation;
+use super::fold::{start_folds, Fold};
 use super::hooks::in_view::use_in_view;
 use super::hooks::media::use_media_query;
+use super::hooks::settled::use_settled;
 use super::hooks::visibility::use_page_visible;
 use super::playback::Playback;
 use super::playground::Playground;
@@ -162,7 +164,14 @@ pub fn App(
         compare: |pg| view! { <CompareView playground=pg /> }.into_any(),
         share: |pg| view! { <ShareBar playground=pg /> }.into_any(),
         products: |pg| view! { <super::controls::ProductControls playground=pg /> }.into_any(),
-        logs: |pg| view! { <super::logs::LogsPanel playground=pg /> }.into_any(),
+        logs: |pg| {
+            view! {
+                <Fold playground=pg id="logs" class="logs" title=LOGS.title keep=true>
+                    <super::logs::LogsPanel playground=pg />
+                </Fold>
+            }
+            .into_any()
+        },
         production: |pg| view! { <ProductionPanel playground=pg /> }.into_any(),
         server: |pg| view! { <super::server_view::ServerPanel playground=pg /> }.into_any(),
         explain: crate::present::explain::explain,
@@ -182,6 +191,7 @@ pub fn App(
 /// The log panel as the light page shows it until the whole page is loaded.
 const LOGS: StandIn = StandIn {
     id: "logs",
+    class: "logs stand-in",
     title: "Your traffic: who would get a 429?",
     blurb: "Replay your own access log (nginx, Apache, JSON, CSV, ALB, CloudFront) through this policy, one limiter per client, and see who would have been refused — with the smallest policy that spares your clients. The log is read inside your browser and never leaves it.",
     button: ("logs-load", "Open the log tools"),
@@ -191,6 +201,7 @@ const LOGS: StandIn = StandIn {
 /// The production panel as the light page shows it until the whole page is loaded.
 const PRODUCTION: StandIn = StandIn {
     id: "production",
+    class: "production stand-in",
     title: "Use this in production",
     blurb: "This policy as configuration for the proxies, gateways and libraries that enforce it, with the units and burst semantics each one gets wrong — and each config run as that product computes it.",
     button: ("production-load", "Show the configurations"),
@@ -200,6 +211,7 @@ const PRODUCTION: StandIn = StandIn {
 /// The server behind the limiter as the light page shows it until the whole page is loaded.
 const SERVER: StandIn = StandIn {
     id: "server",
+    class: "server stand-in",
     title: "What the limiter protects",
     blurb:
         "The server behind it: latency at 90 % load, retry storms that outlive their spike, and what a limiter changes.",
@@ -259,9 +271,12 @@ fn Page(
     provide_chart_env(dark);
     let calm = reduced_motion.get_untracked();
     let handover = (parts.handover)();
+    // Handed over, the light page was painted already: everything mounts at once.
+    let settled = use_settled(handover.is_some());
     let running = handover.as_ref().map_or(!calm, |h| h.running);
     let pg = Playground::new(link.scenario.clone(), running, parts.caps);
     apply_view(pg, link.view);
+    start_folds(pg, handover.as_ref().map(|h| h.folds.clone()));
     pg.tour.set(link.tour.filter(|_| parts.tour.is_some()));
     use_url_sync(pg);
     if let Some(h) = handover {
@@ -309,14 +324,16 @@ fn Page(
             view! { <div class="results tour-results">{(tour.step)(pg, playback)}</div> }.into_any()
         }
         None => view! {
-            <Controls playground=pg cluster=parts.cluster_controls trace=parts.trace />
+            <Controls playground=pg cluster=parts.cluster_controls trace=parts.trace settled=settled />
             <div class="results">
                 <Playback playground=pg held=held />
                 {move || if compare.get() { (parts.compare)(pg) } else { single_or_cluster() }}
-                <Explanation playground=pg explain=parts.explain />
-                {(parts.server)(pg)}
-                {(parts.logs)(pg)}
-                {(parts.production)(pg)}
+                {move || settled.get().then(|| view! {
+                    <Explanation playground=pg explain=parts.explain />
+                    {(parts.server)(pg)}
+                    {(parts.logs)(pg)}
+                    {(parts.production)(pg)}
+                })}
             </div>
         }
         .into_any(),

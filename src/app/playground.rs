@@ -7,8 +7,10 @@ use leptos::prelude::*;
 
 use super::hooks::raf::use_raf_fn;
 use crate::present::clock::{FixedStep, STEP};
+use crate::present::folds::Folds;
 use crate::present::options::View;
 use crate::present::runner::Runner;
+use crate::present::share::link::LinkView;
 use crate::present::snapshot::Snapshot;
 use crate::sim::{Algorithm, Capabilities, Nanos, Scenario};
 
@@ -45,6 +47,9 @@ pub struct Playground {
     /// The step of the learner's tour shown (from 1), while the tour is shown
     /// ([`crate::present::tour`]).
     pub tour: RwSignal<Option<usize>>,
+    /// Which panels are open, per view, where panels fold (the page's; in an embed, `None`:
+    /// every card it shows is open). See [`super::fold`].
+    pub folds: RwSignal<Option<Folds>>,
     /// The parts of the engine this module has: a scenario needing another runs nothing here
     /// (its view hands it to the whole page).
     pub caps: Capabilities,
@@ -69,6 +74,7 @@ impl Playground {
             scenario: RwSignal::new(scenario),
             compare: RwSignal::new(false),
             tour: RwSignal::new(None),
+            folds: RwSignal::new(None),
             running: RwSignal::new(running),
             speed: RwSignal::new(1.0),
             readout: RwSignal::new(readout),
@@ -107,6 +113,17 @@ impl Playground {
             View::Compare
         } else {
             View::Single(self.scenario.with(|s| s.algo))
+        }
+    }
+
+    /// What the page shows, as a link's `view` key spells it (tracked).
+    pub fn link_view(&self) -> LinkView {
+        if self.compare.get() {
+            LinkView::Compare
+        } else if self.cluster.get() {
+            LinkView::Cluster
+        } else {
+            LinkView::Single
         }
     }
 

@@ -8,6 +8,7 @@
 use leptos::prelude::*;
 
 use super::controls::ChoiceMenu;
+use super::fold::Fold;
 use super::knob::field_range;
 use super::playground::Playground;
 use super::plot_canvas::PlotCanvas;
@@ -40,8 +41,7 @@ pub fn ServerPanel(
     let has_server = Memo::new(move |_| pg.scenario.with(|s| s.product.get(&WORKERS) > 0));
     let add = move |_| pg.edit(|s| s.product.set(&WORKERS, FIRST_WORKERS));
     view! {
-        <section class="panel server" id="server" aria-labelledby="server-title">
-            <h2 id="server-title">"What the limiter protects"</h2>
+        <Fold playground=pg id="server" class="server" title="What the limiter protects">
             <p class="hint">
                 "A server with finite capacity behind the limiter: requests it admits wait for one of the workers, "
                 "clients give up after their timeout and retry, and a full waiting room answers 503. Latency, wasted "
@@ -61,7 +61,7 @@ pub fn ServerPanel(
                     </p>
                 }.into_any()
             }}
-        </section>
+        </Fold>
     }
 }
 

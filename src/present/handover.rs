@@ -7,6 +7,7 @@
 //! never handed over: the light page has no trace tools, and choosing "Replay my traffic" is
 //! what it hands over.)
 
+use crate::present::folds::Folds;
 use crate::present::options::SPEEDS;
 use crate::sim::query::raw_pairs;
 
@@ -33,6 +34,8 @@ pub struct Handover {
     /// A `<select>` (its id) and the option (its value) the whole page chooses once mounted: the
     /// choice the visitor made on the light page that it cannot show ("Replay my traffic").
     pub choose: Option<(String, String)>,
+    /// The panels the visitor had opened, per view: the whole page opens the same ones.
+    pub folds: Folds,
 }
 
 impl Handover {
@@ -45,7 +48,10 @@ impl Handover {
         let plain = |id: &Option<String>| id.clone().filter(|id| plain_id(id));
         let choose = self.choose.as_ref().filter(|(id, value)| plain_id(id) && plain_id(value));
         let choose = choose.map(|(id, value)| format!("{id}.{value}"));
-        for (key, value) in [("focus", plain(&self.focus)), ("click", plain(&self.click)), ("choose", choose)] {
+        let folds = Some(self.folds.encode()).filter(|text| !text.is_empty());
+        for (key, value) in
+            [("focus", plain(&self.focus)), ("click", plain(&self.click)), ("choose", choose), ("panels", folds)]
+        {
             if let Some(id) = value {
                 text.push('&');
                 text.push_str(key);
@@ -58,8 +64,16 @@ impl Handover {
 
     /// Reads [`encode`](Self::encode)'s text; `None` if it is anything else.
     pub fn decode(text: &str) -> Option<Handover> {
-        let mut handover =
-            Handover { running: true, speed: 1.0, at_ns: 0, scroll: 0, focus: None, click: None, choose: None };
+        let mut handover = Handover {
+            running: true,
+            speed: 1.0,
+            at_ns: 0,
+            scroll: 0,
+            focus: None,
+            click: None,
+            choose: None,
+            folds: Folds::default(),
+        };
         let (mut running, mut speed, mut at, mut scroll) = (false, false, false, false);
         for pair in raw_pairs(text) {
             match pair {
@@ -73,6 +87,7 @@ impl Handover {
                 ("scroll", px) => (handover.scroll, scroll) = (px.parse().ok()?, true),
                 ("focus", id) if plain_id(id) => handover.focus = Some(id.to_string()),
                 ("click", id) if plain_id(id) => handover.click = Some(id.to_string()),
+                ("panels", text) => handover.folds = Folds::decode(text),
                 ("choose", choice) => {
                     let (id, value) = choice.split_once('.').filter(|(id, value)| plain_id(id) && plain_id(value))?;
                     handover.choose = Some((id.to_string(), value.to_string()));
@@ -95,6 +110,7 @@ fn plain_id(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::present::share::link::LinkView;
 
     #[test]
     fn a_handover_reads_back_as_it_was_written() {
@@ -107,7 +123,10 @@ mod tests {
         ] {
             let (focus, click) = (focus.map(str::to_string), click.map(str::to_string));
             let choose = choose.map(|(id, value): (&str, &str)| (id.to_string(), value.to_string()));
-            let h = Handover { running, speed, at_ns, scroll, focus, click, choose };
+            let mut folds = Folds::default();
+            folds.set(LinkView::Cluster, "modes-card", running);
+            folds.set(LinkView::Single, "server", true);
+            let h = Handover { running, speed, at_ns, scroll, focus, click, choose, folds };
             assert_eq!(Handover::decode(&h.encode()), Some(h.clone()), "{}", h.encode());
         }
     }
@@ -116,7 +135,9 @@ mod tests {
     fn a_focus_that_is_not_a_plain_id_is_left_out() {
         let odd = Some("x\"><script>".to_string());
         let choose = Some(("traffic".to_string(), "a.b".to_string()));
-        let h = Handover { running: true, speed: 1.0, at_ns: 7, scroll: 0, focus: odd.clone(), click: odd, choose };
+        let folds = Folds::default();
+        let h =
+            Handover { running: true, speed: 1.0, at_ns: 7, scroll: 0, focus: odd.clone(), click: odd, choose, folds };
         assert_eq!(h.encode(), "running=1&speed=2&at=7&scroll=0");
     }
 

@@ -12,6 +12,7 @@ pub mod differences;
 pub mod every_product;
 pub mod explain;
 pub mod explain_products;
+pub mod folds;
 pub mod handover;
 pub mod log_report;
 pub mod modules;

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::page::{click, counters, full_page_screenshot, js, screenshot, text, viewport, wait_until, PIXELS_OF};
+use super::page::{
+    click, counters, full_page_screenshot, js, screenshot, text, unfold, viewport, wait_until, PIXELS_OF,
+};
 use super::{launch, one_browser_at_a_time, open_app};
 
 #[test]
@@ -19,6 +21,7 @@ async fn pick_the_queue() {
     let (server, browser, client) = launch().await;
     open_app(&client, &server).await;
     // The light page (no server panel of its own) offers the queue beside the five meters.
+    unfold(&client, "server").await;
     assert_eq!(js(&client, "return !!document.querySelector('#server-load');").await, json!(true));
     // As a reader's click does, or the arrow keys: the radio takes the focus, then is chosen.
     js(&client, "const r = document.querySelector('#algo-leaky_bucket'); r.focus(); r.click(); return null;").await;
@@ -36,7 +39,7 @@ async fn pick_the_queue() {
         "the picker's focus kept",
     )
     .await;
-    assert_eq!(text(&client, "#explain-title").await, "How the leaky bucket (as a queue) behaves");
+    assert_eq!(text(&client, "#explanation-title").await, "How the leaky bucket (as a queue) behaves");
     assert_eq!(text(&client, ".chart-card:has(#state-chart) .chart-sub").await, "Requests waiting in the queue");
 
     // The opening scenario (8/s against a drain of 5/s) fills the queue: requests are held.

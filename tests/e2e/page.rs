@@ -57,6 +57,22 @@ pub async fn click(client: &Client, selector: &str) {
     js(client, &format!("document.querySelector('{selector}').click();")).await;
 }
 
+/// Opens the panel `#id` by its title's button, as a reader does, unless it is open already,
+/// and waits until its body is there (panels start folded: `src/app/fold.rs`).
+pub async fn unfold(client: &Client, id: &str) {
+    let script = format!(
+        "const b = document.querySelector('#{id} > h2 > .fold-toggle'); if (b && b.getAttribute('aria-expanded') === 'false') b.click(); return null;"
+    );
+    js(client, &script).await;
+    wait_until(
+        client,
+        &format!("document.querySelector('#{id}-body')"),
+        Duration::from_secs(5),
+        &format!("#{id} is open"),
+    )
+    .await;
+}
+
 /// The text of the element matching `selector`.
 pub async fn text(client: &Client, selector: &str) -> String {
     let value =

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use super::browser::BrowserLog;
 use super::harness::FRAME_PROBE;
-use super::page::{cdp, click, clock_ns, counters, js, set_control, slide, text, wait_until};
+use super::page::{cdp, click, clock_ns, counters, js, set_control, slide, text, unfold, wait_until};
 use super::{launch, one_browser_at_a_time, open_app};
 
 /// Playback speed of the busy tests, simulated seconds per real second.
@@ -398,6 +398,7 @@ async fn charts_out_of_view() {
     let (server, browser, client) = launch().await;
     open_app(&client, &server).await;
     // The whole page, whose production panel is tall enough to scroll the charts away.
+    unfold(&client, "production").await;
     click(&client, "#production-load").await;
     let whole = "document.querySelector('#production-snippet')";
     wait_until(&client, whole, Duration::from_secs(15), "the whole page has taken over").await;

@@ -9,7 +9,7 @@ use std::time::Duration;
 use fantoccini::Client;
 use serde_json::json;
 
-use super::page::{click, desktop_dark, js, phone, screenshot, text, wait_until, PIXELS_OF};
+use super::page::{click, desktop_dark, js, phone, screenshot, text, unfold, wait_until, PIXELS_OF};
 use super::{launch, one_browser_at_a_time, open_app};
 
 /// The share of finished requests answered in time, from the totals line ("… in time 123 (45.6 %) …").
@@ -42,6 +42,7 @@ async fn tell_the_stories() {
 
     // The light page stands in for the panel; its button hands over to the whole page.
     assert_eq!(text(&client, "#server-title").await, "What the limiter protects");
+    unfold(&client, "server").await;
     click(&client, "#server-load").await;
     wait_until(&client, "document.querySelector('#server-preset-storm')", Duration::from_secs(15), "the whole page")
         .await;

@@ -29,6 +29,9 @@ fn the_failing_store_stories_show_what_they_say() {
 async fn failing_store() {
     let (server, browser, client) = launch().await;
     open_cluster(&client, &server, true).await;
+    // Both panels start folded; opened, they stay open in this view for the rest of the visit.
+    unfold(&client, "failures").await;
+    unfold(&client, "code-card").await;
     js(&client, "document.querySelector('#failures').scrollIntoView(); return null;").await;
     assert_eq!(text(&client, "#failures-title").await, "When the store fails");
     // What a real Redis with a replica measured, beside the simulation (`make redis-table`).

@@ -14,12 +14,13 @@ async fn kong_sync() {
     viewport(&client, 1280, 800, 1.0, false).await;
     let link = "?algo=kong&limit=100&window=60&rate=200&nodes=4&store=sync&sync_rate=1&rtt=5";
     client.goto(&format!("{}{link}", server.url)).await.expect("open a Kong link");
-    let drawn = "document.querySelector('#topology') && document.querySelector('#topology').width > 0";
+    let drawn = "document.querySelector('#topology') && document.querySelector('#topology').width > 0 && document.querySelector('#store')";
     wait_until(&client, drawn, Duration::from_secs(15), "the multi-node view").await;
     assert_eq!(js(&client, "return document.querySelector('#store').value;").await, json!("sync"));
     assert_eq!(js(&client, "return document.querySelector('#sync-rate-field').value;").await, json!("1"));
     let hint = text(&client, "#store-hint").await;
     assert!(hint.contains("policy: redis") && hint.contains("not run here"), "{hint}");
+    unfold(&client, "code-card").await;
     assert!(text(&client, "#node-code").await.contains("redis.incrby(key, delta[win])"));
 
     // Each node decides on its own count between syncs: more than one exact limiter.

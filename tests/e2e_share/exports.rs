@@ -6,7 +6,7 @@ use fantoccini::Locator;
 use serde_json::{json, Value};
 
 use super::browser::BrowserLog;
-use super::page::{click, js, text, wait_until};
+use super::page::{click, js, text, unfold, wait_until};
 use super::{assert_clean, open, save_png, start};
 
 /// Records downloads instead of saving them: every object URL's blob in `window.__blobs`, every
@@ -113,7 +113,8 @@ pub async fn csp_exports_and_production() {
     assert_eq!(text(&client, "#export-status").await, "Saved ratelimit-scenario.json.");
 
     // The production panel: a tab per product's target, each with its snippet and its notes; arrow keys move
-    // between the tabs; Copy copies the snippet shown.
+    // between the tabs; Copy copies the snippet shown. (It starts folded, as every panel below the charts.)
+    unfold(&client, "production").await;
     let names =
         js(&client, "return [...document.querySelectorAll('#production [role=tab]')].map(t => t.dataset.target);")
             .await;

@@ -216,6 +216,11 @@ async fn drive_logs() {
         "(q => (q.get('capacity') ?? '10') === '{cap_value}' && q.get('refill') === '{refill_value}')(new URLSearchParams(location.search))"
     );
     wait_until(&client, &applied, Duration::from_secs(5), "the URL carries the applied policy").await;
+    // The confirmation's link opens the production panel (folded until then) and goes to it.
+    let confirmed = "document.querySelector('#log-apply + #log-applied a')";
+    wait_until(&client, confirmed, Duration::from_secs(3), "the confirmation under the button").await;
+    click(&client, "#log-applied a").await;
+    wait_until(&client, "document.querySelector('#production-body')", Duration::from_secs(3), "the panel opens").await;
     let production = text(&client, "#production-policy").await;
     let value = |kv: &str| kv.split('=').nth(1).unwrap().to_string();
     assert!(production.contains(&value(&cap)), "the production panel follows: {production}");

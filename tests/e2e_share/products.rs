@@ -309,7 +309,7 @@ pub async fn products_run_in_the_whole_page() {
     assert_eq!(modules_fetched(&client).await, (true, false), "the page opens on its first module");
     click(&client, "#jump-60").await;
     set_control(&client, "#algo-product", "governor", "change").await;
-    let governed = "document.querySelector('#explain-title')?.textContent === 'How governor behaves'";
+    let governed = "document.querySelector('#explanation-title')?.textContent === 'How governor behaves'";
     wait_until(&client, governed, Duration::from_secs(15), "the whole page explains governor").await;
     assert_eq!(modules_fetched(&client).await, (true, true));
     assert_eq!(js(&client, "return document.querySelector('#algo-product').value;").await, json!("governor"));
@@ -324,7 +324,8 @@ pub async fn products_run_in_the_whole_page() {
 
     // A product link: the loader starts the whole page at once; the first module never loads.
     open(&client, &format!("{}?algo=envoy&rate=9", server.url)).await;
-    let envoy = "document.querySelector('#explain-title')?.textContent === \"How Envoy's local rate limit behaves\"";
+    let envoy =
+        "document.querySelector('#explanation-title')?.textContent === \"How Envoy's local rate limit behaves\"";
     wait_until(&client, envoy, Duration::from_secs(15), "the whole page explains Envoy").await;
     assert_eq!(modules_fetched(&client).await, (false, true), "a product link opens the whole page directly");
     assert_eq!(js(&client, "return !!document.querySelector('#envoy-timer');").await, json!(true));

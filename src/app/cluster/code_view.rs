@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::app::fold::Fold;
 use crate::app::playground::Playground;
 use crate::present::cluster::choices::short_name;
 use crate::present::cluster::code::{current, node_code, Current, Step};
@@ -55,8 +56,7 @@ pub fn CodeCard(
             .collect_view()
     };
     view! {
-        <section class="panel code-card" aria-labelledby="code-title">
-            <h2 id="code-title">{move || format!("On each node · {}", short_name(store.get()))}</h2>
+        <Fold playground=pg id="code-card" class="code-card" title=move || format!("On each node · {}", short_name(store.get()))>
             <pre class="code" id="node-code" data-step=move || step.get().map(|s| format!("{s:?}")).unwrap_or_default()><code>{lines}</code></pre>
             <p class="hint code-now" aria-live="off">{move || now.get().as_ref().map(caption).unwrap_or_else(|| "Waiting for the first request.".into())}</p>
             <Show when=move || store.get() == StoreMode::Race>
@@ -69,6 +69,6 @@ pub fn CodeCard(
                 <h3 class="code-sub">"At the store: the script, run atomically"</h3>
                 <pre class="code lua" id="lua-script" class:lit=move || step.get() == Some(Step::Script)><code>{move || lua.get()}</code></pre>
             </Show>
-        </section>
+        </Fold>
     }
 }

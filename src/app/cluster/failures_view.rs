@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::app::fold::Fold;
 use crate::app::playground::Playground;
 use crate::app::stories::Stories;
 use crate::present::cluster::failures::{measured_note, STORIES};
@@ -14,8 +15,7 @@ pub fn FailuresPanel(
     playground: Playground,
 ) -> impl IntoView {
     view! {
-        <section class="panel failures" id="failures" aria-labelledby="failures-title">
-            <h2 id="failures-title">"When the store fails"</h2>
+        <Fold playground=playground id="failures" class="failures" title="When the store fails">
             <p class="hint">
                 "Redis replicates asynchronously. A failover promotes a replica that has not seen the last "
                 "increments, and a replica read for speed answers with a count that is behind: both let "
@@ -24,6 +24,6 @@ pub fn FailuresPanel(
             </p>
             <Stories playground=playground stories=&STORIES cluster=true watch_id="failures-watch" />
             {measured_note().map(|note| view! { <p class="hint" id="failures-measured">{note}</p> })}
-        </section>
+        </Fold>
     }
 }

@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 
+use crate::app::fold::Fold;
 use crate::app::playground::Playground;
 use crate::present::cluster::choices::short_name;
 use crate::present::cluster::measured;
@@ -24,8 +25,7 @@ pub fn ModesTable(
     let secs = Memo::new(move |_| pg.scenario.with(|s| stretch(s).as_secs_f64()));
     let nodes = Memo::new(move |_| pg.scenario.with(|s| s.nodes));
     view! {
-        <section class="panel modes-card" aria-labelledby="modes-title">
-            <h2 id="modes-title">"What the round trip buys"</h2>
+        <Fold playground=pg id="modes-card" class="modes-card" title="What the round trip buys">
             <p class="hint">{move || format!("Each store mode on these arrivals for {} of simulated time, computed at once.", format_secs(secs.get()))}</p>
             <table class="modes" id="modes">
                 <thead>
@@ -51,7 +51,7 @@ pub fn ModesTable(
                 </tbody>
             </table>
             <MeasuredOnRedis nodes=nodes />
-        </section>
+        </Fold>
     }
 }
 

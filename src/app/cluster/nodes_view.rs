@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::app::fold::Fold;
 use crate::app::playground::Playground;
 use crate::present::units::group_thousands;
 
@@ -41,14 +42,13 @@ pub fn NodeBars(
         }
     };
     view! {
-        <section class="panel nodes-card" aria-labelledby="nodes-title">
-            <h2 id="nodes-title">"Admitted per node"</h2>
+        <Fold playground=pg id="nodes-card" class="nodes-card" title="Admitted per node">
             <p class="hint">"The tick marks an equal share of what one exact limiter admitted."</p>
             <ol class="node-bars" id="node-bars">
                 <For each=move || 0..counts.with(|(c, _)| c.len()) key=|i| *i let:i>
                     {bar(i)}
                 </For>
             </ol>
-        </section>
+        </Fold>
     }
 }

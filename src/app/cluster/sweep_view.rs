@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::app::fold::Fold;
 use crate::app::playground::Playground;
 use crate::present::cluster::presets::{describe, edge_preset};
 use crate::present::cluster::sweep::{
@@ -69,8 +70,7 @@ pub fn SweepCard(
             .collect_view()
     };
     view! {
-        <section class="panel sweep-card" aria-labelledby="sweep-title">
-            <h2 id="sweep-title">"The edge design: overshoot by nodes and sync delay"</h2>
+        <Fold playground=pg id="sweep-card" class="sweep-card" title="The edge design: overshoot by nodes and sync delay">
             <p class="hint">
                 "Each node decides at once from its own view and syncs the count asynchronously. Production designs of this kind accept an overshoot of 10–15 %. The preset lands there with: "
                 <strong id="edge-preset-params">{describe(&edge_preset())}</strong>
@@ -109,6 +109,6 @@ pub fn SweepCard(
                 </p>
                 {move || result.with(|r| r.as_ref().and_then(|(b, c)| flat_reason(b, c.as_ref().ok()?))).map(|why| view! { <p class="hint" id="sweep-flat">{why}</p> })}
             </Show>
-        </section>
+        </Fold>
     }
 }

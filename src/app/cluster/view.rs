@@ -1,6 +1,6 @@
-//! The multi-node view: headline numbers, the cluster with requests flowing, throughput, the
-//! swimlane of store operations beside the code being executed, admitted per node and the cost
-//! of each store mode, what an outage let through, the stories of a failing store, and the edge
+//! The multi-node view: headline numbers, the swimlane of store operations beside the code being
+//! executed, the cluster with requests flowing, throughput, admitted per node and the cost of
+//! each store mode, what an outage let through, the stories of a failing store, and the edge
 //! design's sweep.
 
 use leptos::prelude::*;
@@ -26,11 +26,12 @@ pub fn ClusterView(
     let pg = playground;
     view! {
         <ClusterStats playground=pg />
-        <TopologyCard playground=pg />
+        // The over-admission, then the store operations that cause it, in the first screen.
         <div class="pair pair-wide cluster-pair">
             <SwimlaneCard playground=pg />
             <CodeCard playground=pg />
         </div>
+        <TopologyCard playground=pg />
         <OutageCard playground=pg />
         <FailuresPanel playground=pg />
         <ClusterThroughput playground=pg />

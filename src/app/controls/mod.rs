@@ -26,15 +26,25 @@ pub fn Controls(
     cluster: fn(Playground) -> AnyView,
     /// Draws the trace box of "Replay my traffic" (see `TrafficControls`).
     trace: fn(Playground, Callback<()>) -> AnyView,
+    /// Whether the groups are drawn yet: the panel's frame holds its place in the layout from the
+    /// first frame, its groups come once the running chart is on screen.
+    settled: Signal<bool>,
 ) -> impl IntoView {
     let pg = playground;
+    let groups = move || {
+        settled.get().then(|| {
+            view! {
+                {cluster(pg)}
+                <LimiterControls playground=pg />
+                <TrafficControls playground=pg trace=trace />
+                <ClientControls playground=pg />
+            }
+        })
+    };
     view! {
         <section class="panel controls" aria-labelledby="controls-title">
             <h2 id="controls-title">"Parameters"</h2>
-            {cluster(pg)}
-            <LimiterControls playground=pg />
-            <TrafficControls playground=pg trace=trace />
-            <ClientControls playground=pg />
+            {groups}
             {move || pg.error.get().map(|e| view! { <p class="error" id="param-error" role="alert">{e}</p> })}
         </section>
     }

@@ -17,7 +17,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use leptos::html::Section;
+use leptos::html::Div;
 use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::{JsCast, JsValue};
@@ -270,7 +270,7 @@ pub fn LogsPanel(
 ) -> impl IntoView {
     let pg = playground;
     let shared: Shared = Rc::default();
-    let panel = NodeRef::<Section>::new();
+    let panel = NodeRef::<Div>::new();
     {
         let shared = SendWrapper::new(Rc::clone(&shared));
         on_cleanup(move || shared.borrow_mut().worker = None);
@@ -388,11 +388,11 @@ pub fn LogsPanel(
         }
     };
     view! {
-        <section class="panel logs" id="logs" aria-labelledby="logs-title" node_ref=panel
+        <div class="logs-body" node_ref=panel
             on:click=on_click on:change=on_change on:drop=on_drag.clone() on:dragover=on_drag.clone() on:dragleave=on_drag>
             <div inner_html=CONTROLS></div>
             <div id="log-status"></div>
             <div id="log-results"></div>
-        </section>
+        </div>
     }
 }

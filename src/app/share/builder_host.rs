@@ -12,7 +12,6 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::js_sys::{Function, Promise, Reflect};
 
-use super::url_sync::link_view;
 use crate::app::playground::Playground;
 use crate::app::script::run_script;
 use crate::present::share::builder_input::BuilderInput;
@@ -54,7 +53,7 @@ fn call(name: &str, args: &[JsValue]) -> Result<(), JsValue> {
 /// The page's state as the builder reads it; the time is the throttled readout's (ten a second).
 fn input(pg: Playground) -> String {
     let now = Nanos(pg.readout.with(|s| s.now.0));
-    pg.scenario.with(|sc| BuilderInput { scenario: sc.clone(), view: link_view(pg), now }.encode())
+    pg.scenario.with(|sc| BuilderInput { scenario: sc.clone(), view: pg.link_view(), now }.encode())
 }
 
 /// The Embed panel's place on the page, filled by the builder module once it has loaded.

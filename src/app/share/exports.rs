@@ -5,7 +5,6 @@ use leptos::prelude::*;
 
 use super::download::{text_blob, use_download};
 use super::png::{compose, to_png};
-use super::url_sync::link_view;
 use crate::app::chart_env::use_chart_env;
 use crate::app::playground::Playground;
 use crate::chart::throughput::throughput_legend;
@@ -70,7 +69,7 @@ pub fn ExportButtons(
         save_text(csv, "text/csv", CSV_NAME);
     };
     let on_json = move |_| {
-        let json = untrack(|| pg.scenario.with(|sc| scenario_json(sc, link_view(pg))));
+        let json = untrack(|| pg.scenario.with(|sc| scenario_json(sc, pg.link_view())));
         save_text(json, "application/json", JSON_NAME);
     };
     view! {

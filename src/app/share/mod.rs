@@ -33,4 +33,4 @@ pub use embed_cards::{any_card, needs_whole_page, one_server_card};
 pub use notice::LinkNotice;
 pub use production::ProductionPanel;
 pub use share_bar::ShareBar;
-pub use url_sync::{apply_view, link_view, read_frame_link, read_link, read_page_link, replace_query, use_url_sync};
+pub use url_sync::{apply_view, read_frame_link, read_link, read_page_link, replace_query, use_url_sync};

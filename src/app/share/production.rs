@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 
 use super::clipboard::CopyButton;
 use super::every_product::EveryProduct;
+use crate::app::fold::Fold;
 use crate::app::playground::Playground;
 use crate::production::{configs, Policy, EXPORT_NAMES};
 use crate::sim::product_runs::{model_of_export, run_config, side_by_side};
@@ -128,8 +129,7 @@ pub fn ProductionPanel(
         })
     });
     view! {
-        <section class="panel production" id="production" aria-labelledby="production-title">
-            <h2 id="production-title">"Use this in production"</h2>
+        <Fold playground=pg id="production" class="production" title="Use this in production">
             <p class="hint" id="production-policy">{policy}</p>
             <div class="tabs" role="tablist" aria-label="Target" on:keydown=on_key>{tabs}</div>
             <div class="tabpanel" role="tabpanel" id="production-tabpanel" aria-labelledby=move || tab_id(chosen.get())>
@@ -153,6 +153,6 @@ pub fn ProductionPanel(
                 <summary>"How they differ: clocks, windows, refusals, Retry-After"</summary>
                 <div class="log-scroll" inner_html=crate::present::differences::html()></div>
             </details>
-        </section>
+        </Fold>
     }
 }

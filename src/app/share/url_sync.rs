@@ -54,23 +54,12 @@ pub fn apply_view(pg: Playground, view: LinkView) {
     }
 }
 
-/// What `pg` shows, as the `view` key spells it (tracked).
-pub fn link_view(pg: Playground) -> LinkView {
-    if pg.compare.get() {
-        LinkView::Compare
-    } else if pg.cluster.get() {
-        LinkView::Cluster
-    } else {
-        LinkView::Single
-    }
-}
-
 /// The query of what `pg` shows now (tracked): the tour's step while the tour is shown, else
 /// the scenario in its view.
 pub fn current_query(pg: Playground) -> String {
     match pg.tour.get() {
         Some(step) => tour_query(step),
-        None => pg.scenario.with(|sc| share_query(sc, link_view(pg))),
+        None => pg.scenario.with(|sc| share_query(sc, pg.link_view())),
     }
 }
 

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use super::whole_page::{request, Ask};
+use crate::app::fold::Fold;
 use crate::app::playground::Playground;
 
 /// A stand-in's status line: empty until asked, "Loading…" while the whole page loads, and what
@@ -95,6 +96,8 @@ fn capitalised(what: &str) -> String {
 pub struct StandIn {
     /// The panel's element id (the real panel's, so links to `#id` land on either).
     pub id: &'static str,
+    /// The panel's classes besides `panel` (its own and `stand-in`).
+    pub class: &'static str,
     /// The panel's title.
     pub title: &'static str,
     /// One paragraph on what the panel does.
@@ -112,16 +115,14 @@ pub fn panel_stand_in(pg: Playground, s: StandIn) -> AnyView {
         asked.set(true);
         request(Some(pg), Ask { focus: Some(s.focus), ..Ask::default() }, failed);
     };
-    let (labelled_by, title_id) = (format!("{}-title", s.id), format!("{}-title", s.id));
     view! {
-        <section class=format!("panel {} stand-in", s.id) id=s.id aria-labelledby=labelled_by>
-            <h2 id=title_id>{s.title}</h2>
+        <Fold playground=pg id=s.id class=s.class title=s.title>
             <p class="hint">{s.blurb}</p>
             <button type="button" id=s.button.0 on:click=load disabled=move || asked.get() && !failed.get()>
                 {s.button.1}
             </button>
             <p class="hint" role="status">{status(asked, failed)}</p>
-        </section>
+        </Fold>
     }
     .into_any()
 }

@@ -20,7 +20,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::js_sys::{Function, Promise, Reflect};
 
 use crate::app::playground::Playground;
-use crate::app::share::{link_view, replace_query};
+use crate::app::share::replace_query;
 use crate::present::handover::Handover;
 use crate::present::share::link::share_query;
 use crate::sim::{Algorithm, Scenario};
@@ -101,7 +101,7 @@ async fn hand_over(pg: Option<Playground>) -> Result<(), JsValue> {
             let algo = ASKED.with_borrow(|(ask, _)| ask.algo);
             let view = pg.scenario.try_with_untracked(|sc| {
                 let picked = algo.map(|algo| Scenario { algo, ..sc.clone() });
-                share_query(picked.as_ref().unwrap_or(sc), untrack(|| link_view(pg)))
+                share_query(picked.as_ref().unwrap_or(sc), untrack(|| pg.link_view()))
             });
             if let Some(view) = view {
                 replace_query(&view);
@@ -145,6 +145,7 @@ fn leave_handover(pg: Playground) -> Result<(), JsValue> {
         focus: focus.filter(|id| !id.is_empty()),
         click: ask.click.map(str::to_string),
         choose: ask.choose.map(|(id, value)| (id.to_string(), value.to_string())),
+        folds: pg.folds.get_untracked().unwrap_or_default(),
     };
     Reflect::set(&window(), &HANDOVER.into(), &handover.encode().into())?;
     Ok(())

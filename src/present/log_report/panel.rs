@@ -12,8 +12,7 @@ use crate::sim::logs::{KeyBy, LogFormat};
 
 /// The controls: file picker and drop zone, the samples, the privacy note, the options and how
 /// stamps are read. Ids are what the panel's listeners and the tests look for.
-pub const CONTROLS: &str = r#"<h2 id="logs-title">Your traffic: who would get a 429?</h2>
-<p class="hint">Replay your own access log through the policy above, one limiter per client as real limiters keep, and find the smallest policy that leaves your legitimate clients alone.</p>
+pub const CONTROLS: &str = r#"<p class="hint">Replay your own access log through the policy above, one limiter per client as real limiters keep, and find the smallest policy that leaves your legitimate clients alone.</p>
 <div class="log-drop" id="log-drop">
 <label class="file"><span>Choose access logs</span><input type="file" id="log-file" multiple></label>
 <span class="muted">or drop them here (gzip too; several are merged by time). Or try</span>
