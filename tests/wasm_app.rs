@@ -333,6 +333,9 @@ async fn multi_node_mode_draws_the_cluster_and_leaves_nothing_behind() {
     TimeoutFuture::new(100).await;
     assert!(count(&host, "#requests") > 0);
     assert_eq!(host.query_selector_all("#node-bars li").unwrap().length(), 4);
+    // Round robin on evenly spaced arrivals: the refills land on the same turns, and it says so.
+    let split = text_of(&host, "#node-split");
+    assert!(split.contains("Round robin gives each node every 4th arrival"), "{split}");
     for id in ["#topology", "#swimlane"] {
         // Drawn while in view, by the paint worker once it has started (tens of ms; more in a
         // debug build): look, and give it a moment.

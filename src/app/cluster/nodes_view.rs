@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::app::fold::Fold;
 use crate::app::playground::Playground;
+use crate::present::cluster::readout::ClusterReadout;
 use crate::present::units::group_thousands;
 
 /// The per-node card.
@@ -28,6 +29,11 @@ pub fn NodeBars(
     let top =
         Memo::new(move |_| counts.with(|(c, reference)| c.iter().copied().max().unwrap_or(0).max(*reference).max(1)));
     let fair = Memo::new(move |_| counts.with(|(c, reference)| *reference as f64 / c.len().max(1) as f64));
+    // Why the split is uneven, where the engine's numbers say why.
+    let uneven = Memo::new(move |_| {
+        let node_admitted = counts.with(|(c, _)| c.clone());
+        pg.scenario.with(|sc| ClusterReadout { node_admitted, ..ClusterReadout::default() }.uneven_split(sc))
+    });
     let bar = move |i: usize| {
         let count = move || counts.with(|(c, _)| c.get(i).copied().unwrap_or(0));
         view! {
@@ -44,6 +50,7 @@ pub fn NodeBars(
     view! {
         <Fold playground=pg id="nodes-card" class="nodes-card" title="Admitted per node">
             <p class="hint">"The tick marks an equal share of what one exact limiter admitted."</p>
+            {move || uneven.get().map(|why| view! { <p class="hint" id="node-split">{why}</p> })}
             <ol class="node-bars" id="node-bars">
                 <For each=move || 0..counts.with(|(c, _)| c.len()) key=|i| *i let:i>
                     {bar(i)}

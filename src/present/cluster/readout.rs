@@ -155,6 +155,51 @@ impl ClusterReadout {
         ))
     }
 
+    /// Why round robin left the admissions per node uneven, where it did, in the engine's
+    /// numbers: with evenly spaced arrivals a bucket's token comes back every λ ÷ r arrivals, and
+    /// when that count shares a factor with the node count, the turn a refill lands on cycles
+    /// through only some of the nodes. `None` where the split is even (every node took at least
+    /// half an equal share) or has another cause.
+    ///
+    /// ```
+    /// use ratelimit_playground::present::cluster::readout::ClusterReadout;
+    /// use ratelimit_playground::sim::Scenario;
+    /// let sc = Scenario::from_query("nodes=4&store=atomic&rate=100").unwrap();
+    /// let r = ClusterReadout { admitted: 309, node_admitted: vec![302, 3, 2, 2], ..Default::default() };
+    /// let why = r.uneven_split(&sc).unwrap();
+    /// assert!(why.starts_with("1 of 4 nodes took 98 % of the admissions"), "{why}");
+    /// assert!(why.contains("a token comes back every 20 arrivals"), "{why}");
+    /// let even = ClusterReadout { admitted: 309, node_admitted: vec![85, 75, 75, 74], ..Default::default() };
+    /// assert!(even.uneven_split(&sc).is_none());
+    /// ```
+    pub fn uneven_split(&self, sc: &Scenario) -> Option<String> {
+        use crate::sim::{Balancer, TrafficShape};
+        let n = self.node_admitted.len() as u64;
+        let total: u64 = self.node_admitted.iter().sum();
+        let even =
+            sc.lb != Balancer::RoundRobin || sc.traffic != TrafficShape::Constant || sc.algo.is_window(&sc.product);
+        if even || n < 2 || total < 4 * n {
+            return None;
+        }
+        // A busy node took at least half an equal share.
+        let busy: Vec<u64> = self.node_admitted.iter().copied().filter(|&a| a * n * 2 >= total).collect();
+        let per_token = sc.rate.as_per_sec() / sc.allowed_rate();
+        let k = per_token.round() as u64;
+        if busy.len() as u64 == n || k < 2 || (per_token - k as f64).abs() > 1e-9 || gcd(k, n) == 1 {
+            return None;
+        }
+        let share = busy.iter().sum::<u64>() as f64 * 100.0 / total as f64;
+        Some(format!(
+            "{} of {n} nodes took {share:.0} % of the admissions. Round robin gives each node every {n}th arrival, \
+             and at a constant {} requests/s against {} allowed a token comes back every {k} arrivals: {k} and {n} \
+             share a factor, so a refill lands on the same turns of the rotation each time. Poisson arrivals or a \
+             random balancer spread it.",
+            busy.len(),
+            crate::present::units::format_number(sc.rate.as_per_sec()),
+            crate::present::units::format_number(sc.allowed_rate()),
+        ))
+    }
+
     /// Over-admission as a share of the exact limiter's admissions, and the ratio between them.
     ///
     /// ```
@@ -178,6 +223,15 @@ impl ClusterReadout {
     }
 }
 
+/// The greatest common divisor of `a` and `b`.
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +241,29 @@ mod tests {
         let mut sim = Simulation::with_history(&Scenario::from_query(q).unwrap(), 120);
         sim.step_until(SimTime::from_secs(secs));
         sim
+    }
+
+    #[test]
+    fn round_robin_on_evenly_spaced_arrivals_admits_on_the_refill_s_turns_and_poisson_or_random_spreads_it() {
+        let why = |q: &str| ClusterReadout::of(&run(q, 60)).uneven_split(&Scenario::from_query(q).unwrap());
+        // 100/s against 5/s: a token every 20 arrivals, a multiple of 4 turns: one node's.
+        let one = why("nodes=4&store=atomic&rtt=20&rate=100").expect("uneven");
+        assert!(one.starts_with("1 of 4 nodes took 9"), "{one}");
+        // 90/s: every 18 arrivals, 18 and 4 share 2: two nodes.
+        let two = why("nodes=4&store=atomic&rtt=20&rate=90").expect("uneven");
+        assert!(two.starts_with("2 of 4 nodes took 9"), "{two}");
+        // 20 and 3 share nothing: the refills visit every node.
+        assert_eq!(why("nodes=3&store=atomic&rtt=20&rate=100"), None);
+        // What the sentence promises: Poisson arrivals or a random balancer spread it.
+        assert_eq!(why("nodes=4&store=atomic&rtt=20&rate=100&traffic=poisson"), None);
+        assert_eq!(why("nodes=4&store=atomic&rtt=20&rate=100&lb=random"), None);
+        for q in
+            ["nodes=4&store=atomic&rtt=20&rate=100&traffic=poisson", "nodes=4&store=atomic&rtt=20&rate=100&lb=random"]
+        {
+            let r = ClusterReadout::of(&run(q, 60));
+            let total: u64 = r.node_admitted.iter().sum();
+            assert!(r.node_admitted.iter().all(|&a| a * 4 * 2 >= total), "{q}: {:?}", r.node_admitted);
+        }
     }
 
     #[test]
