@@ -31,14 +31,29 @@ pub fn ThroughputChart(
         follow_legend(legend, &axes.legend);
         layers.draw(&axes, env, |plot, style| draw_throughput_data(plot, &data, style).map_err(|e| e.to_string()))
     };
-    let over = Memo::new(move |_| pg.snapshot.with(|s| s.main().filter(|c| c.over_limit()).map(|c| (c.peak, c.limit))));
+    let over = Memo::new(move |_| {
+        pg.snapshot.with(|s| s.main().filter(|c| c.over_limit()).map(|c| (c.peak, c.limit, c.seam)))
+    });
     let callout = move || {
-        over.get().map(|((n, at), limit)| {
+        over.get().map(|((n, at), limit, seam)| {
             let window = pg.scenario.with(|s| format_secs(s.effective_window().as_secs_f64()));
+            let across = match seam {
+                // The two windows at the seam, each within its limit, as the chart shades them.
+                Some(s) => format!(
+                    " — {n} requests admitted within {window} (limit {limit} per window): {} at the end of the window that closes at t = {b}, {} at the start of the next, each window within its limit.",
+                    s.before,
+                    s.after,
+                    b = format_secs(s.boundary.as_secs_f64()),
+                ),
+                None => format!(
+                    " — {n} requests admitted within one {window} window (limit {limit}), across the boundary before t = {}.",
+                    format_secs(at.as_secs_f64())
+                ),
+            };
             view! {
                 <p class="callout" id="seam-callout" role="status">
                     <strong>{format!("{}× the limit", format_f64(n as f64 / limit as f64, 0))}</strong>
-                    {format!(" — {n} requests admitted within one {window} window (limit {limit}), across the boundary before t = {}.", format_secs(at.as_secs_f64()))}
+                    {across}
                 </p>
             }
         })

@@ -43,6 +43,9 @@ pub struct ThroughputWindow {
     pub marker_secs: Option<f64>,
     /// What the marker marks, for the legend.
     pub marker_label: &'static str,
+    /// When the marker is a window boundary (the fixed window's seam): the windows' length in
+    /// simulated seconds, the window before and the window after it shaded as a pair.
+    pub marker_span: Option<f64>,
     /// Whether the y axis fits admitted and the allowed rate only ([`Self::admitted_y_max`]),
     /// the rejected series cut at its top: a cluster's chart, whose point is what it admitted.
     pub admitted_scale: bool,
@@ -89,6 +92,7 @@ impl ThroughputWindow {
             allowed_rate: None,
             marker_secs: None,
             marker_label: "",
+            marker_span: None,
             admitted_scale: false,
         }
     }
@@ -169,7 +173,7 @@ pub fn throughput_legend(allowed_rate: bool) -> Vec<Key> {
 
 /// The data layer: admitted as a solid step line over a light fill, rejected dashed (cut at the
 /// axis's top), the allowed rate dotted, and the marker as a vertical dashed line in the text's
-/// colour, unlike any series.
+/// colour, unlike any series; at a window boundary, the windows on either side of it shaded.
 pub fn draw_throughput_data<DB: DrawingBackend>(
     plot: &Plot<DB>,
     data: &ThroughputWindow,
@@ -180,6 +184,17 @@ pub fn draw_throughput_data<DB: DrawingBackend>(
     let top = plot.get_y_range().end;
     let rejected: Vec<(f64, f64)> =
         step_points(data, |b| b.rejected).into_iter().map(|(x, y)| (x, y.min(top))).collect();
+    if let (Some(at), Some(span)) = (data.marker_in_view(), data.marker_span) {
+        // The pair of windows at the seam under the series, each its own shade, clipped to the axis.
+        let (lo, hi) = (plot.get_y_range().start, top);
+        for (from, to, alpha) in [(at - span, at, 0.08), (at, at + span, 0.16)] {
+            let (from, to) = (from.max(-data.width_secs), to.min(0.0));
+            if from < to {
+                let fill = Ink::Text.colour(t).mix(alpha).filled();
+                draw_all(plot, std::iter::once(Rectangle::new([(from, lo), (to, hi)], fill)))?;
+            }
+        }
+    }
     if let Some(rate) = data.allowed_rate {
         draw_line(plot, vec![(-data.width_secs, rate), (0.0, rate)], Ink::Text, Dash::Dotted, 1.5, style)?;
     }

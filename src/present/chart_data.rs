@@ -30,10 +30,18 @@ pub fn predicted_label(algo: Algorithm) -> &'static str {
 pub fn throughput(sim: &Simulation, seconds: u64) -> ThroughputWindow {
     let sc = sim.scenario();
     let column = Column::of(sim);
+    let over = column.over_limit();
+    // The fixed window's seam: the boundary, and the two windows it joins.
+    let seam = column.seam.filter(|_| over);
     ThroughputWindow {
         allowed_rate: Some(sc.allowed_rate()),
-        marker_secs: column.over_limit().then(|| column.peak.1.as_secs_f64()),
-        marker_label: "most in one window: over the limit",
+        marker_secs: over.then(|| seam.map_or(column.peak.1, |s| s.boundary).as_secs_f64()),
+        marker_label: if seam.is_some() {
+            "the seam: over the limit across this boundary (shaded: its two windows)"
+        } else {
+            "most in one window: over the limit"
+        },
+        marker_span: seam.map(|_| sc.effective_window().as_secs_f64()),
         ..ThroughputWindow::from_metrics(sim.metrics(), sim.now(), seconds)
     }
 }
@@ -74,7 +82,15 @@ mod tests {
         let mut sim = Simulation::new(&Scenario::from_query("algo=fixed_window&traffic=seam").unwrap());
         sim.step_until(SimTime::from_secs(10));
         let w = throughput(&sim, 60);
-        assert_eq!(w.marker_secs, Some(sim.peak_in_window().1.as_secs_f64()));
+        // The marker is the boundary the peak straddles, and both windows are shaded: the
+        // window before it admitted its limit at its end, the window after its limit at its start.
+        let seam = sim.peak_seam();
+        assert_eq!((seam.before, seam.after), (10, 10), "{seam:?}");
+        assert_eq!(sim.peak_in_window().0, 20);
+        assert_eq!(w.marker_secs, Some(seam.boundary.as_secs_f64()));
+        assert_eq!(seam.boundary.as_nanos() % 2_000_000_000, 0, "a window boundary");
+        assert!(seam.boundary < sim.peak_in_window().1);
+        assert_eq!(w.marker_span, Some(2.0));
         assert_eq!(w.allowed_rate, Some(5.0), "10 per 2 s");
     }
 

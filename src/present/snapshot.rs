@@ -1,6 +1,7 @@
 //! [`Snapshot`]: the engine's numbers as the view shows them, copied out once per frame so the
 //! components read plain data. Every value here was computed by the engine; nothing is decided.
 
+use crate::sim::peak::Seam;
 use crate::sim::{Algorithm, Disagreement, SimTime, Simulation, Totals};
 
 /// One algorithm's numbers: the single view has one column, compare mode five (six with a
@@ -20,6 +21,9 @@ pub struct Column {
     pub short_of_a_token: Option<f64>,
     /// Most admitted in any interval of one window's length, and when that interval ended.
     pub peak: (u64, SimTime),
+    /// For the textbook fixed window, whose windows start at whole multiples of its length:
+    /// that interval cut at the boundary inside it, the two windows' shares of the peak.
+    pub seam: Option<Seam>,
     /// The window algorithms' limit (for "peak = 2 × limit").
     pub limit: u64,
     /// Whether it counts in windows (a product: its textbook algorithm does).
@@ -37,6 +41,7 @@ impl Column {
             predicted_first: sc.predicted_first_rejection(),
             short_of_a_token: sc.short_of_a_token(),
             peak: sim.peak_in_window(),
+            seam: (sc.algo == Algorithm::FixedWindow).then(|| sim.peak_seam()),
             limit: sc.effective_limit(),
             windowed: sc.algo.is_window(&sc.product),
         }

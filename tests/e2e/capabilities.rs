@@ -98,6 +98,12 @@ async fn drive_every_capability() {
         assert!(shown.ends_with(peak), "{algo}: {shown:?}");
         let has_callout = js(&client, "return !!document.querySelector('#seam-callout');").await;
         assert_eq!(has_callout, json!(callout), "{algo}: seam callout");
+        if callout {
+            // The pair of windows at the seam, each within its limit, as the chart shades them.
+            let said = text(&client, "#seam-callout").await;
+            assert!(said.contains(": 10 at the end of the window that closes at t = "), "{said}");
+            assert!(said.contains(", 10 at the start of the next, each window within its limit."), "{said}");
+        }
         full_page_screenshot(&client, &format!("seam-{algo}.png"), 1280).await;
     }
 

@@ -337,6 +337,12 @@ impl Simulation {
         (self.peak.peak(), self.peak.peak_at())
     }
 
+    /// That interval cut at the window boundary inside it: what each of the two fixed windows
+    /// it spans admitted of it (see [`crate::sim::peak::Seam`]).
+    pub fn peak_seam(&self) -> crate::sim::peak::Seam {
+        self.peak.seam()
+    }
+
     /// Each node's own limiter (store = local) or view (store = async; store = sync: its own
     /// count) at the current time.
     pub fn node_gauges(&self) -> Vec<Gauge> {
