@@ -117,6 +117,11 @@ if [[ "${1:-}" == "--test" ]]; then
     @nestjs/platform-express@11.2.12 reflect-metadata@0.2.2 rxjs@7.8.2 typescript@5.9.3 @types/node@20.19.43 \
     @sinonjs/fake-timers@15.5.0
 fi
+# 6c. For the tests: axe-core, which tests/e2e_cluster/axe.rs runs in the page at every step of
+#     the tour and in every view, light and dark.
+if [[ "${1:-}" == "--test" ]]; then
+  npm_pinned "$CACHE/node-axe" axe-core@4.14.1
+fi
 # 7. For the tests: the PyPI libraries tests/real/python/ drives under a fake clock (limits,
 #    with redis-py for its RedisStorage, django-ratelimit on Django), at
 #    pinned versions (with their dependencies' versions pinned too), into a folder of their own.

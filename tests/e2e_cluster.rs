@@ -45,6 +45,8 @@ use server::StaticServer;
 
 use harness::{launch, one_browser_at_a_time, script_ms_per_frame, ERROR_HOOK};
 
+#[path = "e2e_cluster/axe.rs"]
+mod axe;
 #[path = "e2e_cluster/failures.rs"]
 mod failures;
 #[path = "e2e_cluster/kong.rs"]
