@@ -1,6 +1,6 @@
-//! The browser benchmark's body: serves `dist/`, drives Chromium through ChromeDriver, prints two
-//! tables: first visits of the app and its peers on a desktop and a phone ([`cold`]), then the
-//! app's running costs. The app exposes nothing for it but one User Timing mark
+//! The browser benchmark's body: serves `dist/`, drives Chromium through ChromeDriver, prints three
+//! tables: the running cost of the app and its peers ([`running`]), first visits of the app and
+//! its peers on a desktop and a phone ([`cold`]), then the app's running costs in detail. The app exposes nothing for it but one User Timing mark
 //! (`rlp-first-frame`); frame cost is taken by wrapping `requestAnimationFrame` before the page
 //! loads, memory from Chrome's heap counters and the wasm `Memory` that Trunk's loader hands to
 //! the `TrunkApplicationStarted` event.
@@ -21,6 +21,8 @@ mod harness;
 mod page;
 #[path = "peers.rs"]
 mod peers;
+#[path = "running.rs"]
+mod running;
 #[allow(dead_code)]
 #[path = "../../tests/e2e/server.rs"]
 mod server;
@@ -412,9 +414,22 @@ async fn logs(client: &Client, url: &str) -> Vec<Row> {
 
 pub fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
+    let only = std::env::var("BENCH_ONLY").unwrap_or_default();
+    // Running cost, the app beside its peers (`BENCH_ONLY=running`: only this).
+    if only.is_empty() || only == "running" {
+        let lines = runtime.block_on(running::table(&harness::dist_dir()));
+        println!("Running cost: each page as it opens at 1280×800, 5 s after 2 s, one browser\n");
+        for line in lines {
+            println!("{line}");
+        }
+        println!();
+        if only == "running" {
+            return;
+        }
+    }
     // First visits, the app beside its peers (`BENCH_ONLY=cold`: only these; `BENCH_ONLY=logs`:
     // none of these).
-    if std::env::var("BENCH_ONLY").as_deref() != Ok("logs") {
+    if only != "logs" {
         let lines = runtime.block_on(cold::table(&harness::dist_dir()));
         println!("First visits: fresh profile per load, files gzip-compressed, median (min–max) of 5\n");
         for line in lines {
