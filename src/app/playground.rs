@@ -50,6 +50,10 @@ pub struct Playground {
     /// Which panels are open, per view, where panels fold (the page's; in an embed, `None`:
     /// every card it shows is open). See [`super::fold`].
     pub folds: RwSignal<Option<Folds>>,
+    /// The scenario "Run this config" opened and what the product did on it against the
+    /// textbook: the throughput card says it while that scenario is the one shown (see
+    /// `share::production::run_and_show`).
+    pub ran: RwSignal<Option<(Scenario, String)>>,
     /// The parts of the engine this module has: a scenario needing another runs nothing here
     /// (its view hands it to the whole page).
     pub caps: Capabilities,
@@ -75,6 +79,7 @@ impl Playground {
             compare: RwSignal::new(false),
             tour: RwSignal::new(None),
             folds: RwSignal::new(None),
+            ran: RwSignal::new(None),
             running: RwSignal::new(running),
             speed: RwSignal::new(1.0),
             readout: RwSignal::new(readout),

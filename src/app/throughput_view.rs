@@ -58,6 +58,19 @@ pub fn ThroughputChart(
             }
         })
     };
+    // After "Run this config": what the product did against the textbook, while its run is shown.
+    let ran = Memo::new(move |_| {
+        pg.scenario.with(|sc| pg.ran.with(|r| r.as_ref().filter(|(ran, _)| ran == sc).map(|(_, said)| said.clone())))
+    });
+    let ran_callout = move || {
+        ran.get().map(|said| {
+            view! {
+                <p class="callout ran" id="ran-callout" role="status">
+                    <strong>"Ran the configuration: "</strong>{said}
+                </p>
+            }
+        })
+    };
     let label = "Step chart of admitted requests per second (solid line) and rejected requests per second (dashed line) over the run so far, up to its last 60 simulated seconds, with the allowed rate as a dotted line";
     view! {
         <figure class="panel chart-card throughput-card">
@@ -65,6 +78,7 @@ pub fn ThroughputChart(
                 <span class="chart-title">"Throughput"</span>
                 <span class="chart-sub">{format!("requests per simulated second, up to the last {THROUGHPUT_SECONDS} s")}</span>
             </figcaption>
+            {ran_callout}
             {callout}
             <PlotCanvas id="chart" label=label.to_string() redraw=redraw render=render class="plot-tall"
                 legend=Signal::from(legend) />

@@ -72,6 +72,11 @@ pub async fn run_config_and_product_picker() {
     assert_eq!(text(&client, "#production-snippet").await, snippet, "the model runs the config that was shown");
     assert_eq!(js(&client, "return document.querySelector('#production-run').disabled;").await, json!(true));
     assert_eq!(text(&client, "#production-run").await, "Running this config");
+    // Then the reader is taken to the chart it changed, which says what nginx did differently.
+    let shown = "(c => c && c.getBoundingClientRect().top >= 0 && c.getBoundingClientRect().top < innerHeight)(document.querySelector('#ran-callout'))";
+    wait_until(&client, shown, Duration::from_secs(3), "the throughput card says what ran, in view").await;
+    let ran = text(&client, "#ran-callout").await;
+    assert!(ran.starts_with("Ran the configuration: nginx admits") && ran.contains("fewer"), "{ran}");
 
     // The side-by-side: the numbers the CLI gives for both algorithms on the same arrivals.
     let side = "document.querySelector('#production-side')?.textContent.includes('fewer')";
@@ -274,6 +279,8 @@ pub async fn run_config_and_product_picker() {
     viewport(&client, 1280, 800, 1.0, false).await;
     click(&client, "#every-product .every-run[data-export=haproxy]").await;
     wait_until(&client, "location.search.includes('algo=haproxy')", Duration::from_secs(3), "HAProxy runs").await;
+    wait_until(&client, shown, Duration::from_secs(3), "the chart HAProxy changed, in view").await;
+    assert!(text(&client, "#ran-callout").await.starts_with("Ran the configuration: HAProxy"));
 
     click(&client, "#algo-token_bucket").await;
     wait_until(

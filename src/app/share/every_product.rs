@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use crate::app::playground::Playground;
 use crate::markup::escape;
 use crate::present::every_product::table;
-use crate::sim::product_runs::{every_product, run_config};
+use crate::sim::product_runs::every_product;
 
 /// The disclosure and its table.
 #[component]
@@ -36,10 +36,7 @@ pub fn EveryProduct(
         let target = event_target::<web_sys::Element>(&ev);
         let Some(export) = target.get_attribute("data-export") else { return };
         let Some(&export) = crate::production::EXPORT_NAMES.iter().find(|&&e| e == export) else { return };
-        if let Some(next) = pg.scenario.with_untracked(|s| run_config(s, export)) {
-            pg.compare.set(false);
-            pg.edit(|s| *s = next);
-        }
+        super::production::run_and_show(pg, export);
     };
     view! {
         <details class="every-product" id="every-product"

@@ -108,13 +108,7 @@ pub fn ProductionPanel(
     };
     // The CLI's name of the chosen tab (`configs` and `EXPORT_NAMES` share their order).
     let tab = move || EXPORT_NAMES[chosen.get().min(EXPORT_NAMES.len() - 1)];
-    let run = move |_| {
-        let tab = EXPORT_NAMES[chosen.get_untracked().min(EXPORT_NAMES.len() - 1)];
-        if let Some(next) = pg.scenario.with_untracked(|s| run_config(s, tab)) {
-            pg.compare.set(false);
-            pg.edit(|s| *s = next);
-        }
-    };
+    let run = move |_| run_and_show(pg, EXPORT_NAMES[chosen.get_untracked().min(EXPORT_NAMES.len() - 1)]);
     let model = move || pg.scenario.with(|s| model_of_export(s, tab())).map_or("", product_name);
     let running = move || pg.scenario.with(|s| s.algo.is_product() && model_of_export(s, tab()) == Some(s.algo));
     let side = Memo::new(move |_| {
@@ -155,4 +149,26 @@ pub fn ProductionPanel(
             </details>
         </Fold>
     }
+}
+
+/// Runs the configuration of the export `tab` in the playground (its product's model on the same
+/// policy and arrivals), then takes the reader to the chart it changed, where the throughput
+/// card says in numbers what the product did against the textbook and why.
+pub fn run_and_show(pg: Playground, tab: &str) {
+    let Some(next) = pg.scenario.with_untracked(|s| run_config(s, tab)) else { return };
+    pg.compare.set(false);
+    pg.edit(|s| *s = next);
+    let shown = pg.scenario.get_untracked();
+    let said = match side_by_side(&shown) {
+        Ok(x) => x.statement,
+        Err(e) => e.message,
+    };
+    pg.ran.set(Some((shown, said)));
+    request_animation_frame(|| {
+        // The whole card, its title included, at the top of the screen.
+        let callout = document().get_element_by_id("ran-callout");
+        if let Some(card) = callout.and_then(|c| c.closest("figure").ok().flatten()) {
+            card.scroll_into_view_with_bool(true);
+        }
+    });
 }
