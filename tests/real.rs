@@ -45,6 +45,8 @@ mod redis_replica;
 mod redis_server;
 #[path = "real/rlflex.rs"]
 mod rlflex;
+#[path = "real/versions.rs"]
+mod versions;
 
 /// Held by every test here (through `RedisServer` or by hand): the real-time replays (nginx,
 /// HAProxy) compare on the servers' own clocks, but a trace replayed on two cores shared with

@@ -50,10 +50,9 @@ pub struct Playground {
     /// Which panels are open, per view, where panels fold (the page's; in an embed, `None`:
     /// every card it shows is open). See [`super::fold`].
     pub folds: RwSignal<Option<Folds>>,
-    /// The scenario "Run this config" opened and what the product did on it against the
-    /// textbook: the throughput card says it while that scenario is the one shown (see
-    /// `share::production::run_and_show`).
-    pub ran: RwSignal<Option<(Scenario, String)>>,
+    /// What the product "Run this config" opened did against the textbook: the throughput card
+    /// says it until the scenario changes again (see `share::production::run_and_show`).
+    pub ran: RwSignal<Option<String>>,
     /// The parts of the engine this module has: a scenario needing another runs nothing here
     /// (its view hands it to the whole page).
     pub caps: Capabilities,
@@ -171,6 +170,8 @@ impl Playground {
     /// re-run at once up to where it was (at most a minute), so an edit shows its effect without
     /// animation.
     pub fn restart(&self) {
+        // A new run: what "Run this config" said was about the one before.
+        self.ran.set(None);
         let was = self.runner.with_value(|r| r.now());
         let mut runner = Runner::with(&self.scenario.get_untracked(), self.compare.get_untracked(), self.caps);
         if !self.running.get_untracked() {

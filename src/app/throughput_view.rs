@@ -59,11 +59,8 @@ pub fn ThroughputChart(
         })
     };
     // After "Run this config": what the product did against the textbook, while its run is shown.
-    let ran = Memo::new(move |_| {
-        pg.scenario.with(|sc| pg.ran.with(|r| r.as_ref().filter(|(ran, _)| ran == sc).map(|(_, said)| said.clone())))
-    });
     let ran_callout = move || {
-        ran.get().map(|said| {
+        pg.ran.get().map(|said| {
             view! {
                 <p class="callout ran" id="ran-callout" role="status">
                     <strong>"Ran the configuration: "</strong>{said}

@@ -43,7 +43,7 @@ pub const VIEWS: [Labelled<View>; 7] = [
 pub const PRODUCTS_RUN_HERE: usize = {
     let (mut n, mut i) = (0, 0);
     while i < REGISTRY.len() {
-        n += REGISTRY[i].run_here as usize;
+        n += REGISTRY[i].checked.is_some() as usize;
         i += 1;
     }
     n
@@ -55,7 +55,7 @@ pub const PRODUCT_VIEWS: [Labelled<View>; PRODUCTS.len()] = {
     let mut out = [item(View::Compare, "", ""); PRODUCTS.len()];
     let (mut here, mut read, mut i) = (0, PRODUCTS_RUN_HERE, 0);
     while i < PRODUCTS.len() {
-        let slot = if REGISTRY[i].run_here { &mut here } else { &mut read };
+        let slot = if REGISTRY[i].checked.is_some() { &mut here } else { &mut read };
         out[*slot] = item(View::Single(PRODUCTS[i]), REGISTRY[i].key, REGISTRY[i].label);
         *slot += 1;
         i += 1;

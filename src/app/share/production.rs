@@ -158,12 +158,11 @@ pub fn run_and_show(pg: Playground, tab: &str) {
     let Some(next) = pg.scenario.with_untracked(|s| run_config(s, tab)) else { return };
     pg.compare.set(false);
     pg.edit(|s| *s = next);
-    let shown = pg.scenario.get_untracked();
-    let said = match side_by_side(&shown) {
+    let said = pg.scenario.with_untracked(|sc| match side_by_side(sc) {
         Ok(x) => x.statement,
         Err(e) => e.message,
-    };
-    pg.ran.set(Some((shown, said)));
+    });
+    pg.ran.set(Some(said));
     request_animation_frame(|| {
         // The whole card, its title included, at the top of the screen.
         let callout = document().get_element_by_id("ran-callout");

@@ -136,7 +136,7 @@ const CHOICES: [Option<Choice>; N] = column!(choice: Option<Choice>);
 const OWN_KEYS: [&[ProductKey]; N] = column!(keys: &'static [ProductKey]);
 const TRAITS: [Traits; N] = column!(traits: Traits);
 const TEXTBOOKS: [Textbook; N] = column!(textbook: Textbook);
-const RUN_HERE: [bool; N] = column!(run_here: bool);
+const CHECKED: [Option<&str>; N] = column!(checked: Option<&'static str>);
 pub(crate) const MODELS: [product::Build; N] = column!(model: product::Build);
 
 /// Every `algo=` value: the textbook algorithms', the leaky bucket's, then every product's.
@@ -316,9 +316,21 @@ pub fn product_name(algo: Algorithm) -> &'static str {
 }
 
 /// Whether the real software behind `algo` is run against its model in `make test`
-/// ([`Product::run_here`]); true for a textbook algorithm.
+/// ([`Product::checked`]); true for a textbook algorithm.
 pub fn run_here(algo: Algorithm) -> bool {
-    algo.product().is_none_or(|id| RUN_HERE[id.index()])
+    algo.product().is_none_or(|id| CHECKED[id.index()].is_some())
+}
+
+/// The real software and version `algo`'s model is checked against in `make test`
+/// ([`Product::checked`]); `None` for a textbook algorithm and a model not run here.
+///
+/// ```
+/// use ratelimit_playground::sim::products::{checked_against, find};
+/// assert_eq!(checked_against(find("nginx").unwrap()), Some("nginx 1.22.1"));
+/// assert_eq!(checked_against(find("envoy").unwrap()), None);
+/// ```
+pub fn checked_against(algo: Algorithm) -> Option<&'static str> {
+    CHECKED[algo.product()?.index()]
 }
 
 /// Why `algo` decides differently from its textbook algorithm under `p`; empty for a textbook one.

@@ -26,9 +26,10 @@ pub struct Product {
     pub runs: &'static [Shape],
     /// The textbook algorithm it implements.
     pub textbook: Textbook,
-    /// Whether `make test` runs the real software against its model (tests/real/); a model read
-    /// from source or documentation only (Envoy, Kong, managed services) says so where it appears.
-    pub run_here: bool,
+    /// The real software, at the version `make test` runs against its model (tests/real/;
+    /// `tests/real/versions.rs` checks it is the one installed); `None` for a model read from
+    /// source or documentation only (Envoy, Kong, managed services), which says so where it appears.
+    pub checked: Option<&'static str>,
     /// Its own query keys (nginx's `nodelay`, …), read and written through
     /// [`ProductOptions`]; a key may be shared with another entry of the same product.
     pub keys: &'static [ProductKey],

@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "aws",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::TokenBucket),
-    run_here: false,
+    checked: None,
     keys: &[],
     model: |p, _| Box::new(Aws::new(AwsThrottle::of(p))),
     config: |p, _| export::config(p),

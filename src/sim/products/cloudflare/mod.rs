@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "cloudflare",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::SlidingWindow),
-    run_here: false,
+    checked: None,
     keys: &[TIMEOUT],
     model: |p, o| Box::new(Cloudflare::new(CfRule::of(p, o))),
     config: export::config,

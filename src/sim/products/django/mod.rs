@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "django-ratelimit",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::FixedWindow),
-    run_here: true,
+    checked: Some("django-ratelimit 4.1.0"),
     keys: &[],
     model: |p, _| Box::new(Django::new(DjangoRate::of(p), DEFAULT_KEY)),
     config: |p, _| export::config(p),

@@ -20,7 +20,7 @@ pub const PRODUCT: Product = Product {
     export: "envoy",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::TokenBucket),
-    run_here: false,
+    checked: None,
     keys: &[BUCKET],
     model: |p, o| Box::new(Envoy::new(&EnvoyBucket::of(p), o.get(&BUCKET) == TIMER)),
     config: |p, _| export::config(p),

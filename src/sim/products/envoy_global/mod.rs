@@ -18,7 +18,7 @@ pub const PRODUCT: Product = Product {
     export: "envoy-global",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::FixedWindow),
-    run_here: false,
+    checked: None,
     keys: &[],
     model: |p, _| Box::new(EnvoyGlobal::new(GlobalLimit::of(p))),
     config: |p, _| export::config(p),

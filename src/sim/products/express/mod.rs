@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "express",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::FixedWindow),
-    run_here: true,
+    checked: Some("express-rate-limit 8.7.4"),
     keys: &[],
     model: |p, _| Box::new(Express::new(&ExpressOptions::of(p))),
     config: |p, _| export::config(p),

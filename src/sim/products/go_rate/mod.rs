@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "go",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::TokenBucket),
-    run_here: true,
+    checked: Some("golang.org/x/time/rate 0.3.0"),
     keys: &[],
     model: |p, _| Box::new(GoRate::new(GoLimit::of(p))),
     config: |p, _| export::config(p),

@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "governor",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::Gcra),
-    run_here: true,
+    checked: Some("governor 0.10.4"),
     keys: &[],
     model: |p, _| Box::new(Governor::new(&GovernorQuota::of(p))),
     config: |p, _| export::config(p),

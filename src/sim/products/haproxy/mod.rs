@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "haproxy",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::SlidingWindow),
-    run_here: true,
+    checked: Some("HAProxy 2.6.12"),
     keys: &[],
     model: |p, _| Box::new(Haproxy::new(HaproxyRate::of(p))),
     config: |p, _| export::config(p),

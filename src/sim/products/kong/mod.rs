@@ -19,7 +19,7 @@ pub const PRODUCT: Product = Product {
     export: "kong",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::FixedWindow),
-    run_here: false,
+    checked: None,
     keys: &[SYNC_RATE],
     model: |p, _| Box::new(Kong::new(KongLimit::of(p))),
     config: |p, _| export::config(p),

@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "laravel",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::FixedWindow),
-    run_here: true,
+    checked: Some("illuminate/cache 8.83.26"),
     keys: &[],
     model: |p, _| Box::new(Laravel::new(Attempts::of(p))),
     config: |p, _| export::config(p),

@@ -19,7 +19,7 @@ pub const PRODUCT: Product = Product {
     export: "nestjs",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::SlidingLog),
-    run_here: true,
+    checked: Some("@nestjs/throttler 6.7.1"),
     keys: &[BLOCK],
     model: |p, o| Box::new(Nest::new(Throttler::of(p, o))),
     config: export::config,

@@ -19,7 +19,7 @@ pub const PRODUCT: Product = Product {
     export: "nginx",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::TokenBucket),
-    run_here: true,
+    checked: Some("nginx 1.22.1"),
     keys: &[NODELAY, DELAY, STATUS],
     model: |p, o| Box::new(Nginx::new(&NginxConfig::of(p, o))),
     config: export::config,

@@ -20,7 +20,7 @@ pub const PRODUCT: Product = Product {
     export: "python-limits",
     runs: EVERY_SHAPE,
     textbook: Textbook::ChosenBy(&STRATEGY),
-    run_here: true,
+    checked: Some("limits 5.8.0"),
     keys: &[STRATEGY, STORAGE],
     model: |p, o| Box::new(PythonLimits::new(LimitsItem::of(p, o))),
     config: export::config,

@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "rack-attack",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::FixedWindow),
-    run_here: true,
+    checked: Some("Rack::Attack 6.6.1"),
     keys: &[],
     model: |p, _| Box::new(RackAttack::new(Throttle::of(p))),
     config: |p, _| export::config(p),

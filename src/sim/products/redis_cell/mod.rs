@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "redis-cell",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::Gcra),
-    run_here: true,
+    checked: Some("redis-cell 0.2.2"),
     keys: &[],
     model: |p, _| Box::new(RedisCell::new(CellQuota::of(p))),
     config: |p, _| export::config(p),

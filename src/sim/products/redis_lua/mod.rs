@@ -18,7 +18,7 @@ pub const PRODUCT: Product = Product {
     export: "redis-lua",
     runs: EVERY_SHAPE,
     textbook: Textbook::ChosenBy(&SCRIPT),
-    run_here: true,
+    checked: Some("Redis 7.0.15"),
     keys: &[SCRIPT],
     model: |p, _| Box::new(RedisLua::new(LuaArgs::of(p))),
     config: |p, _| export::config(p),

@@ -20,7 +20,7 @@ pub const PRODUCT: Product = Product {
     export: "rlflex",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::FixedWindow),
-    run_here: true,
+    checked: Some("rate-limiter-flexible 11.4.0"),
     keys: &[BLOCK, EXEC_EVENLY, STORAGE],
     model: |p, o| Box::new(Rlflex::new(RlflexOptions::of(p, o))),
     config: export::config,

@@ -17,7 +17,7 @@ pub const PRODUCT: Product = Product {
     export: "spring",
     runs: EVERY_SHAPE,
     textbook: Textbook::Is(Algorithm::TokenBucket),
-    run_here: false,
+    checked: None,
     keys: &[],
     model: |p, _| Box::new(Spring::new(SpringLimit::of(p))),
     config: |p, _| export::config(p),

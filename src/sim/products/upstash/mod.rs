@@ -56,7 +56,7 @@ pub const TOKEN: Product = Product {
     export: "upstash",
     runs: &[Shape::Bucket],
     textbook: Textbook::Is(Algorithm::TokenBucket),
-    run_here: true,
+    checked: Some("@upstash/ratelimit 2.2.0"),
     keys: &[],
     model,
     config: |p, _| export::config(p),
