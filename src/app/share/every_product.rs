@@ -36,7 +36,7 @@ pub fn EveryProduct(
         let target = event_target::<web_sys::Element>(&ev);
         let Some(export) = target.get_attribute("data-export") else { return };
         let Some(&export) = crate::production::EXPORT_NAMES.iter().find(|&&e| e == export) else { return };
-        super::production::run_and_show(pg, export);
+        super::run_config::run_and_show(pg, export);
     };
     view! {
         <details class="every-product" id="every-product"

@@ -25,6 +25,7 @@ mod frame_messages;
 mod notice;
 mod png;
 mod production;
+mod run_config;
 mod share_bar;
 mod url_sync;
 

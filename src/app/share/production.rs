@@ -9,10 +9,11 @@ use wasm_bindgen::JsCast;
 
 use super::clipboard::CopyButton;
 use super::every_product::EveryProduct;
+use super::run_config::run_and_show;
 use crate::app::fold::Fold;
 use crate::app::playground::Playground;
 use crate::production::{configs, Policy, EXPORT_NAMES};
-use crate::sim::product_runs::{model_of_export, run_config, side_by_side};
+use crate::sim::product_runs::{model_of_export, side_by_side};
 use crate::sim::products::{export_name, product_name};
 
 /// Most requests the side-by-side simulates on each change (two runs of this many).
@@ -149,25 +150,4 @@ pub fn ProductionPanel(
             </details>
         </Fold>
     }
-}
-
-/// Runs the configuration of the export `tab` in the playground (its product's model on the same
-/// policy and arrivals), then takes the reader to the chart it changed, where the throughput
-/// card says in numbers what the product did against the textbook and why.
-pub fn run_and_show(pg: Playground, tab: &str) {
-    let Some(next) = pg.scenario.with_untracked(|s| run_config(s, tab)) else { return };
-    pg.compare.set(false);
-    pg.edit(|s| *s = next);
-    let said = pg.scenario.with_untracked(|sc| match side_by_side(sc) {
-        Ok(x) => x.statement,
-        Err(e) => e.message,
-    });
-    pg.ran.set(Some(said));
-    request_animation_frame(|| {
-        // The whole card, its title included, at the top of the screen.
-        let callout = document().get_element_by_id("ran-callout");
-        if let Some(card) = callout.and_then(|c| c.closest("figure").ok().flatten()) {
-            card.scroll_into_view_with_bool(true);
-        }
-    });
 }
