@@ -52,13 +52,6 @@ fn browser_cpu_ms() -> f64 {
     total as f64 * 1000.0 / ticks
 }
 
-/// Chrome's cumulative `TaskDuration`, ms.
-async fn task_ms(client: &fantoccini::Client) -> f64 {
-    let m = cdp(client, "Performance.getMetrics", json!({})).await;
-    let metric = m["metrics"].as_array().and_then(|a| a.iter().find(|x| x["name"] == "TaskDuration").cloned());
-    metric.and_then(|x| x["value"].as_f64()).unwrap_or(f64::NAN) * 1000.0
-}
-
 /// One page's running cost: (task ms per frame, browser CPU ms per frame, frames per second).
 async fn measure(client: &fantoccini::Client, url: &str, speed: Option<&str>) -> (f64, f64, f64) {
     client.goto(url).await.expect("open the page");
@@ -69,11 +62,11 @@ async fn measure(client: &fantoccini::Client, url: &str, speed: Option<&str>) ->
     }
     tokio::time::sleep(WARM).await;
     cdp(client, "Performance.enable", json!({})).await;
-    let (task0, cpu0) = (task_ms(client).await, browser_cpu_ms());
+    let (task0, cpu0) = (super::task_duration(client).await, browser_cpu_ms());
     let frames0 = js(client, "return window.__displayFrames;").await.as_f64().unwrap_or(f64::NAN);
     tokio::time::sleep(Duration::from_secs(SECS)).await;
     let frames1 = js(client, "return window.__displayFrames;").await.as_f64().unwrap_or(f64::NAN);
-    let (task1, cpu1) = (task_ms(client).await, browser_cpu_ms());
+    let (task1, cpu1) = (super::task_duration(client).await, browser_cpu_ms());
     let frames = frames1 - frames0;
     ((task1 - task0) / frames, (cpu1 - cpu0) / frames, frames / SECS as f64)
 }
