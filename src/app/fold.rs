@@ -90,19 +90,19 @@ pub fn Fold(
         });
     };
     let body_id = format!("{id}-body");
+    let controls = body_id.clone();
     let heading = move || {
         let title = title.get();
         if folding.get() {
             view! {
                 <button type="button" class="fold-toggle" aria-expanded=move || open.get().to_string()
-                    aria-controls=body_id.clone() on:click=toggle>{title.to_string()}</button>
+                    aria-controls=controls.clone() on:click=toggle>{title.to_string()}</button>
             }
             .into_any()
         } else {
             title.to_string().into_any()
         }
     };
-    let body_id = format!("{id}-body");
     view! {
         <section class=format!("panel {class}") class:folded=move || !open.get() id=id aria-labelledby=format!("{id}-title")>
             <h2 id=format!("{id}-title") class:fold-title=move || folding.get()>{heading}</h2>
