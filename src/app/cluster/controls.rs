@@ -62,16 +62,18 @@ pub fn ClusterControls(
             <Show when=move || store.get() == StoreMode::Sync>
                 <KongSyncControls playground=pg />
             </Show>
-            <Slider
-                id="rtt"
-                range=field_range("rtt")
-                label="Round trip to the store"
-                unit="ms"
-                scale=RTT_MS
-                value=Signal::derive(move || sc.with(|s| s.rtt.as_secs_f64() * 1e3))
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.rtt = Nanos::from_secs_f64(v / 1e3)))
-                disabled=Signal::derive(move || store.get() == StoreMode::Local)
-            />
+            // Nothing shared, nothing to reach: no round trip to set.
+            <Show when=move || store.get() != StoreMode::Local>
+                <Slider
+                    id="rtt"
+                    range=field_range("rtt")
+                    label="Round trip to the store"
+                    unit="ms"
+                    scale=RTT_MS
+                    value=Signal::derive(move || sc.with(|s| s.rtt.as_secs_f64() * 1e3))
+                    on_change=Callback::new(move |v: f64| pg.edit(|s| s.rtt = Nanos::from_secs_f64(v / 1e3)))
+                />
+            </Show>
         </fieldset>
         <OutageControls playground=pg />
         <ReplicaControls playground=pg />

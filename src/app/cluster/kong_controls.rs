@@ -26,15 +26,17 @@ pub fn KongSyncControls(
                 on:change=move |ev| set(if event_target_checked(&ev) { 0 } else { FIRST_SYNC_RATE_MS }) />
             <span>"Every request waits for Redis (sync_rate −1, Kong's default)"</span>
         </label>
-        <Slider
-            id="sync-rate"
-            range=field_range("sync_rate")
-            label="Nodes sync every"
-            unit="s"
-            scale=SYNC_RATE_S
-            value=Signal::derive(move || rate.get() as f64 / 1e3)
-            on_change=Callback::new(move |v: f64| set((v * 1e3).round().max(20.0) as u64))
-            disabled=Signal::derive(move || rate.get() == 0)
-        />
+        // Every request waiting for Redis leaves no sync period to set.
+        <Show when=move || rate.get() != 0>
+            <Slider
+                id="sync-rate"
+                range=field_range("sync_rate")
+                label="Nodes sync every"
+                unit="s"
+                scale=SYNC_RATE_S
+                value=Signal::derive(move || rate.get() as f64 / 1e3)
+                on_change=Callback::new(move |v: f64| set((v * 1e3).round().max(20.0) as u64))
+            />
+        </Show>
     }
 }

@@ -51,42 +51,45 @@ pub fn OutageControls(
         })
     };
     view! {
-        <fieldset class="group in-use outage-group" class:unused=no_store>
+        <fieldset class="group in-use outage-group">
             <legend>"Store outage"</legend>
-            <label class="check">
-                <input
-                    type="checkbox"
-                    id="outage-on"
-                    prop:checked=move || outage.get().is_some()
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        pg.edit(|s| s.outage = on.then_some(FIRST_OUTAGE));
-                    }
+            // Nothing shared, no store to lose: the group is its hint.
+            <Show when=move || !no_store.get()>
+                <label class="check">
+                    <input
+                        type="checkbox"
+                        id="outage-on"
+                        prop:checked=move || outage.get().is_some()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            pg.edit(|s| s.outage = on.then_some(FIRST_OUTAGE));
+                        }
+                    />
+                    <span>"Take the store down for a while"</span>
+                </label>
+                <Show when=move || outage.get().is_some()>
+                    <Slider id="outage-start" label="Goes down at" unit="s" scale=OUTAGE_START_S value=start range=OUTAGE_FIELD
+                        on_change=Callback::new(move |v: f64| set(v, length.get_untracked())) />
+                    <Slider id="outage-length" label="Stays down for" unit="s" scale=OUTAGE_LENGTH_S value=length range=OUTAGE_FIELD
+                        on_change=Callback::new(move |v: f64| set(start.get_untracked(), v)) />
+                </Show>
+                <Slider
+                    id="timeout"
+                    range=field_range("timeout")
+                    label="Node waits for the store"
+                    unit="ms"
+                    scale=TIMEOUT_MS
+                    value=Signal::derive(move || sc.with(|s| s.timeout.as_secs_f64() * 1e3))
+                    on_change=Callback::new(move |v: f64| pg.edit(|s| s.timeout = Nanos::from_secs_f64(v / 1e3)))
                 />
-                <span>"Take the store down for a while"</span>
-            </label>
-            <Show when=move || outage.get().is_some()>
-                <Slider id="outage-start" label="Goes down at" unit="s" scale=OUTAGE_START_S value=start range=OUTAGE_FIELD
-                    on_change=Callback::new(move |v: f64| set(v, length.get_untracked())) />
-                <Slider id="outage-length" label="Stays down for" unit="s" scale=OUTAGE_LENGTH_S value=length range=OUTAGE_FIELD
-                    on_change=Callback::new(move |v: f64| set(start.get_untracked(), v)) />
+                <Choice
+                    id="fail"
+                    label="Then"
+                    options=&FAILS
+                    value=Signal::derive(move || sc.with(|s| s.fail))
+                    on_change=Callback::new(move |f| pg.edit(|s| s.fail = f))
+                />
             </Show>
-            <Slider
-                id="timeout"
-                range=field_range("timeout")
-                label="Node waits for the store"
-                unit="ms"
-                scale=TIMEOUT_MS
-                value=Signal::derive(move || sc.with(|s| s.timeout.as_secs_f64() * 1e3))
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.timeout = Nanos::from_secs_f64(v / 1e3)))
-            />
-            <Choice
-                id="fail"
-                label="Then"
-                options=&FAILS
-                value=Signal::derive(move || sc.with(|s| s.fail))
-                on_change=Callback::new(move |f| pg.edit(|s| s.fail = f))
-            />
             <p class="hint" id="outage-hint">{hint}</p>
         </fieldset>
     }

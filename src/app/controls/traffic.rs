@@ -56,7 +56,8 @@ pub fn TrafficControls(
     view! {
         <fieldset class="group in-use">
             <legend>"Traffic"</legend>
-            {knob(pg, &RATE, rate_unused)}
+            // The seam and a replayed trace set their own arrivals: no rate to show.
+            {move || (!rate_unused.get()).then(|| knob(pg, &RATE, Signal::stored(false)))}
             <Choice
                 id="traffic"
                 label="Shape"
