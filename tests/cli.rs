@@ -270,6 +270,14 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
     assert_eq!(per_key.len(), 304);
     let rejected: Vec<u64> = per_key.iter().map(|k| k["rejected"].as_u64().unwrap()).collect();
     assert!(rejected.windows(2).all(|w| w[0] >= w[1]), "sorted by rejections");
+    // A throttled key's first 429 is a time inside the log; a spared key has none.
+    let from_ms = v["rejections_over_time"]["from_ms"].as_i64().unwrap();
+    for k in per_key {
+        match k["rejected"].as_u64().unwrap() {
+            0 => assert!(k["first_rejected_ms"].is_null(), "{k}"),
+            _ => assert!((from_ms..from_ms + 3 * 60_000).contains(&k["first_rejected_ms"].as_i64().unwrap()), "{k}"),
+        }
+    }
     let sum = |f: &str| per_key.iter().map(|k| k[f].as_u64().unwrap()).sum::<u64>();
     assert_eq!((sum("requests"), sum("rejected")), (v["requests"].as_u64().unwrap(), v["rejected"].as_u64().unwrap()));
     assert_eq!(
@@ -286,7 +294,7 @@ fn a_log_replays_per_client_and_reports_who_got_a_429() {
     child.stdin.take().unwrap().write_all(&std::fs::read(&log).unwrap()).unwrap();
     let csv = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "key,requests,admitted,rejected,peak_1s,peak_window");
+    assert_eq!(lines[0], "key,requests,admitted,rejected,peak_1s,peak_window,first_rejected_ms");
     assert!(lines[1].starts_with(&format!("*,{},", v["requests"])), "{}", lines[1]);
     // The sizing assistant with a target: the smallest policy within 1 % of keys throttled
     // leaves the 300 clients alone; the keys it still throttles are named.

@@ -28,7 +28,7 @@ pub const CONTROLS: &str = r#"<p class="hint">Replay your own access log through
 <label><span>Recommend</span><select id="log-objective" name="objective"><option value="outliers">the tightest that spares your usual clients</option><option value="target">at most a share of keys throttled</option></select></label>
 <label id="log-target-label" hidden><span>At most</span><input type="number" id="log-target" min="0" max="100" step="0.1" value="1"><span>% of keys</span></label>
 </div>
-<p class="hint">Logs with whole-second stamps (combined, ALB, CloudFront) get their n requests of one second spread evenly: the k-th arrives at the second + k/n. Lines up to 5 s out of order are put in order. Gzip files (<code>access.log.2.gz</code>, ALB and CloudFront logs) are read as they are; several files (a rotated set, one log per server) are merged by time. The same report from the command line: <code>ratelimit-sim --log FILE --key K --query Q</code> (repeat <code>--log</code> for each file; add <code>--sweep</code> for the sizing table).</p>"#;
+<p class="hint">Logs with whole-second stamps (combined, ALB, CloudFront) get each client's n requests of one second spread evenly over it, 1/n apart, from a point fixed by the client's name. Lines up to 5 s out of order are put in order. Gzip files (<code>access.log.2.gz</code>, ALB and CloudFront logs) are read as they are; several files (a rotated set, one log per server) are merged by time. The same report from the command line: <code>ratelimit-sim --log FILE --key K --query Q</code> (repeat <code>--log</code> for each file; add <code>--sweep</code> for the sizing table).</p>"#;
 
 /// How the log is read and judged.
 #[derive(Clone, Debug, PartialEq)]

@@ -77,6 +77,16 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
+/// Where in its second a key's whole-second requests start, ns in `0..1e9`: a fixed fraction of
+/// the second from a hash of the key's name (FNV-1a), so the keys stamped with one second do not
+/// all arrive at its first instant, and a key's times still depend on nothing but its own name
+/// and requests ([`super::order::spread`]).
+pub fn phase_ns(key: &str) -> u64 {
+    let mut h = Fnv::default();
+    std::hash::Hasher::write(&mut h, key.as_bytes());
+    std::hash::Hasher::finish(&h) % 1_000_000_000
+}
+
 /// The distinct keys seen, by index.
 #[derive(Debug, Default)]
 pub struct Keys {

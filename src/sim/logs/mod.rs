@@ -4,7 +4,8 @@
 //! ([`sizing`]) sweeps the policy's two numbers ([`policy`]) over the same arrivals. [`job`] is
 //! one analysis as the page's worker runs it. Pure and streaming: a log of any size is read line
 //! by line, holding a few seconds of it and the per-key counts. [`watch`] makes the heaviest keys
-//! traces the live playground replays.
+//! traces the live playground replays. [`per_key`] replays one key's requests on their own, in
+//! any order: what a cluster runs per group.
 
 pub mod chunks;
 pub mod csv;
@@ -17,6 +18,7 @@ pub mod keys;
 pub mod merge;
 pub mod order;
 pub mod output;
+pub mod per_key;
 pub mod policy;
 pub mod reader;
 pub mod samples;

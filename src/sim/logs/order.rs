@@ -1,6 +1,9 @@
 //! Putting a log's entries in time order: whole-second stamps are held until their second is
-//! complete and spread over it (the k-th of n at second + k/n), finer ones wait in a heap for up
-//! to [`REORDER_MS`], and each goes out as an [`Arrival`] in simulated time.
+//! complete and spread over it key by key ([`spread`]: the k-th of that key's n at second +
+//! (k + h)/n, h the key's phase),
+//! finer ones wait in a heap for up to [`REORDER_MS`], and each goes out as an [`Arrival`] in
+//! simulated time. Spreading per key keeps a key's times a function of its own requests alone, so
+//! a cluster that hands each key's rows to a different worker, in any order, gets the same times.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -20,6 +23,13 @@ pub struct Arrival {
     pub key: u32,
 }
 
+/// When the `k`-th (from 0) of a key's `n` requests stamped with the whole second `second` (since
+/// the epoch) arrives, ns since the epoch: evenly spaced over that second, 1/n apart, the first
+/// at `phase` ÷ n ([`super::keys::phase_ns`]: where that key's requests start).
+pub fn spread(second: i64, k: u64, n: u64, phase: u64) -> i64 {
+    second * 1_000_000_000 + ((k * 1_000_000_000 + phase) / n.max(1)) as i64
+}
+
 /// A day in ns: simulated time 0 is the UTC midnight before a log's first request, so fixed
 /// windows fall on the clock's minutes and hours as real limiters' do (`times` logs start at 0).
 const DAY_NS: i64 = 86_400_000_000_000;
@@ -34,11 +44,23 @@ pub(super) struct Orderer {
     /// The latest stamp seen, ms.
     pub(super) latest: i64,
     pub(super) origin_ms: Option<i64>,
+    /// Each key's phase, by key index ([`super::keys::phase_ns`]).
+    pub(super) phases: Vec<u64>,
+    /// Scratch for spreading one second, by key index: (that key's requests in it, spread so far).
+    tally: Vec<(u32, u32)>,
 }
 
 impl Orderer {
     pub(super) fn new() -> Self {
-        Orderer { seconds: BTreeMap::new(), ready: BinaryHeap::new(), seq: 0, latest: i64::MIN, origin_ms: None }
+        Orderer {
+            seconds: BTreeMap::new(),
+            ready: BinaryHeap::new(),
+            seq: 0,
+            latest: i64::MIN,
+            origin_ms: None,
+            phases: Vec::new(),
+            tally: Vec::new(),
+        }
     }
 
     /// Emits what is at least `REORDER_MS` older than the latest stamp (everything, at the end).
@@ -50,13 +72,12 @@ impl Orderer {
                 break;
             }
             let keys = self.seconds.remove(&second).expect("the first second");
-            let n = keys.len() as i64;
+            let times = self.spread_second(second, keys);
             // Nothing else is waiting: this second's requests come before anything still to be
             // read (a later line may be at most REORDER_MS older than the latest), so they go
             // out in order without the heap, which is all a whole-second log ever needs.
             let direct = self.ready.is_empty();
-            for (k, key) in keys.into_iter().enumerate() {
-                let ns = second * 1_000_000_000 + k as i64 * 1_000_000_000 / n;
+            for (ns, key) in times {
                 if direct {
                     self.emit(ns, key, out);
                 } else {
@@ -75,6 +96,32 @@ impl Orderer {
             self.ready.pop();
             self.emit(ns, key, out);
         }
+    }
+
+    /// The requests of one whole `second` (their keys in log order) at their times ([`spread`]
+    /// per key), in time order; ties keep log order.
+    fn spread_second(&mut self, second: i64, keys: Vec<u32>) -> Vec<(i64, u32)> {
+        let (tally, phases) = (&mut self.tally, &self.phases);
+        for &key in &keys {
+            if tally.len() <= key as usize {
+                tally.resize(key as usize + 1, (0, 0));
+            }
+            tally[key as usize].0 += 1;
+        }
+        let mut times: Vec<(i64, u32)> = keys
+            .into_iter()
+            .map(|key| {
+                let (n, k) = &mut tally[key as usize];
+                let ns = spread(second, u64::from(*k), u64::from(*n), phases[key as usize]);
+                *k += 1;
+                if *k == *n {
+                    (*n, *k) = (0, 0);
+                }
+                (ns, key)
+            })
+            .collect();
+        times.sort_by_key(|&(ns, _)| ns);
+        times
     }
 
     /// Emits the arrival at `ns` (since the epoch) of `key`.

@@ -14,16 +14,26 @@ use crate::sim::Scenario;
 pub fn shadow(report: &ShadowReport, sc: &Scenario, csv: bool) -> String {
     let ranked = report.ranked();
     let row = |i: u32| (report.read.keys.name(i), &report.per_key[i as usize]);
+    // When key `i` saw its first 429, ms since the epoch.
+    let first_ms = |i: u32| {
+        report
+            .first_rejected
+            .get(i as usize)
+            .copied()
+            .flatten()
+            .map(|t| report.read.origin_ms + (t.as_nanos() / 1_000_000) as i64)
+    };
     if csv {
-        let mut out = String::from("key,requests,admitted,rejected,peak_1s,peak_window\n");
-        for (key, k) in ranked.iter().map(|&i| row(i)) {
+        let mut out = String::from("key,requests,admitted,rejected,peak_1s,peak_window,first_rejected_ms\n");
+        for (i, (key, k)) in ranked.iter().map(|&i| (i, row(i))) {
             let key = if key.contains([',', '"', '\n']) {
                 format!("\"{}\"", key.replace('"', "\"\""))
             } else {
                 key.to_string()
             };
+            let first = first_ms(i).map_or(String::new(), |ms| ms.to_string());
             out.push_str(&format!(
-                "{key},{},{},{},{},{}\n",
+                "{key},{},{},{},{},{},{first}\n",
                 k.requests, k.admitted, k.rejected, k.peak_1s, k.peak_window
             ));
         }
@@ -33,7 +43,7 @@ pub fn shadow(report: &ShadowReport, sc: &Scenario, csv: bool) -> String {
         .iter()
         .map(|&i| {
             let (key, k) = row(i);
-            serde_json::json!({ "key": key, "requests": k.requests, "admitted": k.admitted, "rejected": k.rejected, "peak_1s": k.peak_1s, "peak_window": k.peak_window })
+            serde_json::json!({ "key": key, "requests": k.requests, "admitted": k.admitted, "rejected": k.rejected, "peak_1s": k.peak_1s, "peak_window": k.peak_window, "first_rejected_ms": first_ms(i) })
         })
         .collect();
     let r = &report.read;

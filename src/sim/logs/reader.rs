@@ -2,7 +2,9 @@
 //! seconds of it: lines are read as they come (at most [`MAX_LINE`] bytes each), their format
 //! detected from the first line unless given, and put in order ([`super::order`]):
 //!
-//! - the n requests of a whole-second stamp's second arrive at second + k/n, in log order;
+//! - a key's n requests stamped with one whole second arrive 1/n apart in log order, from a
+//!   fraction of the second fixed by the key's name ([`super::order::spread`]): a key's times
+//!   depend on its own requests alone;
 //! - lines up to [`REORDER_MS`] out of order are put in order and counted; a jump further back
 //!   (a clock change, logs concatenated out of order) is an error naming the line;
 //! - a line that does not fit the format is skipped and counted; more than 1 % of them (and
@@ -227,7 +229,11 @@ impl LogReader {
                 format!("its time is {} s before an earlier line's; lines may be at most {} s out of order (sort merged logs by time first)", crate::sim::support::decimal::format_f64((order.latest - ms) as f64 / 1e3, 3), REORDER_MS / 1000),
             ));
         }
-        let id = self.keys.intern(self.key.of(&entry));
+        let name = self.key.of(&entry);
+        let id = self.keys.intern(name);
+        if id as usize == order.phases.len() {
+            order.phases.push(super::keys::phase_ns(name));
+        }
         self.requests += 1;
         if ms < order.latest && (!entry.stamp.whole_second || ms.div_euclid(1000) < order.latest.div_euclid(1000)) {
             self.reordered += 1;
@@ -295,13 +301,31 @@ mod tests {
     }
 
     #[test]
-    fn the_n_requests_of_one_second_arrive_at_k_over_n() {
-        let log: String = ["a", "b", "a", "a"].iter().map(|ip| clf_line(ip, 20)).chain([clf_line("b", 21)]).collect();
+    fn a_keys_n_requests_of_one_second_are_spread_by_its_own_requests_and_name() {
+        let log: String =
+            ["a", "b", "a", "a", "c", "c"].iter().map(|ip| clf_line(ip, 20)).chain([clf_line("b", 21)]).collect();
         let (got, summary) = read(&log, KeyBy::Ip).unwrap();
-        let since = 80_000_000; // 22:13:20 UTC, ms after midnight
-        let got: Vec<(u64, String)> = got.into_iter().map(|(t, k)| (t - since, k)).collect();
-        assert_eq!(got, [(0, "a".into()), (250, "b".into()), (500, "a".into()), (750, "a".into()), (1000, "b".into())]);
-        assert_eq!((summary.keys.len(), summary.requests, summary.origin_ms), (2, 5, 1_699_920_000_000));
+        let origin_ms = 1_699_920_000_000; // the midnight before 22:13:20 UTC
+        let second = 1_700_000_000; // 22:13:20 UTC
+                                    // The k-th of a key's n in a second, ms after the origin.
+        let at = |key: &str, k: u64, n: u64, second: i64| {
+            let ns = super::super::order::spread(second, k, n, super::super::keys::phase_ns(key));
+            ((ns / 1_000_000 - origin_ms) as u64, key.to_string())
+        };
+        let mut want = vec![
+            at("a", 0, 3, second),
+            at("a", 1, 3, second),
+            at("a", 2, 3, second),
+            at("b", 0, 1, second),
+            at("c", 0, 2, second),
+            at("c", 1, 2, second),
+            at("b", 0, 1, second + 1),
+        ];
+        want.sort();
+        assert_eq!(got, want, "in time order");
+        let a: Vec<u64> = got.iter().filter(|g| g.1 == "a").map(|g| g.0).collect();
+        assert!((333..=334).contains(&(a[1] - a[0])) && a[2] < 80_001_000, "1/n apart within the second: {a:?}");
+        assert_eq!((summary.keys.len(), summary.requests, summary.origin_ms), (3, 7, origin_ms));
     }
 
     #[test]
@@ -318,12 +342,16 @@ mod tests {
     #[test]
     fn whole_seconds_and_fractions_mixed_still_come_out_in_time_order() {
         // Date.now()/1000 prints a whole second now and then: that second's requests are spread
-        // from its start, so the 0.5 s before it must wait for them.
-        let stamps = ["1700000000.5", "1700000000", "1700000005.6", "1700000006.1", "1700000012.25"];
-        let log: String = stamps.iter().map(|t| format!("{{\"ts\": {t}, \"ip\": \"a\"}}\n")).collect();
-        let (got, _) = read(&log, KeyBy::Ip).unwrap();
-        let times: Vec<u64> = got.iter().map(|g| g.0 - 80_000_000).collect();
-        assert_eq!(times, [0, 500, 5600, 6100, 12250]);
+        // over it from the key's phase, so a 0.5 s before it may have to wait for them.
+        for key in ["a", "b", "c", "d"] {
+            let stamps = ["1700000000.5", "1700000000", "1700000005.6", "1700000006.1", "1700000012.25"];
+            let log: String = stamps.iter().map(|t| format!("{{\"ts\": {t}, \"ip\": \"{key}\"}}\n")).collect();
+            let (got, _) = read(&log, KeyBy::Ip).unwrap();
+            let times: Vec<u64> = got.iter().map(|g| g.0 - 80_000_000).collect();
+            let mut want = vec![super::super::keys::phase_ns(key) / 1_000_000, 500, 5600, 6100, 12250];
+            want.sort();
+            assert_eq!(times, want, "{key}");
+        }
     }
 
     #[test]

@@ -54,6 +54,8 @@ pub struct ShadowReport {
     pub rejected: u64,
     /// Per key, in key order ([`ReadSummary::keys`]).
     pub per_key: Vec<KeyCounts>,
+    /// When each key (in key order) saw its first 429, since simulated time 0.
+    pub first_rejected: Vec<Option<SimTime>>,
     /// Rejections per bucket of `bucket` from the first request on.
     pub rejections: Vec<u64>,
     /// The width of a bucket of `rejections`.
@@ -133,6 +135,8 @@ pub struct Shadow<'s> {
     rest: Nanos,
     window: Nanos,
     per_key: Vec<KeyCounts>,
+    /// When each key saw its first 429 (kept with the peaks: the sweep needs neither).
+    first_rejected: Vec<Option<SimTime>>,
     /// By key index (keys are numbered densely as they come).
     live: Vec<Option<Live>>,
     live_now: usize,
@@ -157,6 +161,7 @@ impl<'s> Shadow<'s> {
             rest: rest_after(sc),
             window: sc.limiter().quota().window.max(Nanos(1)),
             per_key: Vec::new(),
+            first_rejected: Vec::new(),
             live: Vec::new(),
             live_now: 0,
             peaks: true,
@@ -188,6 +193,9 @@ impl<'s> Shadow<'s> {
         if self.per_key.len() <= k {
             self.per_key.resize(k + 1, KeyCounts::default());
             self.live.resize_with(k + 1, || None);
+            if self.peaks {
+                self.first_rejected.resize(k + 1, None);
+            }
         }
         let sc = self.sc;
         let slot = &mut self.live[k];
@@ -208,6 +216,9 @@ impl<'s> Shadow<'s> {
             counts.admitted += 1;
         } else {
             counts.rejected += 1;
+            if let Some(first) = self.first_rejected.get_mut(k) {
+                first.get_or_insert(a.at);
+            }
             let since = a.at.as_nanos().saturating_sub(self.first.unwrap_or(a.at).as_nanos());
             count_rejection(&mut self.rejections, &mut self.bucket, since);
         }
@@ -238,6 +249,12 @@ impl<'s> Shadow<'s> {
         &self.per_key
     }
 
+    /// The counts and first 429 of key 0, for a run that was fed one key ([`super::per_key`]).
+    pub fn into_key_counts(mut self) -> (KeyCounts, Option<SimTime>) {
+        let first = self.first_rejected.first().copied().flatten();
+        (self.per_key.drain(..).next().unwrap_or_default(), first)
+    }
+
     /// The report, with what reading found.
     pub fn finish(self, read: ReadSummary) -> ShadowReport {
         let first = self.first.unwrap_or(SimTime::ZERO);
@@ -250,6 +267,7 @@ impl<'s> Shadow<'s> {
             admitted,
             rejected,
             per_key: self.per_key,
+            first_rejected: self.first_rejected,
             rejections,
             bucket,
             first,

@@ -21,6 +21,9 @@ fn each_key_has_its_own_limiter() {
     let top = r.ranked()[0];
     assert_eq!((r.read.keys.name(top), r.per_key[top as usize].peak_1s), ("a", 4));
     assert_eq!(r.rejections, [2]);
+    let (a, b) = (r.ranked()[0] as usize, r.ranked()[1] as usize);
+    let at = |ms: u64| Some(SimTime(r.first.as_nanos() + ms * 1_000_000));
+    assert_eq!((r.first_rejected[a], r.first_rejected[b]), (at(3), None), "a's third request is its first 429");
     let global = shadow(text.as_bytes(), None, &KeyBy::Global, &sc).unwrap();
     assert_eq!((global.admitted, global.read.keys.len()), (2, 1), "one key: one bucket for everyone");
 }

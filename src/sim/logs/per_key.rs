@@ -1,0 +1,179 @@
+//! One key's requests replayed on their own, in any order they come: what a cluster (Spark, Dask)
+//! runs per group after shuffling the log by key. A key's arrival times depend on its own stamps
+//! and name alone ([`super::order::spread`]), and its limiter sees nothing else, so the counts
+//! are exactly the ones the whole log's shadow run gives that key ([`super::shadow`]), whatever
+//! other keys sent and however the rows were split or shuffled.
+//!
+//! Memory: a whole-second stamp costs one counter per distinct second the key was active in, a
+//! finer stamp 8 bytes; a hot key of a billion whole-second requests over a week is ~600 000
+//! counters.
+
+use std::collections::BTreeMap;
+
+use super::error::{error, LogError};
+use super::keys::phase_ns;
+use super::order::{origin_s, spread, Arrival};
+use super::reader::Sender;
+use super::shadow::{KeyCounts, Shadow};
+use crate::sim::{Scenario, SimTime};
+
+/// The largest stamp taken, ns from the epoch either way: the reader's bound ([`super::reader`]).
+const MAX_STAMP_NS: i64 = 9_000_000_000_000 * 1_000_000;
+
+/// One key's requests, collected in any order.
+#[derive(Clone, Debug, Default)]
+pub struct KeyRequests {
+    /// Whole-second stamps: second since the epoch → requests in it.
+    seconds: BTreeMap<i64, u64>,
+    /// Finer stamps, ns since the epoch.
+    exact: Vec<i64>,
+}
+
+/// What one key's replay found: its counts and its first 429.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyReplay {
+    /// Requests, admitted, rejected and the peaks, as the whole log's report has them.
+    pub counts: KeyCounts,
+    /// When the first 429 came, ms since the epoch.
+    pub first_rejected_ms: Option<i64>,
+}
+
+impl KeyRequests {
+    /// A request stamped with the whole second `second` (since the epoch): spread over it.
+    pub fn whole_second(&mut self, second: i64) -> Result<(), LogError> {
+        check(second.saturating_mul(1_000_000_000))?;
+        *self.seconds.entry(second).or_default() += 1;
+        Ok(())
+    }
+
+    /// A request stamped `ns` since the epoch, exactly.
+    pub fn exact(&mut self, ns: i64) -> Result<(), LogError> {
+        check(ns)?;
+        self.exact.push(ns);
+        Ok(())
+    }
+
+    /// Requests collected.
+    pub fn len(&self) -> u64 {
+        self.seconds.values().sum::<u64>() + self.exact.len() as u64
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.seconds.is_empty() && self.exact.is_empty()
+    }
+
+    /// The key's requests through `sc`'s limiter for a client named `key`, with simulated 0 at
+    /// `origin_ms` (ms since the epoch: the UTC midnight before the whole log's first request,
+    /// [`midnight_before`]; 0 for a `times` log).
+    pub fn replay(mut self, key: &str, sc: &Scenario, origin_ms: i64) -> KeyReplay {
+        let phase = phase_ns(key);
+        let whole = self.len() as usize - self.exact.len();
+        let mut times = std::mem::take(&mut self.exact);
+        times.reserve(whole);
+        for (&second, &n) in &self.seconds {
+            times.extend((0..n).map(|k| spread(second, k, n, phase)));
+        }
+        times.sort_unstable();
+        let mut run = Shadow::new(sc);
+        let from = Sender { key, origin_s: origin_s(origin_ms) };
+        let origin_ns = origin_ms.saturating_mul(1_000_000);
+        for ns in times {
+            run.push(Arrival { at: SimTime(ns.saturating_sub(origin_ns).max(0) as u64), key: 0 }, from);
+        }
+        let (counts, first) = run.into_key_counts();
+        KeyReplay { counts, first_rejected_ms: first.map(|t| origin_ms + (t.as_nanos() / 1_000_000) as i64) }
+    }
+}
+
+/// Simulated 0 for a log whose first request came `first_ns` after the epoch: the UTC midnight
+/// before it, ms since the epoch, as the reader sets it.
+pub fn midnight_before(first_ns: i64) -> i64 {
+    const DAY_MS: i64 = 86_400_000;
+    first_ns.div_euclid(1_000_000).div_euclid(DAY_MS) * DAY_MS
+}
+
+/// A stamp the reader would take: within ±9·10¹² ms of the epoch (the years 1685–2255).
+fn check(ns: i64) -> Result<(), LogError> {
+    if ns.unsigned_abs() > MAX_STAMP_NS as u64 {
+        return Err(error(0, format!("a time {ns} ns from the epoch is outside the years 1685–2255")));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::logs::reader::read_log;
+    use crate::sim::logs::samples::sample_log;
+    use crate::sim::logs::{shadow, KeyBy};
+
+    /// Every key of `log` replayed on its own from its stamps, handed over `shuffled`.
+    fn per_key(log: &str, sc: &Scenario, shuffled: bool) -> Vec<(String, KeyReplay)> {
+        let mut keys: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+        let read = read_log(log.as_bytes(), None, &KeyBy::Ip, |_| {}).unwrap();
+        // The sample logs are combined logs: whole-second stamps, parsed as the reader does.
+        for line in log.lines() {
+            let entry = read.format.parse(line, &[]).unwrap();
+            keys.entry(entry.ip.to_string()).or_default().push(entry.stamp.ms.div_euclid(1000));
+        }
+        let origin = read.origin_ms;
+        keys.into_iter()
+            .map(|(key, mut seconds)| {
+                if shuffled {
+                    seconds.reverse();
+                    let third = seconds.len() / 3;
+                    seconds.rotate_left(third);
+                }
+                let mut requests = KeyRequests::default();
+                seconds.into_iter().for_each(|s| requests.whole_second(s).unwrap());
+                let replay = requests.replay(&key, sc, origin);
+                (key, replay)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_key_alone_and_shuffled_gets_the_whole_logs_counts() {
+        let log = sample_log("api", 7, 3).unwrap();
+        for query in
+            ["capacity=20&refill=2", "algo=sliding_window&limit=30&window=10", "algo=nginx&capacity=10&refill=5"]
+        {
+            let sc = Scenario::from_query(query).unwrap();
+            let whole = shadow(log.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
+            let origin = whole.read.origin_ms;
+            assert!(whole.keys_throttled() > 0, "{query}: some key is throttled");
+            for shuffled in [false, true] {
+                let alone = per_key(&log, &sc, shuffled);
+                assert_eq!(alone.len(), whole.read.keys.len());
+                for (key, replay) in alone {
+                    let i = (0..whole.per_key.len() as u32).find(|&i| whole.read.keys.name(i) == key).unwrap();
+                    assert_eq!(replay.counts, whole.per_key[i as usize], "{query}: {key}");
+                    let first = whole.first_rejected[i as usize].map(|t| origin + (t.as_nanos() / 1_000_000) as i64);
+                    assert_eq!(replay.first_rejected_ms, first, "{query}: {key}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exact_stamps_in_any_order_replay_in_time_order() {
+        let sc = Scenario::from_query("capacity=2&refill=1").unwrap();
+        let base = 1_700_000_000_000_000_000;
+        let mut r = KeyRequests::default();
+        for ms in [300, 0, 200, 100] {
+            r.exact(base + ms * 1_000_000).unwrap();
+        }
+        let got = r.replay("a", &sc, midnight_before(base));
+        assert_eq!((got.counts.requests, got.counts.admitted, got.counts.rejected, got.counts.peak_1s), (4, 2, 2, 4));
+        assert_eq!(got.first_rejected_ms, Some(1_700_000_000_200), "the third in time, not in the order given");
+    }
+
+    #[test]
+    fn a_time_outside_any_calendar_is_refused() {
+        let mut r = KeyRequests::default();
+        assert!(r.exact(i64::MAX).unwrap_err().message.contains("outside the years"));
+        assert!(r.whole_second(i64::MIN / 2).is_err());
+        assert!(r.is_empty());
+    }
+}
