@@ -15,10 +15,11 @@ export CHROMEDRIVER ?= /usr/bin/chromedriver
 # cargo ≥ 1.85 keeps crates.io's sources under CARGO_HOME.
 CARGO_HOME ?= $(HOME)/.cargo
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS := --cfg erase_components --remap-path-prefix=$(CARGO_HOME)/registry/src/index.crates.io-1949cf8c6b5b557f/=
+PYVENV := $(HOME)/.cache/ratelimit-playground/python-venv
 PORT ?= 8080
 WASM := wasm32-unknown-unknown
 
-.PHONY: help serve test bootstrap bootstrap-test lint test-build-steps build-fixtures loader-route unit wasm-test dist size bench fuzz ff-wasm redis-table cycles clean
+.PHONY: python python-test help serve test bootstrap bootstrap-test lint test-build-steps build-fixtures loader-route unit wasm-test dist size bench fuzz ff-wasm redis-table cycles clean
 
 help:
 	@echo "make serve   install missing tools, then run the app at http://127.0.0.1:$(PORT)/"
@@ -27,6 +28,7 @@ help:
 	@echo "make build-fixtures    capture that build anew, after upgrading Trunk, wasm-bindgen or wasm-opt"
 	@echo "make loader-route      print the loader's routing from src/present/share/route.rs into scripts/loader/"
 	@echo "make size    release wasm/JS/CSS sizes (raw, gzip, brotli), bytes by crate; fails above scripts/size-budget"
+	@echo "make python  the Python package (ratelimit_sim: PyO3, abi3) as a wheel in target/wheels/"
 	@echo "make bench   engine and browser benchmarks"
 	@echo "make fuzz    a million random queries through the parser and validation"
 	@echo "make ff-wasm the engine's fast-forward (1 h at 1 000 req/s) as wasm, timed in Node's V8"
@@ -43,7 +45,7 @@ serve: bootstrap
 	@echo "ratelimit-playground: serving on http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
 	trunk serve --port $(PORT)
 
-test: bootstrap-test cycles lint test-build-steps dist size unit wasm-test
+test: bootstrap-test cycles lint test-build-steps dist size unit wasm-test python-test
 	@echo "make test: all checks passed"
 
 lint:
@@ -51,6 +53,8 @@ lint:
 	cargo clippy --all-targets --locked -- -D warnings
 	cargo clippy --locked --test e2e --test e2e_share --test e2e_cluster -- -D warnings # test = false: not in --all-targets
 	cargo clippy --all-targets --locked --target $(WASM) -- -D warnings
+	cargo fmt --check --manifest-path python/Cargo.toml
+	CARGO_TARGET_DIR=target/python cargo clippy --locked --manifest-path python/Cargo.toml -- -D warnings
 
 # The build's last mile: the steps scripts/post_build.py runs after wasm-bindgen and wasm-opt, each
 # on a copy of a captured staging folder (scripts/tests/fixtures/), with the pinned wasm-opt and
@@ -84,6 +88,17 @@ unit: dist
 	cargo test --locked --test e2e
 	cargo test --locked --test e2e_share
 	cargo test --locked --test e2e_cluster
+
+# The engine as a Python package (python/: PyO3, maturin, an abi3 wheel for CPython ≥ 3.11).
+python: bootstrap-test
+	cd python && CARGO_TARGET_DIR=../target/python $(PYVENV)/bin/maturin build --release --locked -o ../target/wheels
+
+# The package in the tool cache's venv against the CLI: every log format, Arrow sources, a Dask
+# LocalCluster of two workers and a local Spark (python/tests/).
+python-test: python
+	$(PYVENV)/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps target/wheels/ratelimit_sim-0.1.0-*.whl
+	cargo build --locked --bin ratelimit-sim
+	cd python/tests && RATELIMIT_SIM=../../target/debug/ratelimit-sim $(PYVENV)/bin/python -m unittest -v test_package test_dask test_spark
 
 # wasm-bindgen-test in headless Chromium: the app mounted for real, the engine's golden output.
 wasm-test:

@@ -8,7 +8,8 @@
 #   scripts/bootstrap.sh --test   the same plus Debian chromium + chromium-driver + brotli, and
 #                                 redis-server and nginx-light (tests/real starts its own), Ruby's
 #                                 and PHP's libraries from Debian, and the npm and PyPI packages
-#                                 tests/real drives in Node and Python, at pinned versions
+#                                 tests/real drives in Node and Python, at pinned versions, a JRE
+#                                 and the Python package's venv (maturin, pyarrow, Dask, pyspark)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -80,6 +81,7 @@ if [[ "${1:-}" == "--test" ]]; then
   [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
   [[ -x /usr/sbin/haproxy ]] || missing+=(haproxy)
   command -v go >/dev/null 2>&1 || missing+=(golang-go)
+  command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)  # Spark, for python/tests
   [[ -f /usr/share/gocode/src/golang.org/x/time/rate/rate.go ]] || missing+=(golang-golang-x-time-dev)
   # Ruby's Rack::Attack with Timecop and ActiveSupport's cache, PHP's Laravel RateLimiter: the
   # libraries tests/real/rack_attack.rs and laravel.rs drive (Debian bookworm: 6.6.1, 8.83.26).
@@ -134,6 +136,19 @@ if [[ "${1:-}" == "--test" ]]; then
     rm -rf "$PYTHON_REAL" && mkdir -p "$PYTHON_REAL"
     python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --target "$PYTHON_REAL" "${PYTHON_PKGS[@]}"
     echo "${PYTHON_PKGS[*]}" > "$PYTHON_REAL/.pinned"
+  fi
+fi
+# 7b. For the Python package (make python, make python-test): maturin, pyarrow, Dask and pyspark
+#     (Spark 4 runs on the JRE of step 5), every version pinned in python/requirements.txt, in a
+#     venv of their own; rebuilt when that file changes.
+if [[ "${1:-}" == "--test" ]]; then
+  PYVENV="$CACHE/python-venv"
+  PYPINS="$(sha256sum python/requirements.txt | cut -c1-16)"
+  if [[ "$(cat "$PYVENV/.pinned" 2>/dev/null)" != "$PYPINS" ]]; then
+    say "installing python/requirements.txt from PyPI into $PYVENV (first time only, ~2 min)"
+    rm -rf "$PYVENV" && python3 -m venv "$PYVENV"
+    "$PYVENV/bin/pip" install --quiet --disable-pip-version-check -r python/requirements.txt
+    echo "$PYPINS" > "$PYVENV/.pinned"
   fi
 fi
 # redis-cell, the Redis module the tests load (tests/real/redis_cell.rs): built from its crates.io

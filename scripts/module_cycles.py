@@ -75,9 +75,10 @@ LAYERS: list[tuple[str, ...]] = [
     ("chart", "production"),
     # What is shown (present: what the app renders, the CLI prints, the log worker sends), and the
     # CLI's runner against a real Redis (redis, native only), which reads scenarios and
-    # production's Lua script. Neither uses the other: what is shown stays free of a Redis
-    # client, and the CLI, above both, joins them.
-    ("present", "redis"),
+    # production's Lua script, and opening logs on disk (files, native only: the CLI and the Python
+    # package). None uses another: what is shown stays free of a Redis client and of files, and
+    # the CLI, above them, joins them.
+    ("present", "redis", "files"),
     # The two wasm front ends: the Leptos page (app) and the log worker's module (worker), each
     # rendering present; separate modules, so neither loads the other.
     ("app", "worker"),

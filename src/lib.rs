@@ -16,6 +16,8 @@
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 pub mod chart;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod files;
 pub mod markup;
 pub mod present;
 pub mod production;

@@ -1,13 +1,14 @@
 //! `ratelimit-sim --log` and `--sample-log`: an access log in shadow mode, the sizing table,
 //! and the generated samples, streamed to a file or standard output.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 
-use ratelimit_playground::sim::logs::merge::MergedInput;
+#[cfg(not(target_arch = "wasm32"))]
+use ratelimit_playground::files::open_log;
 use ratelimit_playground::sim::logs::reader::read_log;
 use ratelimit_playground::sim::logs::samples::write_sample;
 use ratelimit_playground::sim::logs::sizing::{sweep, Objective};
-use ratelimit_playground::sim::logs::{output, shadow, KeyBy, LogFormat};
+use ratelimit_playground::sim::logs::{output, shadow, KeyBy};
 use ratelimit_playground::sim::Scenario;
 
 use crate::args::{Args, Format};
@@ -31,57 +32,13 @@ pub fn write_sample_out(out: Option<&str>, name: &str, seed: u64, minutes: u64) 
     }
 }
 
-/// Opens the log at `path` (`-`: standard input), decompressing it if it is gzip (by its first
-/// two bytes, whatever its name: `access.log.2.gz`, an ALB or CloudFront log).
-fn open_one(path: &str) -> Result<Box<dyn BufRead>, String> {
-    let mut input: Box<dyn BufRead> = if path == "-" {
-        Box::new(std::io::BufReader::with_capacity(1 << 20, std::io::stdin()))
-    } else {
-        let file = std::fs::File::open(path).map_err(|e| format!("--log: cannot open {path}: {e}"))?;
-        Box::new(std::io::BufReader::with_capacity(1 << 20, file))
-    };
-    let gzip = input.fill_buf().map_err(|e| format!("--log: cannot read {path}: {e}"))?.starts_with(&[0x1f, 0x8b]);
-    if gzip {
-        gunzip(input)
-    } else {
-        Ok(input)
-    }
-}
-
-/// `input` decompressed: every gzip member, as `gzip -d` and rotated logs' `delaycompress` make.
-#[cfg(not(target_arch = "wasm32"))]
-fn gunzip(input: Box<dyn BufRead>) -> Result<Box<dyn BufRead>, String> {
-    let inflated = Damaged(flate2::bufread::MultiGzDecoder::new(input));
-    Ok(Box::new(std::io::BufReader::with_capacity(1 << 20, inflated)))
-}
-
-/// A gzip reader whose errors say what they mean for the log, as the page says them: "damaged
-/// or cut-short gzip (incomplete deflate stream)".
-#[cfg(not(target_arch = "wasm32"))]
-struct Damaged<R>(R);
-
-#[cfg(not(target_arch = "wasm32"))]
-impl<R: std::io::Read> std::io::Read for Damaged<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.0.read(buf).map_err(|e| std::io::Error::new(e.kind(), format!("damaged or cut-short gzip ({e})")))
-    }
-}
-
-/// The CLI compiles for wasm32 too (with every bin of the crate); there it reads no gzip.
+/// The CLI compiles for wasm32 too (with every bin of the crate), where there are no files.
 #[cfg(target_arch = "wasm32")]
-fn gunzip(_: Box<dyn BufRead>) -> Result<Box<dyn BufRead>, String> {
-    Err("--log: gzip logs are read by the native build".into())
-}
-
-/// The logs at `paths` as one: a single log as it is, several merged by time.
-fn open_log(paths: &[String], format: Option<LogFormat>) -> Result<Box<dyn BufRead>, String> {
-    match paths {
-        [one] => open_one(one),
-        _ => {
-            let inputs = paths.iter().map(|p| open_one(p)).collect::<Result<Vec<_>, _>>()?;
-            Ok(Box::new(MergedInput::new(inputs, format)))
-        }
-    }
+fn open_log(
+    _: &[String],
+    _: Option<ratelimit_playground::sim::logs::LogFormat>,
+) -> Result<Box<dyn std::io::BufRead>, String> {
+    Err("--log: logs are read by the native build".into())
 }
 
 /// The sizing assistant's table for the logs at `paths` around `sc`, as JSON or CSV.

@@ -39,6 +39,14 @@ impl<'a> Entry<'a> {
         }
     }
 
+    /// When, ns since the epoch: the exact time where the format keeps one finer than a ms.
+    pub fn ns(&self) -> i64 {
+        match self.exact_ms {
+            Some(exact) => (exact * 1e6).round() as i64,
+            None => self.stamp.ms * 1_000_000,
+        }
+    }
+
     /// The request path, without its query.
     pub fn path(&self) -> &str {
         if self.path.is_empty() && !self.request.is_empty() {

@@ -43,7 +43,7 @@ impl KeyBy {
     }
 
     /// The key of `entry` (`-` where the field is missing).
-    pub(super) fn of<'e>(&self, entry: &'e Entry<'_>) -> &'e str {
+    pub fn of<'e>(&self, entry: &'e Entry<'_>) -> &'e str {
         let k = match self {
             KeyBy::Ip => &entry.ip,
             KeyBy::Path => entry.path(),

@@ -11,7 +11,8 @@
 use std::collections::BTreeMap;
 
 use super::error::{error, LogError};
-use super::keys::phase_ns;
+use super::format::{LogFormat, FORMAT_NAMES};
+use super::keys::{phase_ns, KeyBy};
 use super::order::{origin_s, spread, Arrival};
 use super::reader::Sender;
 use super::shadow::{KeyCounts, Shadow};
@@ -93,6 +94,71 @@ pub fn midnight_before(first_ns: i64) -> i64 {
     first_ns.div_euclid(1_000_000).div_euclid(DAY_MS) * DAY_MS
 }
 
+/// A log's lines read into requests one by one, in no order: what a cluster's workers run over
+/// their part of the log before the engine groups it by key. Each line is read as the reader
+/// ([`super::reader`]) reads it: its format detected from the first line unless named, blank and
+/// comment lines passed over, a line that does not fit the format counted in `skipped`.
+pub struct LineRequests {
+    format: Option<LogFormat>,
+    key: KeyBy,
+    /// Lines that do not fit the format.
+    pub skipped: u64,
+}
+
+impl LineRequests {
+    /// Lines in `format` (detected from the first if `None`), keyed by `key`.
+    pub fn new(format: Option<LogFormat>, key: &KeyBy) -> Result<Self, LogError> {
+        Ok(LineRequests { format: format.map(line_by_line).transpose()?, key: key.clone(), skipped: 0 })
+    }
+
+    /// Reads `line`, telling `out` its request (key, ns since the epoch, whether the stamp is a
+    /// whole second) if it is one.
+    pub fn line(&mut self, line: &str, out: impl FnOnce(&str, i64, bool)) -> Result<(), LogError> {
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.bytes().all(|b| b.is_ascii_whitespace()) {
+            return Ok(());
+        }
+        if self.format.is_none() {
+            let detected = LogFormat::detect(line).ok_or_else(|| {
+                error(
+                    0,
+                    format!(
+                        "'{}' is not in a log format this reads ({FORMAT_NAMES}); name one with log_format",
+                        clip(line)
+                    ),
+                )
+            })?;
+            self.format = Some(line_by_line(detected)?);
+        }
+        let f = self.format.as_ref().expect("a format");
+        if line.starts_with('#') && matches!(f, LogFormat::CloudFront | LogFormat::Times) {
+            return Ok(());
+        }
+        match f.parse(line, &[]).filter(|e| e.stamp.ms.unsigned_abs() <= (MAX_STAMP_NS / 1_000_000) as u64) {
+            Some(entry) => out(self.key.of(&entry), entry.ns(), entry.stamp.whole_second),
+            None => self.skipped += 1,
+        }
+        Ok(())
+    }
+}
+
+/// `format`, if its lines can be read one by one: a CSV line needs its file's header.
+fn line_by_line(format: LogFormat) -> Result<LogFormat, LogError> {
+    match format {
+        LogFormat::Csv(_) => Err(error(
+            0,
+            "a CSV log's lines need its header: read it with the engine's CSV reader and pass the key and time columns",
+        )),
+        f => Ok(f),
+    }
+}
+
+/// The start of `line`, for a message.
+fn clip(line: &str) -> &str {
+    line.char_indices().nth(80).map_or(line, |(i, _)| &line[..i])
+}
+
 /// A stamp the reader would take: within ±9·10¹² ms of the epoch (the years 1685–2255).
 fn check(ns: i64) -> Result<(), LogError> {
     if ns.unsigned_abs() > MAX_STAMP_NS as u64 {
@@ -167,6 +233,34 @@ mod tests {
         let got = r.replay("a", &sc, midnight_before(base));
         assert_eq!((got.counts.requests, got.counts.admitted, got.counts.rejected, got.counts.peak_1s), (4, 2, 2, 4));
         assert_eq!(got.first_rejected_ms, Some(1_700_000_000_200), "the third in time, not in the order given");
+    }
+
+    #[test]
+    fn lines_read_one_by_one_give_the_readers_requests() {
+        let log = sample_log("api", 3, 1).unwrap();
+        let sc = Scenario::from_query("capacity=20&refill=2").unwrap();
+        let whole = shadow(log.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
+        let mut lines = LineRequests::new(None, &KeyBy::Ip).unwrap();
+        let mut keys: BTreeMap<String, KeyRequests> = BTreeMap::new();
+        for line in log.lines().rev().chain(["", "not a request"]) {
+            lines
+                .line(line, |key, ns, whole_second| {
+                    let r = keys.entry(key.to_string()).or_default();
+                    assert!(whole_second, "a combined log's stamps are whole seconds");
+                    r.whole_second(ns.div_euclid(1_000_000_000)).unwrap();
+                })
+                .unwrap();
+        }
+        assert_eq!((lines.skipped, keys.len()), (1, whole.read.keys.len()));
+        let first = keys.values().flat_map(|r| r.seconds.keys()).min().unwrap() * 1_000_000_000;
+        for (key, r) in keys {
+            let i = (0..whole.per_key.len() as u32).find(|&i| whole.read.keys.name(i) == key).unwrap();
+            assert_eq!(r.replay(&key, &sc, midnight_before(first)).counts, whole.per_key[i as usize], "{key}");
+        }
+        let csv = LineRequests::new(Some(LogFormat::named("csv").unwrap()), &KeyBy::Ip).err().unwrap();
+        assert!(csv.message.contains("CSV reader"), "{csv}");
+        let e = LineRequests::new(None, &KeyBy::Ip).unwrap().line("hello", |_, _, _| {}).unwrap_err();
+        assert!(e.message.contains("'hello' is not in a log format"), "{e}");
     }
 
     #[test]

@@ -243,12 +243,8 @@ impl LogReader {
         if entry.stamp.whole_second {
             order.seconds.entry(ms.div_euclid(1000)).or_default().push(id);
         } else {
-            let ns = match entry.exact_ms {
-                Some(exact) => (exact * 1e6).round() as i64,
-                None => ms * 1_000_000,
-            };
             order.seq += 1;
-            order.ready.push(Reverse((ns, order.seq, id)));
+            order.ready.push(Reverse((entry.ns(), order.seq, id)));
         }
         // What can go out only changes when the latest stamp moves.
         if order.latest != before {
