@@ -109,11 +109,14 @@ size: bootstrap-test dist
 
 # The browser part times first visits beside two peers, which scripts/peers.sh prepares in the
 # tool cache (never in this repository); a peer it cannot get is left out of the table.
-bench: bootstrap-test dist
+bench: bootstrap-test dist python
 	cargo bench --locked --bench engine
 	scripts/peers.sh
 	cargo bench --locked --bench browser
 	@scripts/size.sh dist
+	$(PYVENV)/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps target/wheels/ratelimit_sim-0.1.0-*.whl
+	cargo build --locked --release --bin ratelimit-sim
+	RATELIMIT_SIM=target/release/ratelimit-sim $(PYVENV)/bin/python python/benches/shadow.py
 
 fuzz:
 	FUZZ_CASES=1000000 cargo test --locked --release --test fuzz_query -- --nocapture
