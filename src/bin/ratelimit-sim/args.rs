@@ -22,6 +22,7 @@ usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisio
        ratelimit-sim --query QUERY --log FILE [--log-format F] [--key K] [--format json|csv] [--out FILE]
        ratelimit-sim --query QUERY --log FILE --sweep [--target-keys PCT] [--latency-objective MS]
                      [--format json|csv]
+       ratelimit-sim --query algo=nginx&… --log FILE --against nginx-dry-run
        ratelimit-sim --sample-log api|login [--minutes M] [--query seed=S] [--out FILE]
        ratelimit-sim --query QUERY --export {exports}
        ratelimit-sim redis --url redis://HOST:PORT[/DB] --query QUERY [--speed S]
@@ -72,6 +73,13 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   policy's admitted requests also go through it, and the largest policy under
                   which its p99 latency keeps --latency-objective MS (default: the query's
                   client_timeout) and nothing is shed is named
+  --against nginx-dry-run
+                  with --log: check the nginx model against nginx's own limit_req_dry_run log
+                  ($msec first, $limit_req_status last: docs/shadow-mode.md gives the
+                  log_format): each request replayed under the query's algo=nginx policy, one
+                  limiter per key, and its decision compared with the one nginx logged;
+                  prints agreement {requests, agree, percent}, the counts by status both ways
+                  and the first disagreements with their lines and times (JSON)
   --sample-log S  print a generated (not real) combined-format log to try --log on: api (300
                   clients, three scrapers, a cron burst each minute) or login (credential
                   stuffing); --minutes M long (1 to 10080, default 10), from the query's seed
@@ -142,6 +150,8 @@ pub struct Args {
     pub sweep: Option<Objective>,
     /// `--latency-objective`: the p99 the server behind the limiter must keep, for `--sweep`.
     pub latency_objective: Option<Nanos>,
+    /// `--against nginx-dry-run`: check the model against nginx's dry-run log.
+    pub against_nginx: bool,
 }
 
 pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
@@ -161,6 +171,7 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
         sample: None,
         sweep: None,
         latency_objective: None,
+        against_nginx: false,
     };
     let (mut query, mut minutes, mut target) = (None, None, None);
     while let Some(flag) = it.next() {
@@ -194,6 +205,10 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
             }
             "--log" => args.log.push(value("--log")?),
             "--sweep" => args.sweep = Some(Objective::Outliers),
+            "--against" => match value("--against")?.as_str() {
+                "nginx-dry-run" => args.against_nginx = true,
+                other => return Err(format!("--against: '{other}' is not a dry run this reads; known: nginx-dry-run")),
+            },
             "--latency-objective" => {
                 let text = value("--latency-objective")?;
                 match text.parse::<f64>() {
@@ -291,6 +306,9 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
     }
     if args.latency_objective.is_some() && args.sweep.is_none() {
         return Err("--latency-objective is the sizing assistant's: add --sweep (and a server: workers=N)".into());
+    }
+    if args.against_nginx && (args.log.is_empty() || args.sweep.is_some() || args.format != Format::Json) {
+        return Err("--against checks a log: give it with --log FILE, without --sweep, as json".into());
     }
     if args.sweep.is_some() && args.log.is_empty() {
         return Err("--sweep sizes a policy on a log: give it with --log FILE".into());

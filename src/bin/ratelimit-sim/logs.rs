@@ -5,6 +5,7 @@ use std::io::Write;
 
 #[cfg(not(target_arch = "wasm32"))]
 use ratelimit_playground::files::open_log;
+use ratelimit_playground::sim::logs::dry_run::{against_nginx_dry_run, agreement_json};
 use ratelimit_playground::sim::logs::reader::read_log;
 use ratelimit_playground::sim::logs::samples::write_sample;
 use ratelimit_playground::sim::logs::sizing::{sweep, Objective};
@@ -61,6 +62,12 @@ fn sizing_report(sc: &Scenario, args: &Args, paths: &[String], objective: Object
 pub fn shadow_report(sc: &Scenario, args: &Args, paths: &[String]) -> Result<String, String> {
     if let Some(objective) = args.sweep {
         return sizing_report(sc, args, paths, objective);
+    }
+    if args.against_nginx {
+        let input = open_log(paths, args.log_format.clone())?;
+        let key = args.key.clone().unwrap_or(KeyBy::Ip);
+        let agreement = against_nginx_dry_run(input, args.log_format.clone(), &key, sc).map_err(|e| e.to_string())?;
+        return Ok(agreement_json(&agreement, sc));
     }
     let key = args.key.clone().unwrap_or(KeyBy::Ip);
     let input = open_log(paths, args.log_format.clone())?;

@@ -5,10 +5,12 @@
 //! one analysis as the page's worker runs it. Pure and streaming: a log of any size is read line
 //! by line, holding a few seconds of it and the per-key counts. [`watch`] makes the heaviest keys
 //! traces the live playground replays. [`per_key`] replays one key's requests on their own, in
-//! any order: what a cluster runs per group.
+//! any order: what a cluster runs per group. [`dry_run`] checks the nginx model against nginx's
+//! own `limit_req_dry_run` log.
 
 pub mod chunks;
 pub mod csv;
+pub mod dry_run;
 pub mod entry;
 pub mod error;
 pub mod fields;

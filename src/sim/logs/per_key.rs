@@ -111,6 +111,11 @@ impl LineRequests {
         Ok(LineRequests { format: format.map(line_by_line).transpose()?, key: key.clone(), skipped: 0 })
     }
 
+    /// The format read: as named, or detected from the first line.
+    pub fn format(&self) -> Option<LogFormat> {
+        self.format.clone()
+    }
+
     /// Reads `line`, telling `out` its request (key, ns since the epoch, whether the stamp is a
     /// whole second) if it is one.
     pub fn line(&mut self, line: &str, out: impl FnOnce(&str, i64, bool)) -> Result<(), LogError> {

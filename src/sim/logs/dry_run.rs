@@ -1,0 +1,297 @@
+//! Checking the nginx model against nginx's own dry run (`ratelimit-sim --log FILE --against
+//! nginx-dry-run`). With `limit_req_dry_run on`, nginx decides every request as it would and
+//! serves it anyway, and `$limit_req_status` says what it decided: `PASSED`, `DELAYED_DRY_RUN`
+//! or `REJECTED_DRY_RUN` (`DELAYED` and `REJECTED` when the limit is live). A log of those, with
+//! each request's `$msec`, is replayed through `algo=nginx` under the query's policy, one limiter
+//! per key as in shadow mode, and each request's decision compared with the one nginx logged.
+//!
+//! nginx decides in arrival order on its millisecond clock (ngx_http_limit_req_module.c: a request
+//! over the burst is refused without touching the zone's state, in a dry run too, and one within
+//! it is accounted whether or not it is then delayed), so the replay orders requests by `$msec`
+//! and, within a millisecond, by log line. Requests whose location has no `limit_req` log `-`:
+//! they never reached the zone, and are left out of the replay and counted.
+
+use std::collections::HashMap;
+use std::io::BufRead;
+
+use super::error::{error, LogError};
+use super::format::LogFormat;
+use super::keys::KeyBy;
+use super::order::{origin_s, Arrival};
+use super::per_key::{midnight_before, LineRequests};
+use super::reader::{Sender, MAX_LINE};
+use super::shadow::Shadow;
+use crate::sim::{Scenario, SimTime};
+
+/// How many disagreements the report lists.
+pub const SHOWN: usize = 20;
+
+/// What `limit_req` decided for one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Within the rate: served at once.
+    Passed,
+    /// Within the burst but over the rate: held (or, in a dry run, would have been).
+    Delayed,
+    /// Over the burst: refused (or, in a dry run, would have been).
+    Rejected,
+}
+
+impl Status {
+    /// Reads `$limit_req_status`'s value.
+    pub fn parse(s: &str) -> Option<Status> {
+        match s {
+            "PASSED" => Some(Status::Passed),
+            "DELAYED" | "DELAYED_DRY_RUN" => Some(Status::Delayed),
+            "REJECTED" | "REJECTED_DRY_RUN" => Some(Status::Rejected),
+            _ => None,
+        }
+    }
+
+    /// Its name in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Delayed => "delayed",
+            Status::Rejected => "rejected",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One request the model decided otherwise than nginx logged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disagreement {
+    /// Its line in the log.
+    pub line: usize,
+    /// Its key.
+    pub key: String,
+    /// Its time, ms since the epoch.
+    pub ms: i64,
+    /// What nginx logged.
+    pub logged: Status,
+    /// What the model decided.
+    pub model: Status,
+}
+
+/// How far the model agrees with nginx's dry run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Agreement {
+    /// The log's format.
+    pub format: LogFormat,
+    /// Lines read.
+    pub lines: usize,
+    /// Requests compared (those with a `$limit_req_status`).
+    pub requests: u64,
+    /// Requests decided alike.
+    pub agree: u64,
+    /// Requests whose `$limit_req_status` is `-` (no `limit_req` in their location).
+    pub unlimited: u64,
+    /// Requests by status, as nginx logged them: passed, delayed, rejected.
+    pub logged: [u64; 3],
+    /// Requests by status, as the model decided them.
+    pub model: [u64; 3],
+    /// The first [`SHOWN`] disagreements, in time order.
+    pub first: Vec<Disagreement>,
+}
+
+impl Agreement {
+    /// Agreement in percent (100 with no request).
+    pub fn percent(&self) -> f64 {
+        if self.requests == 0 {
+            100.0
+        } else {
+            self.agree as f64 * 100.0 / self.requests as f64
+        }
+    }
+}
+
+/// `$limit_req_status` of `line`: the JSON field `limit_req_status`, or else the last word of the
+/// line that is one. `Some(None)` for `-` (no `limit_req` ran), `None` if the line has neither.
+fn logged_status(line: &str) -> Option<Option<Status>> {
+    if line.trim_start().starts_with('{') {
+        let value: serde_json::Value = serde_json::from_str(line).ok()?;
+        let s = value.get("limit_req_status")?.as_str()?;
+        return if s.is_empty() || s == "-" { Some(None) } else { Status::parse(s).map(Some) };
+    }
+    let last = line.split_whitespace().next_back()?;
+    match Status::parse(last) {
+        Some(s) => Some(Some(s)),
+        None => (last == "-" || last == "\"-\"").then_some(None),
+    }
+}
+
+/// One request of the log to replay: when (ns since the epoch), its line, its key and what nginx
+/// logged.
+struct Logged {
+    ns: i64,
+    line: usize,
+    key: u32,
+    status: Status,
+}
+
+/// Replays the log in `input` (`format`: detected unless given; it must stamp milliseconds, as
+/// `$msec` does) through `sc`'s nginx model, one limiter per `key`, and compares each request's
+/// decision with the `$limit_req_status` nginx logged for it.
+pub fn against_nginx_dry_run(
+    input: impl BufRead,
+    format: Option<LogFormat>,
+    key: &KeyBy,
+    sc: &Scenario,
+) -> Result<Agreement, LogError> {
+    if crate::sim::products::export_name(sc.algo) != Some("nginx") {
+        return Err(error(0, "--against nginx-dry-run replays nginx's model: put algo=nginx (with the zone's rate and burst) in the query"));
+    }
+    let mut parser = LineRequests::new(format, key)?;
+    let (mut index, mut names) = (HashMap::<String, u32>::new(), Vec::<String>::new());
+    let (mut requests, mut unlimited, mut lines) = (Vec::<Logged>::new(), 0u64, 0usize);
+    for (i, text) in input.split(b'\n').enumerate() {
+        let text = text.map_err(|e| error(i + 1, format!("cannot be read ({e})")))?;
+        let n = i + 1;
+        lines = n;
+        if text.len() > MAX_LINE {
+            return Err(error(n, format!("is longer than {MAX_LINE} bytes: not an access log line")));
+        }
+        let line = std::str::from_utf8(&text)
+            .map_err(|e| error(n, format!("is not UTF-8 text (at byte {})", e.valid_up_to())))?;
+        let mut request = None;
+        parser
+            .line(line, |k, ns, whole| request = Some((k.to_string(), ns, whole)))
+            .map_err(|e| error(n, e.message))?;
+        let Some((k, ns, whole)) = request else { continue };
+        if whole {
+            return Err(error(n, "stamps whole seconds: nginx decides on milliseconds, so log $msec (docs/shadow-mode.md gives the log_format)"));
+        }
+        let status = match logged_status(line) {
+            Some(Some(s)) => s,
+            Some(None) => {
+                unlimited += 1;
+                continue;
+            }
+            None => return Err(error(n, "has no $limit_req_status (PASSED, DELAYED_DRY_RUN, REJECTED_DRY_RUN or -): add it to the log_format as docs/shadow-mode.md shows")),
+        };
+        let id = *index.entry(k.clone()).or_insert_with(|| {
+            names.push(k);
+            names.len() as u32 - 1
+        });
+        requests.push(Logged { ns, line: n, key: id, status });
+    }
+    let format = parser.format().ok_or_else(|| error(0, "is empty: no request to compare"))?;
+    // nginx's order: its millisecond, then the log's (one worker writes in the order it decides).
+    requests.sort_by_key(|r| (r.ns, r.line));
+    let origin = requests.first().map_or(0, |r| midnight_before(r.ns));
+    let mut run = Shadow::without_peaks(sc);
+    let mut report =
+        Agreement { format, lines, requests: 0, agree: 0, unlimited, logged: [0; 3], model: [0; 3], first: Vec::new() };
+    for r in &requests {
+        let at = SimTime((r.ns - origin * 1_000_000).max(0) as u64);
+        let from = Sender { key: &names[r.key as usize], origin_s: origin_s(origin) };
+        let model = match run.push(Arrival { at, key: r.key }, from) {
+            false => Status::Rejected,
+            true if run.held(r.key).as_nanos() > 0 => Status::Delayed,
+            true => Status::Passed,
+        };
+        report.requests += 1;
+        report.logged[r.status.index()] += 1;
+        report.model[model.index()] += 1;
+        if model == r.status {
+            report.agree += 1;
+        } else if report.first.len() < SHOWN {
+            report.first.push(Disagreement {
+                line: r.line,
+                key: names[r.key as usize].clone(),
+                ms: r.ns.div_euclid(1_000_000),
+                logged: r.status,
+                model,
+            });
+        }
+    }
+    Ok(report)
+}
+
+/// The agreement as the CLI prints it (JSON).
+pub fn agreement_json(a: &Agreement, sc: &Scenario) -> String {
+    let by =
+        |counts: &[u64; 3]| serde_json::json!({ "passed": counts[0], "delayed": counts[1], "rejected": counts[2] });
+    let json = serde_json::json!({
+        "scenario": sc.to_query_full(),
+        "against": "nginx-dry-run",
+        "log": { "format": a.format.name(), "lines": a.lines, "without_limit_req": a.unlimited },
+        "agreement": { "requests": a.requests, "agree": a.agree, "percent": (a.percent() * 100.0).round() / 100.0 },
+        "logged": by(&a.logged),
+        "model": by(&a.model),
+        "disagreements": a.first.iter().map(|d| serde_json::json!({
+            "line": d.line, "key": d.key, "time_ms": d.ms, "logged": d.logged.name(), "model": d.model.name(),
+        })).collect::<Vec<_>>(),
+    });
+    serde_json::to_string_pretty(&json).expect("JSON") + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dry-run log line in the docs' format: `$msec $remote_addr "$request" $status
+    /// $body_bytes_sent $limit_req_status`.
+    fn line(ms: i64, ip: &str, status: &str) -> String {
+        format!("{}.{:03} {ip} \"GET / HTTP/1.1\" 200 3 {status}\n", ms / 1000, ms % 1000)
+    }
+
+    fn check(log: &str, query: &str) -> Result<Agreement, LogError> {
+        against_nginx_dry_run(log.as_bytes(), None, &KeyBy::Ip, &Scenario::from_query(query).unwrap())
+    }
+
+    #[test]
+    fn what_nginx_would_refuse_is_what_the_model_refuses() {
+        // rate=2r/s burst=1 nodelay: two at once pass, the third in the same ms is refused, and
+        // half a second later one token is back.
+        let t = 1_700_000_000_000;
+        let log = [
+            line(t, "a", "PASSED"),
+            line(t, "a", "PASSED"),
+            line(t, "a", "REJECTED_DRY_RUN"),
+            line(t, "b", "PASSED"),
+            line(t + 500, "a", "PASSED"),
+            line(t + 501, "a", "PASSED"), // the model refuses this one
+            line(t + 502, "c", "-"),
+        ]
+        .concat();
+        let a = check(&log, "algo=nginx&capacity=2&refill=2").unwrap();
+        assert_eq!((a.requests, a.agree, a.unlimited, a.lines), (6, 5, 1, 7));
+        assert_eq!((a.logged, a.model), ([5, 0, 1], [4, 0, 2]));
+        assert_eq!(
+            a.first,
+            [Disagreement { line: 6, key: "a".into(), ms: t + 501, logged: Status::Passed, model: Status::Rejected }]
+        );
+        assert!((a.percent() - 500.0 / 6.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn without_nodelay_the_burst_is_delayed() {
+        let t = 1_700_000_000_000;
+        let log = [line(t, "a", "PASSED"), line(t, "a", "DELAYED_DRY_RUN"), line(t, "a", "REJECTED_DRY_RUN")].concat();
+        let a = check(&log, "algo=nginx&capacity=2&refill=1&nodelay=0").unwrap();
+        assert_eq!((a.agree, a.model), (3, [1, 1, 1]), "{:?}", a.first);
+    }
+
+    #[test]
+    fn a_json_log_carries_the_status_in_its_field() {
+        let log = "{\"msec\": 1700000000.000, \"ip\": \"a\", \"limit_req_status\": \"PASSED\"}\n{\"msec\": 1700000000.000, \"ip\": \"a\", \"limit_req_status\": \"REJECTED_DRY_RUN\"}\n";
+        let a = check(log, "algo=nginx&capacity=1&refill=1").unwrap();
+        assert_eq!((a.requests, a.agree), (2, 2));
+    }
+
+    #[test]
+    fn logs_that_cannot_be_checked_say_why() {
+        let e = check(&line(1_700_000_000_000, "a", "PASSED"), "capacity=2").unwrap_err();
+        assert!(e.message.contains("put algo=nginx"), "{e}");
+        let e = check(&line(1_700_000_000_000, "a", "200"), "algo=nginx").unwrap_err();
+        assert!(e.line == 1 && e.message.contains("no $limit_req_status"), "{e}");
+        let combined = "1.2.3.4 - - [14/Nov/2023:22:13:20 +0000] \"GET / HTTP/1.1\" 200 5 PASSED\n";
+        let e = check(combined, "algo=nginx").unwrap_err();
+        assert!(e.message.contains("log $msec"), "{e}");
+    }
+}
