@@ -551,3 +551,75 @@ fn decisions_lists_every_request_in_arrival_order_for_every_algorithm_and_store(
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("at most 5000000 lines"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_counter_per_instance_or_per_pop_says_what_it_changes_against_one_global_counter() {
+    let dir = std::env::temp_dir().join(format!("rlp-cli-scope-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("api.log");
+    let o = sim(&["--sample-log", "api", "--minutes", "3", "--query", "seed=5", "--out", log.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--query", "capacity=20&refill=2", "--log", log.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let o = sim(&args);
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap()
+    };
+    let global = run(&[]);
+    assert!(global.get("scope").is_none(), "one global counter: nothing to compare");
+    // Four nginx instances behind round robin, each with its own zone: about four times the
+    // burst and rate per client, so fewer keys are throttled and none newly.
+    let rr = run(&["--scope", "instance", "--instances", "4"]);
+    let scope = &rr["scope"];
+    assert_eq!(scope["global"]["admitted"], global["admitted"]);
+    assert!(rr["admitted"].as_u64() > global["admitted"].as_u64(), "{scope}");
+    assert_eq!(
+        scope["admitted_change"].as_i64().unwrap(),
+        rr["admitted"].as_i64().unwrap() - global["admitted"].as_i64().unwrap()
+    );
+    assert!(
+        scope["newly_throttled"].as_array().unwrap().is_empty()
+            && !scope["newly_spared"].as_array().unwrap().is_empty(),
+        "{scope}"
+    );
+    let sum = |v: &serde_json::Value, f: &str| {
+        v["per_key"].as_array().unwrap().iter().map(|k| k[f].as_u64().unwrap()).sum::<u64>()
+    };
+    assert_eq!(
+        (sum(&rr, "admitted"), sum(&rr, "requests")),
+        (rr["admitted"].as_u64().unwrap(), global["requests"].as_u64().unwrap())
+    );
+    assert_eq!(sum(&rr, "peak_1s"), sum(&global, "peak_1s"), "a key's peaks are over all its requests");
+    // A hash of the key puts every request of a key on one instance: the global counter's numbers.
+    let hash = run(&["--scope", "instance", "--instances", "4", "--placement", "hash"]);
+    assert_eq!(
+        (hash["admitted"].clone(), hash["scope"]["admitted_change"].clone()),
+        (global["admitted"].clone(), 0.into())
+    );
+    // A counter per value of a field every line has once: the global counter again.
+    let status = run(&["--scope", "field:method"]);
+    assert_eq!(status["admitted"], global["admitted"], "the sample's requests are all GETs");
+    for (args, words) in [
+        (&["--scope", "instance", "--instances", "0"][..], "--instances: '0' is not a whole number from 1 to 1024"),
+        (&["--scope", "pop"][..], "--scope: 'pop' is not one of global | instance | field:NAME"),
+        (&["--placement", "hash"][..], "--instances and --placement describe instances: add --scope instance"),
+    ] {
+        let mut all = vec!["--query", "capacity=20&refill=2", "--log", log.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let o = sim(&all);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(words), "{args:?}: {}", stderr(&o));
+    }
+    let o = sim(&["--query", "", "--scope", "instance"]);
+    assert!(stderr(&o).contains("give a log with --log FILE"), "{}", stderr(&o));
+    let o = sim(&["--query", "capacity=5", "--log", log.to_str().unwrap(), "--against", "nginx-dry-run"]);
+    assert!(stderr(&o).contains("put algo=nginx"), "{}", stderr(&o));
+    let o = sim(&["--query", "algo=nginx", "--log", log.to_str().unwrap(), "--against", "envoy"]);
+    assert!(
+        stderr(&o).contains("--against: 'envoy' is not a dry run this reads; known: nginx-dry-run"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,6 +6,7 @@ use ratelimit_playground::present::share::frame::{Theme, MAX_CAPTION, THEMES};
 use ratelimit_playground::present::share::link::MAX_MOMENT_SECS;
 use ratelimit_playground::production;
 use ratelimit_playground::sim::logs::samples::SAMPLES;
+use ratelimit_playground::sim::logs::scope::Scope;
 use ratelimit_playground::sim::logs::sizing::Objective;
 use ratelimit_playground::sim::logs::{KeyBy, LogFormat};
 use ratelimit_playground::sim::Nanos;
@@ -20,6 +21,7 @@ usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisio
        ratelimit-sim --query QUERY --format svg --show CARDS [--at SECONDS] [--theme T]
                      [--caption TEXT] [--out FILE]
        ratelimit-sim --query QUERY --log FILE [--log-format F] [--key K] [--format json|csv] [--out FILE]
+                     [--scope global|instance|field:NAME [--instances N] [--placement P]]
        ratelimit-sim --query QUERY --log FILE --sweep [--target-keys PCT] [--latency-objective MS]
                      [--format json|csv]
        ratelimit-sim --query algo=nginx&… --log FILE --against nginx-dry-run
@@ -73,6 +75,12 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
                   policy's admitted requests also go through it, and the largest policy under
                   which its p99 latency keeps --latency-objective MS (default: the query's
                   client_timeout) and nothing is shed is named
+  --scope S       with --log: where the counters are kept: global (default: one per key),
+                  instance (one per key on each of --instances N instances, 1 to 1024, default 2,
+                  placed by --placement rr | random | hash, default rr: nginx instances each with
+                  its own zone) or field:NAME (one per key and value of a log field, e.g. a POP);
+                  the report's counts are the scope's, and scope says what it changes against
+                  one global counter (admitted, keys newly spared and newly throttled)
   --against nginx-dry-run
                   with --log: check the nginx model against nginx's own limit_req_dry_run log
                   ($msec first, $limit_req_status last: docs/shadow-mode.md gives the
@@ -152,6 +160,8 @@ pub struct Args {
     pub latency_objective: Option<Nanos>,
     /// `--against nginx-dry-run`: check the model against nginx's dry-run log.
     pub against_nginx: bool,
+    /// `--scope` with `--instances` and `--placement`: where the counters are kept.
+    pub scope: Scope,
 }
 
 pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
@@ -172,7 +182,9 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
         sweep: None,
         latency_objective: None,
         against_nginx: false,
+        scope: Scope::Global,
     };
+    let (mut scope, mut instances, mut placement) = (None, None, None);
     let (mut query, mut minutes, mut target) = (None, None, None);
     while let Some(flag) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -205,6 +217,9 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
             }
             "--log" => args.log.push(value("--log")?),
             "--sweep" => args.sweep = Some(Objective::Outliers),
+            "--scope" => scope = Some(value("--scope")?),
+            "--instances" => instances = Some(value("--instances")?),
+            "--placement" => placement = Some(value("--placement")?),
             "--against" => match value("--against")?.as_str() {
                 "nginx-dry-run" => args.against_nginx = true,
                 other => return Err(format!("--against: '{other}' is not a dry run this reads; known: nginx-dry-run")),
@@ -306,6 +321,13 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
     }
     if args.latency_objective.is_some() && args.sweep.is_none() {
         return Err("--latency-objective is the sizing assistant's: add --sweep (and a server: workers=N)".into());
+    }
+    if scope.is_some() || instances.is_some() || placement.is_some() {
+        let named = scope.as_deref().unwrap_or("global");
+        args.scope = Scope::named(named, instances.as_deref(), placement.as_deref())?;
+        if args.log.is_empty() || args.sweep.is_some() || args.against_nginx {
+            return Err("--scope keeps shadow mode's counters per instance or field: give a log with --log FILE, without --sweep or --against".into());
+        }
     }
     if args.against_nginx && (args.log.is_empty() || args.sweep.is_some() || args.format != Format::Json) {
         return Err("--against checks a log: give it with --log FILE, without --sweep, as json".into());

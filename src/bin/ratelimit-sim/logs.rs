@@ -8,8 +8,9 @@ use ratelimit_playground::files::open_log;
 use ratelimit_playground::sim::logs::dry_run::{against_nginx_dry_run, agreement_json};
 use ratelimit_playground::sim::logs::reader::read_log;
 use ratelimit_playground::sim::logs::samples::write_sample;
+use ratelimit_playground::sim::logs::shadow::shadow_scoped;
 use ratelimit_playground::sim::logs::sizing::{sweep, Objective};
-use ratelimit_playground::sim::logs::{output, shadow, KeyBy};
+use ratelimit_playground::sim::logs::{output, KeyBy};
 use ratelimit_playground::sim::Scenario;
 
 use crate::args::{Args, Format};
@@ -71,6 +72,7 @@ pub fn shadow_report(sc: &Scenario, args: &Args, paths: &[String]) -> Result<Str
     }
     let key = args.key.clone().unwrap_or(KeyBy::Ip);
     let input = open_log(paths, args.log_format.clone())?;
-    let report = shadow(input, args.log_format.clone(), &key, sc).map_err(|e| e.to_string())?;
-    Ok(output::shadow(&report, sc, args.format == Format::Csv))
+    let (report, against) =
+        shadow_scoped(input, args.log_format.clone(), &key, sc, args.scope.clone()).map_err(|e| e.to_string())?;
+    Ok(output::shadow(&report, sc, args.format == Format::Csv, against.as_ref()))
 }

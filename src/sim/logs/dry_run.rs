@@ -189,7 +189,7 @@ pub fn against_nginx_dry_run(
     for r in &requests {
         let at = SimTime((r.ns - origin * 1_000_000).max(0) as u64);
         let from = Sender { key: &names[r.key as usize], origin_s: origin_s(origin) };
-        let model = match run.push(Arrival { at, key: r.key }, from) {
+        let model = match run.push(Arrival { at, key: r.key, part: 0 }, from) {
             false => Status::Rejected,
             true if run.held(r.key).as_nanos() > 0 => Status::Delayed,
             true => Status::Passed,

@@ -6,7 +6,8 @@
 //! by line, holding a few seconds of it and the per-key counts. [`watch`] makes the heaviest keys
 //! traces the live playground replays. [`per_key`] replays one key's requests on their own, in
 //! any order: what a cluster runs per group. [`dry_run`] checks the nginx model against nginx's
-//! own `limit_req_dry_run` log.
+//! own `limit_req_dry_run` log. [`scope`] keeps the counters where a product keeps them: per
+//! instance or per value of a log field.
 
 pub mod chunks;
 pub mod csv;
@@ -24,6 +25,7 @@ pub mod per_key;
 pub mod policy;
 pub mod reader;
 pub mod samples;
+pub mod scope;
 pub mod shadow;
 pub mod sizing;
 pub mod stamp;

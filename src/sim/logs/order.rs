@@ -21,6 +21,9 @@ pub struct Arrival {
     pub at: SimTime,
     /// Index into the reader's [`Keys`](super::keys::Keys).
     pub key: u32,
+    /// Index into the reader's values of the field the counter is kept per
+    /// ([`super::scope::Scope::Field`]); 0 without one.
+    pub part: u32,
 }
 
 /// When the `k`-th (from 0) of a key's `n` requests stamped with the whole second `second` (since
@@ -36,10 +39,10 @@ const DAY_NS: i64 = 86_400_000_000_000;
 
 /// The stage that puts entries in order and spreads whole seconds.
 pub(super) struct Orderer {
-    /// Whole-second stamps not yet spread: second → keys in log order.
-    pub(super) seconds: BTreeMap<i64, Vec<u32>>,
-    /// Times ready to emit: (absolute ns, sequence, key).
-    pub(super) ready: BinaryHeap<Reverse<(i64, u64, u32)>>,
+    /// Whole-second stamps not yet spread: second → (key, part) in log order.
+    pub(super) seconds: BTreeMap<i64, Vec<(u32, u32)>>,
+    /// Times ready to emit: (absolute ns, sequence, key, part).
+    pub(super) ready: BinaryHeap<Reverse<(i64, u64, u32, u32)>>,
     pub(super) seq: u64,
     /// The latest stamp seen, ms.
     pub(super) latest: i64,
@@ -77,57 +80,57 @@ impl Orderer {
             // read (a later line may be at most REORDER_MS older than the latest), so they go
             // out in order without the heap, which is all a whole-second log ever needs.
             let direct = self.ready.is_empty();
-            for (ns, key) in times {
+            for (ns, (key, part)) in times {
                 if direct {
-                    self.emit(ns, key, out);
+                    self.emit(ns, key, part, out);
                 } else {
                     self.seq += 1;
-                    self.ready.push(Reverse((ns, self.seq, key)));
+                    self.ready.push(Reverse((ns, self.seq, key, part)));
                 }
             }
         }
         // A whole second not yet spread holds times from its start: nothing later goes out first.
         let pending = self.seconds.first_key_value().map_or(i64::MAX, |(&s, _)| s.saturating_mul(1_000_000_000));
         let horizon_ns = horizon.saturating_mul(1_000_000).min(pending);
-        while let Some(&Reverse((ns, _, key))) = self.ready.peek() {
+        while let Some(&Reverse((ns, _, key, part))) = self.ready.peek() {
             if ns >= horizon_ns && !all {
                 break;
             }
             self.ready.pop();
-            self.emit(ns, key, out);
+            self.emit(ns, key, part, out);
         }
     }
 
     /// The requests of one whole `second` (their keys in log order) at their times ([`spread`]
     /// per key), in time order; ties keep log order.
-    fn spread_second(&mut self, second: i64, keys: Vec<u32>) -> Vec<(i64, u32)> {
+    fn spread_second(&mut self, second: i64, keys: Vec<(u32, u32)>) -> Vec<(i64, (u32, u32))> {
         let (tally, phases) = (&mut self.tally, &self.phases);
-        for &key in &keys {
+        for &(key, _) in &keys {
             if tally.len() <= key as usize {
                 tally.resize(key as usize + 1, (0, 0));
             }
             tally[key as usize].0 += 1;
         }
-        let mut times: Vec<(i64, u32)> = keys
+        let mut times: Vec<(i64, (u32, u32))> = keys
             .into_iter()
-            .map(|key| {
+            .map(|(key, part)| {
                 let (n, k) = &mut tally[key as usize];
                 let ns = spread(second, u64::from(*k), u64::from(*n), phases[key as usize]);
                 *k += 1;
                 if *k == *n {
                     (*n, *k) = (0, 0);
                 }
-                (ns, key)
+                (ns, (key, part))
             })
             .collect();
         times.sort_by_key(|&(ns, _)| ns);
         times
     }
 
-    /// Emits the arrival at `ns` (since the epoch) of `key`.
-    fn emit(&mut self, ns: i64, key: u32, out: &mut impl FnMut(Arrival, u64)) {
+    /// Emits the arrival at `ns` (since the epoch) of `key` (in `part`).
+    fn emit(&mut self, ns: i64, key: u32, part: u32, out: &mut impl FnMut(Arrival, u64)) {
         let origin = *self.origin_ms.get_or_insert(ns.div_euclid(DAY_NS) * (DAY_NS / 1_000_000));
-        out(Arrival { at: SimTime((ns - origin * 1_000_000).max(0) as u64), key }, origin_s(origin));
+        out(Arrival { at: SimTime((ns - origin * 1_000_000).max(0) as u64), key, part }, origin_s(origin));
     }
 }
 

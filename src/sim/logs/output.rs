@@ -5,13 +5,16 @@
 
 use super::keys::Keys;
 use super::policy::PolicyKeys;
+use super::scope::AgainstGlobal;
 use super::shadow::ShadowReport;
 use super::sizing::change::KeyPeaks;
 use super::sizing::{Objective, Sizing, SizingRow};
 use crate::sim::Scenario;
 
-/// The shadow report of a log under `sc`: JSON, or CSV of `per_key` if `csv`.
-pub fn shadow(report: &ShadowReport, sc: &Scenario, csv: bool) -> String {
+/// The shadow report of a log under `sc`: JSON, or CSV of `per_key` if `csv`; with a scope
+/// (`against`: the global counter's numbers), the counts are the scope's and `scope` says what
+/// it changes.
+pub fn shadow(report: &ShadowReport, sc: &Scenario, csv: bool, against: Option<&AgainstGlobal>) -> String {
     let ranked = report.ranked();
     let row = |i: u32| (report.read.keys.name(i), &report.per_key[i as usize]);
     // When key `i` saw its first 429, ms since the epoch.
@@ -62,6 +65,18 @@ pub fn shadow(report: &ShadowReport, sc: &Scenario, csv: bool) -> String {
         },
         "per_key": per_key,
     });
+    let mut json = json;
+    if let Some(g) = against {
+        let names = |list: &[u32]| list.iter().map(|&k| r.keys.name(k)).collect::<Vec<_>>();
+        json["scope"] = serde_json::json!({
+            "counter": g.words,
+            "counters": g.counters,
+            "global": { "admitted": g.admitted, "rejected": g.rejected, "keys_throttled": g.keys_throttled },
+            "admitted_change": report.admitted as i64 - g.admitted as i64,
+            "newly_spared": names(&g.newly_spared),
+            "newly_throttled": names(&g.newly_throttled),
+        });
+    }
     serde_json::to_string_pretty(&json).expect("JSON") + "\n"
 }
 

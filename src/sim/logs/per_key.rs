@@ -80,7 +80,7 @@ impl KeyRequests {
         let from = Sender { key, origin_s: origin_s(origin_ms) };
         let origin_ns = origin_ms.saturating_mul(1_000_000);
         for ns in times {
-            run.push(Arrival { at: SimTime(ns.saturating_sub(origin_ns).max(0) as u64), key: 0 }, from);
+            run.push(Arrival { at: SimTime(ns.saturating_sub(origin_ns).max(0) as u64), key: 0, part: 0 }, from);
         }
         let (counts, first) = run.into_key_counts();
         KeyReplay { counts, first_rejected_ms: first.map(|t| origin_ms + (t.as_nanos() / 1_000_000) as i64) }

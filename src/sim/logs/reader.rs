@@ -45,9 +45,26 @@ pub struct ReadSummary {
     /// Simulated time 0, ms since the epoch: the UTC midnight before the first request (0 for a
     /// `times` log).
     pub origin_ms: i64,
+    /// The values of the field a counter is kept per, if one is ([`LogReader::with_part_field`]).
+    pub parts: Keys,
 }
 
 impl ReadSummary {
+    /// A summary of nothing read yet, in `other`'s format: what a run beside the main one
+    /// finishes with ([`super::scope::Scoped`]).
+    pub fn empty_like(other: &ReadSummary) -> ReadSummary {
+        ReadSummary {
+            format: other.format.clone(),
+            lines: 0,
+            requests: 0,
+            reordered: 0,
+            skipped: (0, None),
+            keys: Keys::default(),
+            origin_ms: other.origin_ms,
+            parts: Keys::default(),
+        }
+    }
+
     /// Who sent arrival `a`: its key's name, and simulated 0 as a Unix second.
     pub fn sender(&self, a: Arrival) -> Sender<'_> {
         Sender { key: self.keys.name(a.key), origin_s: super::order::origin_s(self.origin_ms) }
@@ -79,6 +96,10 @@ pub struct LogReader {
     skipped: (u64, Option<usize>),
     /// The start of a line whose end is in a later chunk.
     carry: Vec<u8>,
+    /// The log field whose value each arrival's `part` names ([`super::scope::Scope::Field`]).
+    part_field: Option<String>,
+    /// That field's values: part p is value p − 1.
+    parts: Keys,
 }
 
 impl LogReader {
@@ -99,7 +120,16 @@ impl LogReader {
             reordered: 0,
             skipped: (0, None),
             carry: Vec::new(),
+            part_field: None,
+            parts: Keys::default(),
         }
+    }
+
+    /// The same, each arrival's `part` naming the value of the log field `field` (1 + its index
+    /// in [`ReadSummary::parts`]; `-` where the line has none).
+    pub fn with_part_field(mut self, field: Option<&str>) -> Self {
+        self.part_field = field.map(str::to_string);
+        self
     }
 
     /// The log's format, as given or (once its first line is read) detected.
@@ -173,6 +203,7 @@ impl LogReader {
             skipped: self.skipped,
             keys: self.keys,
             origin_ms: self.order.origin_ms.unwrap_or(0),
+            parts: self.parts,
         })
     }
 
@@ -231,6 +262,11 @@ impl LogReader {
         }
         let name = self.key.of(&entry);
         let id = self.keys.intern(name);
+        // The value of the field the counter is kept per, if it is kept per one (0: none).
+        let part = match &self.part_field {
+            Some(field) => self.parts.intern(entry.field(field).filter(|v| !v.is_empty()).unwrap_or("-")) + 1,
+            None => 0,
+        };
         if id as usize == order.phases.len() {
             order.phases.push(super::keys::phase_ns(name));
         }
@@ -241,10 +277,10 @@ impl LogReader {
         let before = order.latest;
         order.latest = order.latest.max(ms);
         if entry.stamp.whole_second {
-            order.seconds.entry(ms.div_euclid(1000)).or_default().push(id);
+            order.seconds.entry(ms.div_euclid(1000)).or_default().push((id, part));
         } else {
             order.seq += 1;
-            order.ready.push(Reverse((entry.ns(), order.seq, id)));
+            order.ready.push(Reverse((entry.ns(), order.seq, id, part)));
         }
         // What can go out only changes when the latest stamp moves.
         if order.latest != before {
