@@ -53,9 +53,14 @@ def simulate(query: str) -> dict:
     return json.loads(_native.simulate(query))
 
 
+#: With a scope: what one global counter per key would have admitted and rejected.
+GLOBAL_FIELDS = [pa.field("global_admitted", pa.uint64()), pa.field("global_rejected", pa.uint64())]
+
+
 def _per_key_table(columns: dict) -> pa.Table:
     """The native replay's columns as a table, the totals in its metadata."""
-    table = pa.table({name: pa.array(columns[name], type=field.type) for name, field in zip(PER_KEY_SCHEMA.names, PER_KEY_SCHEMA)})
+    fields = list(PER_KEY_SCHEMA) + (GLOBAL_FIELDS if "scope" in columns else [])
+    table = pa.table({f.name: pa.array(columns[f.name], type=f.type) for f in fields})
     totals = {
         "scenario": columns["scenario"],
         "requests": columns["requests_total"],
@@ -65,6 +70,8 @@ def _per_key_table(columns: dict) -> pa.Table:
         "keys_throttled": columns["keys_throttled"],
         "origin_ms": columns["origin_ms"],
     }
+    if "scope" in columns:
+        totals["scope"] = {"counter": columns["scope"], "global": {"admitted": sum(columns["global_admitted"]), "rejected": sum(columns["global_rejected"])}}
     return table.replace_schema_metadata({"totals": json.dumps(totals)})
 
 
@@ -136,11 +143,13 @@ def requests(source, key: str = "key", time: str = "time", whole_second=None, un
         yield pa.record_batch([_key_strings(batch.column(key)), ns, whole], schema=REQUESTS_SCHEMA)
 
 
-def replay(request_batches: Iterable[pa.RecordBatch], query: str, origin_ms: int | None = None) -> pa.Table:
+def replay(request_batches: Iterable[pa.RecordBatch], query: str, origin_ms: int | None = None, *, scope: str = "global", instances: int | None = None, placement: str | None = None) -> pa.Table:
     """Replays requests (``REQUESTS_SCHEMA`` batches, any keys, any order) key by key under
     ``query``: one row per key. ``origin_ms``: simulated 0, ms since the epoch (by default the UTC
-    midnight before the first request; a cluster passes the whole log's)."""
-    run = Replayer(query)
+    midnight before the first request; a cluster passes the whole log's). ``scope="instance"``
+    keeps each key's counters on ``instances`` instances placed at random or by hash (with
+    ``global_admitted``/``global_rejected`` columns: one global counter's numbers)."""
+    run = Replayer(query, scope, instances, placement)
     for batch in request_batches:
         if len(batch) == 0:
             continue
@@ -160,7 +169,7 @@ def _paths(source) -> list[str] | None:
     return None
 
 
-def shadow(source, query: str, key: str = "ip", log_format: str | None = None, *, time: str = "time", whole_second=None, unit: str | None = None, origin_ms: int | None = None) -> pa.Table:
+def shadow(source, query: str, key: str = "ip", log_format: str | None = None, *, time: str = "time", whole_second=None, unit: str | None = None, origin_ms: int | None = None, scope: str = "global", instances: int | None = None, placement: str | None = None) -> pa.Table:
     """Shadow mode: one row per key (``PER_KEY_SCHEMA``), ranked as the CLI ranks them, with the
     totals in the metadata (``totals(table)``).
 
@@ -168,18 +177,24 @@ def shadow(source, query: str, key: str = "ip", log_format: str | None = None, *
     --key KEY --format json`` (``key``: ``ip``, ``path``, ``global`` or ``field:NAME``; ``log_format``
     detected from the first line unless named). From Arrow (a ``Table``, ``RecordBatchReader`` or
     batches): ``key`` and ``time`` name the columns, read as ``requests`` says.
+
+    ``scope``, ``instances`` and ``placement`` keep the counters as the CLI's ``--scope`` does
+    (``global``, ``instance``, ``field:NAME``; files take every placement, Arrow sources random
+    and hash, which depend on each key's own requests); the totals then carry ``scope``.
     """
     paths = _paths(source)
     if paths is not None:
-        report = json.loads(_native.shadow_files(paths, query, key, log_format))
+        report = json.loads(_native.shadow_files(paths, query, key, log_format, scope, instances, placement))
         columns = {name: [row[name] for row in report["per_key"]] for name in PER_KEY_SCHEMA.names}
         table = pa.table({name: pa.array(columns[name], type=field.type) for name, field in zip(PER_KEY_SCHEMA.names, PER_KEY_SCHEMA)})
         meta = {k: report[k] for k in ("scenario", "requests", "admitted", "rejected", "keys", "keys_throttled")}
         meta["log"] = report["log"]
+        if "scope" in report:
+            meta["scope"] = report["scope"]
         return table.replace_schema_metadata({"totals": json.dumps(meta)})
     if log_format is not None:
         raise ValueError("log_format: names the format of log files; an Arrow source has columns")
-    return replay(requests(source, key, time, whole_second, unit), query, origin_ms)
+    return replay(requests(source, key, time, whole_second, unit), query, origin_ms, scope=scope, instances=instances, placement=placement)
 
 
 def parse(lines, key: str = "ip", log_format: str | None = None) -> pa.Table:

@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 
 from . import REQUESTS_SCHEMA, parse, replay, requests
-from ._cluster import CLUSTER_SCHEMA, check_query, origin_from_first, signed
+from ._cluster import CLUSTER_SCHEMA, check_query, origin_from_first, schema_for, signed
 
 
 def _meta(schema: pa.Schema) -> pd.DataFrame:
@@ -38,19 +38,22 @@ def read_log(paths, key: str = "ip", log_format: str | None = None):
     return dd.from_map(_parse_file, paths, key=key, log_format=log_format, meta=_meta(REQUESTS_SCHEMA))
 
 
-def _replay_partition(pdf: pd.DataFrame, query: str, key: str, time: str, whole_second, unit, origin_ms: int) -> pd.DataFrame:
+def _replay_partition(pdf: pd.DataFrame, query: str, key: str, time: str, whole_second, unit, origin_ms: int, scope: str = "global", instances=None, placement=None) -> pd.DataFrame:
     if len(pdf) == 0:
-        return _meta(CLUSTER_SCHEMA)
+        return _meta(schema_for(scope))
     table = pa.Table.from_pandas(pdf, preserve_index=False)
-    return signed(replay(requests(table, key, time, whole_second, unit), query, origin_ms)).to_pandas()
+    per_key = replay(requests(table, key, time, whole_second, unit), query, origin_ms, scope=scope, instances=instances, placement=placement)
+    return signed(per_key, scope).to_pandas()
 
 
-def shadow(ddf, query: str, key: str = "key", time: str = "time", whole_second=None, unit: str | None = None, origin_ms: int | None = None):
+def shadow(ddf, query: str, key: str = "key", time: str = "time", whole_second=None, unit: str | None = None, origin_ms: int | None = None, scope: str = "global", instances: int | None = None, placement: str | None = None):
     """One row per key (``CLUSTER_SCHEMA``'s columns), a lazy Dask frame: each key's requests
     replayed under ``query`` on their own, exactly as ``ratelimit-sim --log`` replays them in the
     whole log. ``time``, ``unit`` and ``whole_second`` read as ``ratelimit_sim.requests`` reads
-    them; ``origin_ms`` is the UTC midnight before the frame's first request unless given."""
-    check_query(query)
+    them; ``origin_ms`` is the UTC midnight before the frame's first request unless given.
+    ``scope="instance"`` with ``placement="random"`` or ``"hash"`` keeps each key's counters on
+    ``instances`` instances (with one global counter's numbers beside them)."""
+    check_query(query, scope, instances, placement)
     columns = [key, time] + ([whole_second] if isinstance(whole_second, str) else [])
     ddf = ddf[columns]
     if origin_ms is None:
@@ -61,7 +64,7 @@ def shadow(ddf, query: str, key: str = "key", time: str = "time", whole_second=N
             unit_first = unit
         origin_ms = origin_from_first(first, unit_first)
     shuffled = ddf.shuffle(on=key)
-    return shuffled.map_partitions(_replay_partition, query, key, time, whole_second, unit, origin_ms, meta=_meta(CLUSTER_SCHEMA))
+    return shuffled.map_partitions(_replay_partition, query, key, time, whole_second, unit, origin_ms, scope, instances, placement, meta=_meta(schema_for(scope)))
 
 
 __all__ = ["read_log", "shadow", "CLUSTER_SCHEMA"]

@@ -21,6 +21,8 @@ from ._cluster import CLUSTER_SCHEMA, check_query, origin_from_first, signed
 REQUESTS_DDL = "key string, time_ns long, whole_second boolean"
 #: One row per key, as a Spark DDL schema.
 PER_KEY_DDL = "key string, requests long, admitted long, rejected long, peak_1s long, peak_window long, first_rejected_ms long"
+#: With a scope: one global counter's numbers beside the scope's.
+SCOPED_DDL = PER_KEY_DDL + ", global_admitted long, global_rejected long"
 
 
 def read_log(spark, paths, key: str = "ip", log_format: str | None = None):
@@ -50,21 +52,23 @@ def _first(df, time: str, unit: str | None) -> int:
     return origin_from_first(first, unit)
 
 
-def shadow(df, query: str, key: str = "key", time: str = "time", whole_second=None, unit: str | None = None, origin_ms: int | None = None):
+def shadow(df, query: str, key: str = "key", time: str = "time", whole_second=None, unit: str | None = None, origin_ms: int | None = None, scope: str = "global", instances: int | None = None, placement: str | None = None):
     """One row per key (``PER_KEY_DDL``): each key's requests replayed under ``query`` on their
     own, exactly as ``ratelimit-sim --log`` replays them in the whole log. ``time``, ``unit`` and
     ``whole_second`` read as ``ratelimit_sim.requests`` reads them; ``origin_ms`` (simulated 0) is
-    the UTC midnight before the frame's first request unless given (one small aggregate)."""
-    check_query(query)
+    the UTC midnight before the frame's first request unless given (one small aggregate).
+    ``scope="instance"`` with ``placement="random"`` or ``"hash"`` keeps each key's counters on
+    ``instances`` instances (``SCOPED_DDL``: one global counter's numbers beside them)."""
+    check_query(query, scope, instances, placement)
     columns = [key, time] + ([whole_second] if isinstance(whole_second, str) else [])
     df = df.select(*columns)
     origin = _first(df, time, unit) if origin_ms is None else origin_ms
 
     def per_key(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        table = replay(requests(batches, key, time, whole_second, unit), query, origin)
-        yield from signed(table).to_batches()
+        table = replay(requests(batches, key, time, whole_second, unit), query, origin, scope=scope, instances=instances, placement=placement)
+        yield from signed(table, scope).to_batches()
 
-    return df.groupBy(key).applyInArrow(per_key, schema=PER_KEY_DDL)
+    return df.groupBy(key).applyInArrow(per_key, schema=PER_KEY_DDL if scope == "global" else SCOPED_DDL)
 
 
-__all__ = ["read_log", "shadow", "REQUESTS_DDL", "PER_KEY_DDL", "CLUSTER_SCHEMA"]
+__all__ = ["read_log", "shadow", "REQUESTS_DDL", "PER_KEY_DDL", "SCOPED_DDL", "CLUSTER_SCHEMA"]

@@ -13,7 +13,9 @@ use pyo3::types::{PyBytes, PyDict};
 
 use ratelimit_playground::files::open_log;
 use ratelimit_playground::sim::logs::per_key::{midnight_before, KeyReplay, KeyRequests, LineRequests};
-use ratelimit_playground::sim::logs::{output, shadow, KeyBy, LogFormat};
+use ratelimit_playground::sim::logs::scope::Scope;
+use ratelimit_playground::sim::logs::shadow::shadow_scoped;
+use ratelimit_playground::sim::logs::{output, KeyBy, LogFormat};
 use ratelimit_playground::sim::{report, Scenario};
 
 /// An error as the CLI words it, raised as `ValueError`.
@@ -33,17 +35,28 @@ fn simulate(py: Python<'_>, query: &str) -> PyResult<String> {
     py.detach(|| report::run(&sc).map(|r| r.to_json())).map_err(value_error)
 }
 
-/// The CLI's shadow report (`--log P … --format json`) of the logs at `paths`, merged by time.
+/// The counters' scope from the CLI's `--scope`, `--instances` and `--placement`.
+fn scope_of(scope: &str, instances: Option<u32>, placement: Option<&str>) -> PyResult<Scope> {
+    Scope::named(scope, instances.map(|n| n.to_string()).as_deref(), placement).map_err(value_error)
+}
+
+/// The CLI's shadow report (`--log P … --format json`, with `--scope`) of the logs at `paths`,
+/// merged by time.
 #[pyfunction]
-#[pyo3(signature = (paths, query, key = "ip", log_format = None))]
+#[pyo3(signature = (paths, query, key = "ip", log_format = None, scope = "global", instances = None, placement = None))]
+#[allow(clippy::too_many_arguments)]
 fn shadow_files(
     py: Python<'_>,
     paths: Vec<String>,
     query: &str,
     key: &str,
     log_format: Option<&str>,
+    scope: &str,
+    instances: Option<u32>,
+    placement: Option<&str>,
 ) -> PyResult<String> {
     let sc = scenario(query)?;
+    let scope = scope_of(scope, instances, placement)?;
     let key = KeyBy::named(key).map_err(|e| value_error(format!("key: {e}")))?;
     let format = log_format.map(LogFormat::named).transpose().map_err(|e| value_error(format!("log_format: {e}")))?;
     if paths.is_empty() {
@@ -51,8 +64,8 @@ fn shadow_files(
     }
     py.detach(|| {
         let input = open_log(&paths, format.clone())?;
-        let report = shadow(input, format, &key, &sc).map_err(|e| e.to_string())?;
-        Ok::<_, String>(output::shadow(&report, &sc, false))
+        let (report, against) = shadow_scoped(input, format, &key, &sc, scope).map_err(|e| e.to_string())?;
+        Ok::<_, String>(output::shadow(&report, &sc, false, against.as_ref()))
     })
     .map_err(value_error)
 }
@@ -124,6 +137,7 @@ fn midnight_before_py(first_ns: i64) -> i64 {
 #[pyclass(module = "ratelimit_sim._native")]
 struct Replayer {
     sc: Scenario,
+    scope: Scope,
     index: HashMap<String, u32>,
     names: Vec<String>,
     keys: Vec<KeyRequests>,
@@ -132,16 +146,15 @@ struct Replayer {
 
 #[pymethods]
 impl Replayer {
-    /// A replay under the policy of `query`.
+    /// A replay under the policy of `query`, the counters kept per `scope` (as the CLI's
+    /// `--scope`, `--instances`, `--placement`; per key: random or hash placement).
     #[new]
-    fn new(query: &str) -> PyResult<Self> {
-        Ok(Replayer {
-            sc: scenario(query)?,
-            index: HashMap::new(),
-            names: Vec::new(),
-            keys: Vec::new(),
-            first_ns: None,
-        })
+    #[pyo3(signature = (query, scope = "global", instances = None, placement = None))]
+    fn new(query: &str, scope: &str, instances: Option<u32>, placement: Option<&str>) -> PyResult<Self> {
+        let (sc, scope) = (scenario(query)?, scope_of(scope, instances, placement)?);
+        // What cannot be replayed per key is refused now, before any row is fed.
+        KeyRequests::default().replay_scoped("-", &sc, 0, &scope).map_err(value_error)?;
+        Ok(Replayer { sc, scope, index: HashMap::new(), names: Vec::new(), keys: Vec::new(), first_ns: None })
     }
 
     /// One batch: `names` (the batch's distinct keys), each request's key as an index into them
@@ -196,17 +209,15 @@ impl Replayer {
         let keys = std::mem::take(&mut self.keys);
         let names = std::mem::take(&mut self.names);
         self.index.clear();
-        let sc = &self.sc;
-        let mut rows: Vec<(String, KeyReplay)> = py.detach(|| {
+        let (sc, scope) = (&self.sc, &self.scope);
+        let rows = py.detach(|| {
             names
                 .into_iter()
                 .zip(keys)
-                .map(|(name, r)| {
-                    let replay = r.replay(&name, sc, origin);
-                    (name, replay)
-                })
-                .collect()
+                .map(|(name, r)| r.replay_scoped(&name, sc, origin, scope).map(|replay| (name, replay)))
+                .collect::<Result<Vec<(String, KeyReplay)>, String>>()
         });
+        let mut rows = rows.map_err(value_error)?;
         rows.sort_by(|a, b| b.1.counts.rejected.cmp(&a.1.counts.rejected).then_with(|| a.0.cmp(&b.0)));
         let out = PyDict::new(py);
         let column = |f: fn(&KeyReplay) -> u64| rows.iter().map(|(_, r)| f(r)).collect::<Vec<u64>>();
@@ -223,6 +234,11 @@ impl Replayer {
         out.set_item("peak_1s", column(|r| r.counts.peak_1s))?;
         out.set_item("peak_window", column(|r| r.counts.peak_window))?;
         out.set_item("first_rejected_ms", rows.iter().map(|(_, r)| r.first_rejected_ms).collect::<Vec<_>>())?;
+        if self.scope != Scope::Global {
+            out.set_item("scope", self.scope.words())?;
+            out.set_item("global_admitted", rows.iter().map(|(_, r)| r.global.map_or(0, |g| g.0)).collect::<Vec<_>>())?;
+            out.set_item("global_rejected", rows.iter().map(|(_, r)| r.global.map_or(0, |g| g.1)).collect::<Vec<_>>())?;
+        }
         out.set_item("key", rows.into_iter().map(|(k, _)| k).collect::<Vec<_>>())?;
         self.first_ns = None;
         Ok(out)

@@ -43,6 +43,15 @@ class OnDask(unittest.TestCase):
                 rows = per_key_rows(got.astype(object).where(got.notna(), None).to_dict("records"))
                 self.assertEqual(rows, want["per_key"])
 
+    def test_counters_on_instances_at_random_are_the_clis(self):
+        path = self.dir.write("scoped.log", self.combined)
+        want = cli("--query", QUERY, "--log", path, "--scope", "instance", "--instances", "4", "--placement", "random")
+        parts = [self.dir.write(f"scoped-{i}.log", p) for i, p in enumerate(split_round_robin(self.combined, 4))]
+        got = rls_dask.shadow(rls_dask.read_log(parts), QUERY, key="key", time="time_ns", unit="ns", whole_second="whole_second", scope="instance", instances=4, placement="random").compute()
+        rows = [{k: v for k, v in r.items() if not k.startswith("global_")} for r in got.astype(object).where(got.notna(), None).to_dict("records")]
+        self.assertEqual(per_key_rows(rows), want["per_key"])
+        self.assertEqual(int(got["global_admitted"].sum()), want["scope"]["global"]["admitted"])
+
     def test_a_frame_of_datetimes_reads_as_the_log(self):
         want = cli("--query", QUERY, "--log", self.dir.write("whole.log", self.combined))["per_key"]
         import dask.dataframe as dd

@@ -63,6 +63,25 @@ class OneMachine(unittest.TestCase):
         reader = pa.RecordBatchReader.from_batches(seconds.schema, seconds.to_batches(max_chunksize=1000))
         self.assertEqual(rls.shadow(reader, QUERY, key="client", time="epoch").to_pylist(), want, "integer seconds: whole seconds")
 
+    def test_counters_per_instance_are_the_clis_from_files_and_at_random_from_arrow(self):
+        path = self.dir.write("scoped.log", self.combined)
+        for placement in ["rr", "random", "hash"]:
+            want = cli("--query", QUERY, "--log", path, "--scope", "instance", "--instances", "3", "--placement", placement)
+            got = rls.shadow(path, QUERY, scope="instance", instances=3, placement=placement)
+            self.assertEqual(got.to_pylist(), want["per_key"], placement)
+            self.assertEqual(rls.totals(got)["scope"], want["scope"], placement)
+            if placement == "rr":
+                with self.assertRaisesRegex(ValueError, "placement=random"):
+                    rls.shadow(rls.parse(self.combined), QUERY, key="key", time="time_ns", unit="ns", whole_second="whole_second", scope="instance", instances=3, placement="rr")
+                continue
+            lines = list(reversed(self.combined))
+            arrow = rls.shadow(rls.parse(lines), QUERY, key="key", time="time_ns", unit="ns", whole_second="whole_second", scope="instance", instances=3, placement=placement)
+            rows = [{k: v for k, v in r.items() if not k.startswith("global_")} for r in arrow.to_pylist()]
+            self.assertEqual(rows, want["per_key"], placement)
+            self.assertEqual(rls.totals(arrow)["scope"]["global"]["admitted"], want["scope"]["global"]["admitted"])
+        with self.assertRaisesRegex(ValueError, "--instances: '0' is not a whole number from 1 to 1024"):
+            rls.shadow(path, QUERY, scope="instance", instances=0)
+
     def test_bad_input_is_a_value_error_in_the_clis_words(self):
         with self.assertRaisesRegex(ValueError, "capacity: 'x' is not a number; allowed: from 1 to"):
             rls.simulate("capacity=x")

@@ -57,6 +57,16 @@ class OnSpark(unittest.TestCase):
         got = rls_spark.shadow(frame, QUERY, key="client", time="at", whole_second=True).collect()
         self.assertEqual(per_key_rows([r.asDict() for r in got]), want)
 
+    def test_counters_on_instances_at_random_are_the_clis(self):
+        path = self.dir.write("scoped.log", self.combined)
+        want = cli("--query", QUERY, "--log", path, "--scope", "instance", "--instances", "4", "--placement", "random")
+        df = rls_spark.read_log(self.spark, [self.dir.write(f"scoped-{i}.log", p) for i, p in enumerate(split_round_robin(self.combined, 4))])
+        got = rls_spark.shadow(df, QUERY, key="key", time="time_ns", unit="ns", whole_second="whole_second", scope="instance", instances=4, placement="random").collect()
+        rows = [{k: v for k, v in r.asDict().items() if not k.startswith("global_")} for r in got]
+        self.assertEqual(per_key_rows(rows), want["per_key"])
+        with self.assertRaisesRegex(ValueError, "placement=random"):
+            rls_spark.shadow(df, QUERY, key="key", time="time_ns", unit="ns", scope="instance", placement="rr")
+
     def test_a_bad_query_fails_on_the_driver_in_the_clis_words(self):
         df = self.spark.createDataFrame([("a", 1)], "key string, time long")
         with self.assertRaisesRegex(ValueError, "refill: "):

@@ -14,8 +14,9 @@ use super::error::{error, LogError};
 use super::format::{LogFormat, FORMAT_NAMES};
 use super::keys::{phase_ns, KeyBy};
 use super::order::{origin_s, spread, Arrival};
-use super::reader::Sender;
-use super::shadow::{KeyCounts, Shadow};
+use super::reader::{ReadSummary, Sender};
+use super::scope::{Placement, Scope, Scoped};
+use super::shadow::KeyCounts;
 use crate::sim::{Scenario, SimTime};
 
 /// The largest stamp taken, ns from the epoch either way: the reader's bound ([`super::reader`]).
@@ -37,6 +38,8 @@ pub struct KeyReplay {
     pub counts: KeyCounts,
     /// When the first 429 came, ms since the epoch.
     pub first_rejected_ms: Option<i64>,
+    /// Under a scope, what one global counter would have admitted and rejected.
+    pub global: Option<(u64, u64)>,
 }
 
 impl KeyRequests {
@@ -67,7 +70,30 @@ impl KeyRequests {
     /// The key's requests through `sc`'s limiter for a client named `key`, with simulated 0 at
     /// `origin_ms` (ms since the epoch: the UTC midnight before the whole log's first request,
     /// [`midnight_before`]; 0 for a `times` log).
-    pub fn replay(mut self, key: &str, sc: &Scenario, origin_ms: i64) -> KeyReplay {
+    pub fn replay(self, key: &str, sc: &Scenario, origin_ms: i64) -> KeyReplay {
+        self.replay_scoped(key, sc, origin_ms, &Scope::Global).expect("the global scope needs no order")
+    }
+
+    /// [`KeyRequests::replay`] with the key's counters kept per instance ([`Scope`]): placed at
+    /// random or by a hash of the key, which depend on the key's own requests alone. Round robin
+    /// depends on every key's order, and a field's value is not among a key's stamps: both are
+    /// refused, in words that say what to do instead.
+    pub fn replay_scoped(
+        mut self,
+        key: &str,
+        sc: &Scenario,
+        origin_ms: i64,
+        scope: &Scope,
+    ) -> Result<KeyReplay, String> {
+        match scope {
+            Scope::Instances { placement: Placement::RoundRobin, .. } => {
+                return Err("placement: round robin turns on every key's requests in one order; per key (Arrow, Spark, Dask) use placement=random (what it looks like to one client among many) or hash, or replay the files with shadow(path)".into())
+            }
+            Scope::Field(f) => {
+                return Err(format!("scope: per key (Arrow, Spark, Dask) a counter per {f} is a key of key and {f}: make the key column both (e.g. concat)"))
+            }
+            _ => {}
+        }
         let phase = phase_ns(key);
         let whole = self.len() as usize - self.exact.len();
         let mut times = std::mem::take(&mut self.exact);
@@ -76,14 +102,19 @@ impl KeyRequests {
             times.extend((0..n).map(|k| spread(second, k, n, phase)));
         }
         times.sort_unstable();
-        let mut run = Shadow::new(sc);
+        let mut run = Scoped::new(sc, scope.clone());
         let from = Sender { key, origin_s: origin_s(origin_ms) };
         let origin_ns = origin_ms.saturating_mul(1_000_000);
         for ns in times {
             run.push(Arrival { at: SimTime(ns.saturating_sub(origin_ns).max(0) as u64), key: 0, part: 0 }, from);
         }
-        let (counts, first) = run.into_key_counts();
-        KeyReplay { counts, first_rejected_ms: first.map(|t| origin_ms + (t.as_nanos() / 1_000_000) as i64) }
+        let (report, against) = run.finish(ReadSummary::of_replay(origin_ms));
+        let first = report.first_rejected.first().copied().flatten();
+        Ok(KeyReplay {
+            counts: report.per_key.into_iter().next().unwrap_or_default(),
+            first_rejected_ms: first.map(|t| origin_ms + (t.as_nanos() / 1_000_000) as i64),
+            global: against.map(|g| (g.admitted, g.rejected)),
+        })
     }
 }
 
@@ -225,6 +256,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn instances_placed_at_random_or_by_hash_replay_per_key_as_in_the_whole_log() {
+        let log = sample_log("api", 7, 3).unwrap();
+        let sc = Scenario::from_query("capacity=20&refill=2").unwrap();
+        for placement in [Placement::Random, Placement::Hash] {
+            let scope = Scope::Instances { n: 3, placement };
+            let (whole, against) =
+                crate::sim::logs::shadow::shadow_scoped(log.as_bytes(), None, &KeyBy::Ip, &sc, scope.clone()).unwrap();
+            assert!(against.is_some());
+            let mut keys: BTreeMap<String, KeyRequests> = BTreeMap::new();
+            let mut lines = LineRequests::new(None, &KeyBy::Ip).unwrap();
+            for line in log.lines().rev() {
+                lines
+                    .line(line, |k, ns, _| {
+                        keys.entry(k.into()).or_default().whole_second(ns.div_euclid(1_000_000_000)).unwrap()
+                    })
+                    .unwrap();
+            }
+            for (key, r) in keys {
+                let i = (0..whole.per_key.len() as u32).find(|&i| whole.read.keys.name(i) == key).unwrap();
+                let got = r.replay_scoped(&key, &sc, whole.read.origin_ms, &scope).unwrap();
+                assert_eq!(got.counts, whole.per_key[i as usize], "{placement:?} {key}");
+            }
+        }
+        let rr = Scope::Instances { n: 3, placement: Placement::RoundRobin };
+        assert!(KeyRequests::default().replay_scoped("a", &sc, 0, &rr).unwrap_err().contains("placement=random"));
     }
 
     #[test]

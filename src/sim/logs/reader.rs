@@ -65,6 +65,21 @@ impl ReadSummary {
         }
     }
 
+    /// The summary of one key's requests replayed on their own ([`super::per_key`]): no lines
+    /// were read, simulated 0 is `origin_ms`.
+    pub fn of_replay(origin_ms: i64) -> ReadSummary {
+        ReadSummary {
+            format: LogFormat::Times,
+            lines: 0,
+            requests: 0,
+            reordered: 0,
+            skipped: (0, None),
+            keys: Keys::default(),
+            origin_ms,
+            parts: Keys::default(),
+        }
+    }
+
     /// Who sent arrival `a`: its key's name, and simulated 0 as a Unix second.
     pub fn sender(&self, a: Arrival) -> Sender<'_> {
         Sender { key: self.keys.name(a.key), origin_s: super::order::origin_s(self.origin_ms) }

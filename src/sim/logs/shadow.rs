@@ -251,12 +251,6 @@ impl<'s> Shadow<'s> {
         &self.per_key
     }
 
-    /// The counts and first 429 of key 0, for a run that was fed one key ([`super::per_key`]).
-    pub fn into_key_counts(mut self) -> (KeyCounts, Option<SimTime>) {
-        let first = self.first_rejected.first().copied().flatten();
-        (self.per_key.drain(..).next().unwrap_or_default(), first)
-    }
-
     /// The report, with what reading found.
     pub fn finish(self, read: ReadSummary) -> ShadowReport {
         let first = self.first.unwrap_or(SimTime::ZERO);
