@@ -24,7 +24,7 @@ use crate::sim::logs::watch::watched;
 /// Each step of the analysis's end as the page shows it.
 fn step_message(step: Step<'_>, ask: &Ask) -> Message {
     match step {
-        Step::Report(report) => Message::Report(report_markup(report, &ask.scenario, ask.width)),
+        Step::Report(report, against) => Message::Report(report_markup(report, &ask.scenario, ask.width, against)),
         Step::Swept(done, of) => Message::Progress { phase: Phase::Sweep, done: done as u64, total: of as u64 },
         Step::Sized { sizing, report, swept, arrivals } => {
             // How much memory the worker's wasm took at its most (for `make bench`).
@@ -44,7 +44,8 @@ async fn analyse(ask: Ask, source: JsValue, post: Rc<dyn Fn(Message)>) -> Result
         None => source.dyn_ref::<Blob>().into_iter().cloned().collect(),
     };
     let bytes = (!files.is_empty()).then(|| files.iter().map(|f| f.size() as u64).sum());
-    let mut analysis = Analysis::new(&ask.scenario, ask.format.clone(), &ask.key, ask.objective, bytes);
+    let mut analysis =
+        Analysis::new(&ask.scenario, ask.format.clone(), &ask.key, ask.scope.clone(), ask.objective, bytes);
     match (files.is_empty(), source.as_string()) {
         (false, _) => {
             let told = |done, total| post(Message::Progress { phase: Phase::Read, done, total });

@@ -184,6 +184,79 @@ async fn drive_logs() {
     super::save_element(&client, "#logs", "logs.png").await;
 
     eprintln!("logs: sample and upload agree with the CLI");
+    // Four servers behind round robin, each with its own counters: the CLI's --scope numbers,
+    // and what they change against one counter shared by all.
+    set_control(&client, "#log-scope", "instance", "change").await;
+    assert_eq!(
+        js(&client, "return document.querySelector('#log-instances-label').hidden;").await,
+        serde_json::json!(false)
+    );
+    set_control(&client, "#log-instances", "4", "change").await;
+    click(&client, "#log-sample-api").await;
+    wait_until(
+        &client,
+        "document.querySelector('#log-scope-report') && document.querySelector('#log-sizing')",
+        Duration::from_secs(60),
+        "the scoped report",
+    )
+    .await;
+    let scoped: Value = serde_json::from_str(&cli(&[
+        "--query",
+        QUERY,
+        "--log",
+        sample.to_str().unwrap(),
+        "--scope",
+        "instance",
+        "--instances",
+        "4",
+        "--placement",
+        "rr",
+    ]))
+    .unwrap();
+    let n = |k: &str| scoped[k].as_u64().unwrap();
+    assert_eq!(
+        report(&client).await,
+        [n("requests"), n("admitted"), n("rejected"), n("keys"), n("keys_throttled")],
+        "the page's scoped report is the CLI's"
+    );
+    let shown = js(&client, "const d = document.querySelector('#log-scope-report').dataset; return [d.globalAdmitted, d.newlySpared, d.newlyThrottled].map(Number);").await;
+    let s = &scoped["scope"];
+    let count = |k: &str| s[k].as_array().unwrap().len() as u64;
+    assert_eq!(
+        shown,
+        serde_json::json!([s["global"]["admitted"].as_u64().unwrap(), count("newly_spared"), count("newly_throttled")]),
+        "{s}"
+    );
+    assert_eq!(report(&client).await[1], n("admitted"));
+    let words = text(&client, "#log-scope-report").await;
+    assert!(
+        words.starts_with("Counted with a counter per key on each of 4 instances, placed by round robin"),
+        "{words}"
+    );
+    set_control(&client, "#log-instances", "0", "change").await;
+    click(&client, "#log-sample-api").await;
+    wait_until(
+        &client,
+        "document.querySelector('#log-status')?.textContent.includes('instances: 0 is below 1; using 1')",
+        Duration::from_secs(30),
+        "the clamped count is named",
+    )
+    .await;
+    set_control(&client, "#log-scope", "global", "change").await;
+    assert_eq!(
+        js(&client, "return document.querySelector('#log-instances-label').hidden;").await,
+        serde_json::json!(true)
+    );
+    click(&client, "#log-sample-api").await;
+    wait_until(
+        &client,
+        "!document.querySelector('#log-scope-report') && document.querySelector('#log-sizing')",
+        Duration::from_secs(60),
+        "one counter again",
+    )
+    .await;
+    assert_eq!(report(&client).await, expected, "one counter: the report of before");
+    eprintln!("logs: counters per server as the CLI keeps them");
     // The current policy already throttles the sample's outliers and no one else: the advice
     // is to keep it, with nothing to apply.
     assert_eq!(expected_rec, "capacity=10&refill=1", "the CLI keeps the current policy too");

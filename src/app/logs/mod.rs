@@ -25,7 +25,7 @@ use web_sys::{js_sys, Element, File, FileList, HtmlInputElement, HtmlSelectEleme
 
 use super::playground::Playground;
 use crate::markup::escape;
-use crate::present::log_report::panel::{applied, status, watching, Settings, Status, CONTROLS};
+use crate::present::log_report::panel::{applied, read_scope, status, watching, Settings, Status, CONTROLS};
 use crate::present::log_report::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
 use crate::present::log_report::words::{policy_words, scenario_words};
 use crate::present::units::format_number;
@@ -107,8 +107,20 @@ fn target_matching(ev: &web_sys::Event, selector: &str) -> Option<Element> {
 }
 
 /// The control values a report depends on.
-fn settings_of(root: &Element) -> [String; 6] {
-    ["log-key", "log-field", "log-format", "log-time-field", "log-objective", "log-target"].map(|id| value_of(root, id))
+fn settings_of(root: &Element) -> [String; 10] {
+    [
+        "log-key",
+        "log-field",
+        "log-format",
+        "log-time-field",
+        "log-objective",
+        "log-target",
+        "log-scope",
+        "log-instances",
+        "log-placement",
+        "log-scope-field",
+    ]
+    .map(|id| value_of(root, id))
 }
 
 /// The playground's policy, which the log is replayed under: its scenario without its traffic
@@ -204,14 +216,17 @@ fn start(shared: &Shared, pg: Playground) {
     let mut s = shared.borrow_mut();
     s.worker = None;
     let (Some(src), Some(root)) = (s.source.clone(), s.root.clone()) else { return };
-    let [key, field, format, time, objective, target] = settings_of(&root);
-    let (settings, notices) = Settings::read(&key, &field, &format, &time, &objective, &target);
+    let [key, field, format, time, objective, target, scope, instances, placement, scope_field] = settings_of(&root);
+    let (settings, mut notices) = Settings::read(&key, &field, &format, &time, &objective, &target);
+    let (scope, scope_notices) = read_scope(&scope, &instances, &placement, &scope_field);
+    notices.extend(scope_notices);
     let ask = Ask {
         scenario,
         format: settings.format,
         key: settings.key,
         objective: settings.objective,
         width: (root.client_width() - 40).max(280) as u32,
+        scope,
     };
     let payload: JsValue = match &src {
         Source::Files(files) => files.iter().collect::<js_sys::Array>().into(),
@@ -355,15 +370,19 @@ pub fn LogsPanel(
                 input.set_value("");
             } else {
                 let s = shared.borrow();
-                // The key's field name shows for `a field`; the time field for JSON and CSV.
+                // The key's field name shows for `a field`; the time field for JSON and CSV; the
+                // servers for counters per server, the field for counters per field value.
                 let value = e.dyn_ref::<HtmlSelectElement>().map(HtmlSelectElement::value).unwrap_or_default();
-                let shown = match e.id().as_str() {
-                    "log-key" => Some(("log-field-label", value == "field")),
-                    "log-format" => Some(("log-time-label", value == "json" || value == "csv")),
-                    "log-objective" => Some(("log-target-label", value == "target")),
-                    _ => None,
+                let shown: &[(&str, bool)] = match e.id().as_str() {
+                    "log-key" => &[("log-field-label", value == "field")],
+                    "log-format" => &[("log-time-label", value == "json" || value == "csv")],
+                    "log-objective" => &[("log-target-label", value == "target")],
+                    "log-scope" => {
+                        &[("log-instances-label", value == "instance"), ("log-scope-field-label", value == "field")]
+                    }
+                    _ => &[],
                 };
-                if let Some((id, show)) = shown {
+                for &(id, show) in shown {
                     if let Some(label) = s.root.as_ref().and_then(|r| find(r, id)) {
                         let _ = label.toggle_attribute_with_force("hidden", !show);
                     }

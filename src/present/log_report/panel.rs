@@ -7,6 +7,7 @@
 use super::wire::Phase;
 use crate::markup::escape;
 use crate::present::units::{format_number, format_secs, group_thousands};
+use crate::sim::logs::scope::{Placement, Scope, MAX_INSTANCES};
 use crate::sim::logs::sizing::Objective;
 use crate::sim::logs::{KeyBy, LogFormat};
 
@@ -27,6 +28,9 @@ pub const CONTROLS: &str = r#"<p class="hint">Replay your own access log through
 <label id="log-time-label" hidden><span>Time field</span><input type="text" id="log-time-field" size="10" placeholder="time, ts, @timestamp…"></label>
 <label><span>Recommend</span><select id="log-objective" name="objective"><option value="outliers">the tightest that spares your usual clients</option><option value="target">at most a share of keys throttled</option></select></label>
 <label id="log-target-label" hidden><span>At most</span><input type="number" id="log-target" min="0" max="100" step="0.1" value="1"><span>% of keys</span></label>
+<label><span>Counters</span><select id="log-scope" name="scope"><option value="global">one per client, shared by all servers</option><option value="instance">one per client on each server</option><option value="field">one per client and value of a field (a POP…)</option></select></label>
+<label id="log-instances-label" hidden><span>Servers</span><input type="number" id="log-instances" min="1" max="1024" value="4"><select id="log-placement" aria-label="Placement"><option value="rr">round robin</option><option value="random">at random</option><option value="hash">by a hash of the client</option></select></label>
+<label id="log-scope-field-label" hidden><span>Field</span><input type="text" id="log-scope-field" size="10" value="pop"></label>
 </div>
 <p class="hint">Logs with whole-second stamps (combined, ALB, CloudFront) get each client's n requests of one second spread evenly over it, 1/n apart, from a point fixed by the client's name. Lines up to 5 s out of order are put in order. Gzip files (<code>access.log.2.gz</code>, ALB and CloudFront logs) are read as they are; several files (a rotated set, one log per server) are merged by time. The same report from the command line: <code>ratelimit-sim --log FILE --key K --query Q</code> (repeat <code>--log</code> for each file; add <code>--sweep</code> for the sizing table).</p>"#;
 
@@ -95,6 +99,56 @@ impl Settings {
         };
         (Settings { format, key, objective: Objective::Target(target) }, notices)
     }
+}
+
+/// Where the counters are kept, from the Counters controls (`scope`: `global`, `instance` or
+/// `field`; `instances`, `placement` and `field` beside it), and a notice for a value not used as
+/// given: an instance count is clamped to 1–1024.
+///
+/// ```
+/// use ratelimit_playground::present::log_report::panel::read_scope;
+/// use ratelimit_playground::sim::logs::scope::{Placement, Scope};
+/// assert_eq!(read_scope("instance", "4", "hash", ""), (Scope::Instances { n: 4, placement: Placement::Hash }, vec![]));
+/// assert_eq!(read_scope("instance", "0", "rr", "").1, ["instances: 0 is below 1; using 1"]);
+/// assert_eq!(read_scope("field", "", "", " pop ").0, Scope::Field("pop".into()));
+/// ```
+pub fn read_scope(scope: &str, instances: &str, placement: &str, field: &str) -> (Scope, Vec<String>) {
+    let mut notices = Vec::new();
+    let scope = match scope {
+        "instance" => {
+            let n = match crate::sim::support::nearest::nearest_f64(instances.trim()) {
+                Some(n) if n < 1.0 => {
+                    notices.push(format!("instances: {n} is below 1; using 1"));
+                    1
+                }
+                Some(n) if n > f64::from(MAX_INSTANCES) => {
+                    notices.push(format!("instances: {n} is above {MAX_INSTANCES}; using {MAX_INSTANCES}"));
+                    MAX_INSTANCES
+                }
+                Some(n) => n.round() as u32,
+                None => {
+                    notices.push(format!(
+                        "instances: '{}' is not a whole number from 1 to {MAX_INSTANCES}; using 4",
+                        instances.trim()
+                    ));
+                    4
+                }
+            };
+            let placement = match placement {
+                "random" => Placement::Random,
+                "hash" => Placement::Hash,
+                _ => Placement::RoundRobin,
+            };
+            Scope::Instances { n, placement }
+        }
+        "field" if field.trim().is_empty() => {
+            notices.push("scope field: no field name given; one counter per client".to_string());
+            Scope::Global
+        }
+        "field" => Scope::Field(field.trim().to_string()),
+        _ => Scope::Global,
+    };
+    (scope, notices)
 }
 
 /// What the status line shows.

@@ -9,14 +9,16 @@ use super::words::scenario_words;
 use crate::markup::escape;
 use crate::present::units::{format_percent, format_secs, group_thousands};
 use crate::sim::logs::policy::label;
+use crate::sim::logs::scope::AgainstGlobal;
 use crate::sim::logs::shadow::ShadowReport;
 use crate::sim::{Limiter, Scenario};
 
 /// The most keys the report lists.
 pub const TOP_KEYS: usize = 20;
 
-/// The report of `r`, replayed under `sc`, its charts `width` CSS pixels wide.
-pub fn report_markup(r: &ShadowReport, sc: &Scenario, width: u32) -> String {
+/// The report of `r`, replayed under `sc`, its charts `width` CSS pixels wide; with a scope
+/// (`against`), what it changes against one global counter per key.
+pub fn report_markup(r: &ShadowReport, sc: &Scenario, width: u32, against: Option<&AgainstGlobal>) -> String {
     let read = &r.read;
     let keys = read.keys.len() as u64;
     let throttled = r.keys_throttled() as u64;
@@ -38,6 +40,9 @@ pub fn report_markup(r: &ShadowReport, sc: &Scenario, width: u32) -> String {
         group_thousands(throttled),
         format_percent(share(throttled, keys)),
     ));
+    if let Some(g) = against {
+        out.push_str(&scope_markup(r, g));
+    }
     if read.reordered > 0 {
         out.push_str(&format!(
             "<p class=\"hint log-note\" id=\"log-reordered\">{} requests came up to 5 s out of order and were put in order.</p>",
@@ -86,6 +91,37 @@ pub fn report_markup(r: &ShadowReport, sc: &Scenario, width: u32) -> String {
     out
 }
 
+/// What a scope changes against one global counter per key, in words and in `data-` attributes.
+fn scope_markup(r: &ShadowReport, g: &AgainstGlobal) -> String {
+    let names = |list: &[u32]| match list {
+        [] => "none".to_string(),
+        _ => {
+            let shown: Vec<String> =
+                list.iter().take(TOP_KEYS).map(|&k| format!("<code>{}</code>", escape(r.read.keys.name(k)))).collect();
+            let more = list.len().saturating_sub(TOP_KEYS);
+            shown.join(", ") + &if more > 0 { format!(" and {more} more") } else { String::new() }
+        }
+    };
+    let change = r.admitted as i64 - g.admitted as i64;
+    format!(
+        "<p class=\"log-scope\" id=\"log-scope-report\" data-global-admitted=\"{}\" data-global-throttled=\"{}\" data-newly-spared=\"{}\" data-newly-throttled=\"{}\">Counted with {} ({} counters): {} admitted where one global counter per client admits {} ({}{}); {} keys throttled against {}. Spared here, throttled by one counter: {}. Throttled here only: {}.</p>",
+        g.admitted,
+        g.keys_throttled,
+        g.newly_spared.len(),
+        g.newly_throttled.len(),
+        escape(&g.words),
+        group_thousands(g.counters as u64),
+        group_thousands(r.admitted),
+        group_thousands(g.admitted),
+        if change >= 0 { "+" } else { "−" },
+        group_thousands(change.unsigned_abs()),
+        group_thousands(r.keys_throttled() as u64),
+        group_thousands(g.keys_throttled as u64),
+        names(&g.newly_spared),
+        names(&g.newly_throttled),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,7 +133,7 @@ mod tests {
             "{\"ts\": 1700000000.000, \"ip\": \"<b>x</b>\"}\n".repeat(5) + "{\"ts\": 1700000001.5, \"ip\": \"b\"}\n";
         let sc = Scenario::from_query("capacity=2&refill=1").unwrap();
         let r = shadow(log.as_bytes(), None, &KeyBy::Ip, &sc).unwrap();
-        let html = report_markup(&r, &sc, 600);
+        let html = report_markup(&r, &sc, 600, None);
         assert!(
             html.contains(
                 "data-requests=\"6\" data-admitted=\"3\" data-rejected=\"3\" data-keys=\"2\" data-throttled=\"1\""
@@ -109,5 +145,21 @@ mod tests {
             "keys are text, never markup"
         );
         assert!(html.contains("1 keys (50.0 %) saw at least one 429") && html.contains("<svg"));
+        assert!(!html.contains("log-scope-report"), "one global counter: nothing to compare");
+    }
+
+    #[test]
+    fn a_scope_says_what_it_changes_against_one_counter() {
+        let log = "{\"ts\": 1700000000.000, \"ip\": \"a\"}\n".repeat(6);
+        let sc = Scenario::from_query("capacity=2&refill=1").unwrap();
+        let scope = crate::sim::logs::scope::Scope::parse("instance:3:rr").unwrap();
+        let (r, g) = crate::sim::logs::shadow::shadow_scoped(log.as_bytes(), None, &KeyBy::Ip, &sc, scope).unwrap();
+        let html = report_markup(&r, &sc, 600, g.as_ref());
+        assert!(
+            html.contains("data-global-admitted=\"2\" data-global-throttled=\"1\" data-newly-spared=\"1\""),
+            "{html}"
+        );
+        assert!(html.contains("6 admitted where one global counter per client admits 2 (+4)"), "{html}");
+        assert!(html.contains("Spared here, throttled by one counter: <code>a</code>."), "{html}");
     }
 }

@@ -8,6 +8,7 @@
 
 use crate::sim::logs::format::LogFormat;
 use crate::sim::logs::keys::KeyBy;
+use crate::sim::logs::scope::Scope;
 use crate::sim::logs::sizing::Objective;
 use crate::sim::Scenario;
 
@@ -26,11 +27,13 @@ pub struct Ask {
     pub objective: Objective,
     /// How wide the charts are drawn, CSS pixels (the panel's width).
     pub width: u32,
+    /// Where the counters are kept.
+    pub scope: Scope,
 }
 
 impl Ask {
     /// One line: the scenario's full query, format (empty: detect), key, objective (`outliers`,
-    /// or the target share), width.
+    /// or the target share), width, scope ([`Scope::name`]).
     pub fn encode(&self) -> String {
         let format = self.format.as_ref().map(LogFormat::name).unwrap_or_default();
         let key = match &self.key {
@@ -44,7 +47,8 @@ impl Ask {
             Objective::Outliers => "outliers".to_string(),
             Objective::Target(share) => share.to_string(),
         };
-        [query.as_str(), &clean(&format), &clean(&key), &objective, &self.width.to_string()].join("\t")
+        let scope = clean(&self.scope.name());
+        [query.as_str(), &clean(&format), &clean(&key), &objective, &self.width.to_string(), &scope].join("\t")
     }
 
     /// Reads [`Ask::encode`]'s line; the message names what is wrong. The page writes the scenario
@@ -52,7 +56,7 @@ impl Ask {
     /// ([`Scenario::read_clean`]).
     pub fn decode(line: &str) -> Result<Ask, String> {
         let f: Vec<&str> = line.split('\t').collect();
-        let [query, format, key, objective, width] = f[..] else {
+        let [query, format, key, objective, width, scope] = f[..] else {
             return Err("the request to the log worker is malformed".into());
         };
         let format = if format.is_empty() { None } else { Some(LogFormat::named(format)?) };
@@ -66,7 +70,8 @@ impl Ask {
         let key = KeyBy::named(key)?;
         let scenario =
             Scenario::read_clean(query).ok_or("the policy is not a scenario of this build's query format")?;
-        Ok(Ask { scenario, format, key, objective, width })
+        let scope = Scope::parse(scope)?;
+        Ok(Ask { scenario, format, key, objective, width, scope })
     }
 }
 
@@ -173,6 +178,7 @@ mod tests {
             key: KeyBy::Field("api_key".into()),
             objective: Objective::Target(0.02),
             width: 640,
+            scope: Scope::parse("instance:4:random").unwrap(),
         };
         assert_eq!(Ask::decode(&ask.encode()), Ok(ask));
         for query in ["", "algo=sliding_log&limit=30&window=0.5&seed=9", "algo=nginx&capacity=4&refill=0.25&nodelay=1"]
@@ -183,16 +189,18 @@ mod tests {
                 key: KeyBy::Ip,
                 objective: Objective::Outliers,
                 width: 375,
+                scope: Scope::Field("pop".into()),
             };
             assert_eq!(Ask::decode(&detect.encode()), Ok(detect), "{query}");
         }
-        assert!(Ask::decode("capacity=5\t\tip\t2\t600").unwrap_err().contains("target"));
-        assert!(Ask::decode("capacity=5\t\thost\t0.1\t600").unwrap_err().contains("not a key"));
-        assert_eq!(Ask::decode("capacity=5\t\tip\t0.1\t9").map(|a| a.width), Ok(280), "the width is clamped");
+        assert!(Ask::decode("capacity=5\t\tip\t2\t600\tglobal").unwrap_err().contains("target"));
+        assert!(Ask::decode("capacity=5\t\thost\t0.1\t600\tglobal").unwrap_err().contains("not a key"));
+        assert_eq!(Ask::decode("capacity=5\t\tip\t0.1\t9\tglobal").map(|a| a.width), Ok(280), "the width is clamped");
         assert_eq!(
-            Ask::decode("capacity=0\t\tip\t0.1\t600").unwrap_err(),
+            Ask::decode("capacity=0\t\tip\t0.1\t600\tglobal").unwrap_err(),
             "the policy is not a scenario of this build's query format"
         );
         assert!(Ask::decode("just one field").is_err());
+        assert!(Ask::decode("capacity=5\t\tip\t0.1\t600\tinstance:0:rr").unwrap_err().contains("from 1 to 1024"));
     }
 }

@@ -12,7 +12,8 @@ use super::error::LogError;
 use super::format::LogFormat;
 use super::order::Arrival;
 use super::reader::{KeyBy, LogReader, Sender};
-use super::shadow::{Shadow, ShadowReport};
+use super::scope::{AgainstGlobal, Scope, Scoped};
+use super::shadow::ShadowReport;
 use super::sizing::{sweep_with, Objective, Sizing};
 use crate::sim::Scenario;
 
@@ -22,8 +23,9 @@ pub const MAX_SWEPT: usize = 1 << 22;
 
 /// What an analysis has to say, in order.
 pub enum Step<'a> {
-    /// The shadow report of the whole log.
-    Report(&'a ShadowReport),
+    /// The shadow report of the whole log, and under a scope what it changes against one global
+    /// counter per key.
+    Report(&'a ShadowReport, Option<&'a AgainstGlobal>),
     /// `done` of `of` policies swept.
     Swept(usize, usize),
     /// The sizing table, over the first `swept` requests of the log.
@@ -40,7 +42,7 @@ pub enum Step<'a> {
 }
 
 /// One arrival through the shadow run, kept for the sweep while there is room.
-fn replay(run: &mut Shadow<'_>, arrivals: &mut Vec<Arrival>, a: Arrival, from: Sender<'_>) {
+fn replay(run: &mut Scoped<'_>, arrivals: &mut Vec<Arrival>, a: Arrival, from: Sender<'_>) {
     run.push(a, from);
     if arrivals.len() < MAX_SWEPT {
         arrivals.push(a);
@@ -52,12 +54,13 @@ pub struct Analysis<'s> {
     sc: &'s Scenario,
     objective: Objective,
     reader: LogReader,
-    run: Shadow<'s>,
+    run: Scoped<'s>,
     arrivals: Vec<Arrival>,
 }
 
 impl<'s> Analysis<'s> {
-    /// An analysis under `sc` of a log in `format` (`None`: detect it), limited by `key`,
+    /// An analysis under `sc` of a log in `format` (`None`: detect it), limited by `key`, its
+    /// counters kept per `scope` (the sizing sweep sizes one global counter per key),
     /// recommending a policy under `objective`; `bytes` (if
     /// known) sizes the arrivals kept for the sweep at once rather than by doubling (a log line
     /// is 80 bytes or more, so this rarely over-reserves and never past [`MAX_SWEPT`]).
@@ -65,6 +68,7 @@ impl<'s> Analysis<'s> {
         sc: &'s Scenario,
         format: Option<LogFormat>,
         key: &KeyBy,
+        scope: Scope,
         objective: Objective,
         bytes: Option<u64>,
     ) -> Self {
@@ -72,8 +76,8 @@ impl<'s> Analysis<'s> {
         Analysis {
             sc,
             objective,
-            reader: LogReader::new(format, key),
-            run: Shadow::new(sc),
+            reader: LogReader::new(format, key).with_part_field(scope.field()),
+            run: Scoped::new(sc, scope),
             arrivals: Vec::with_capacity(expected),
         }
     }
@@ -93,8 +97,8 @@ impl<'s> Analysis<'s> {
     pub fn finish(self, mut on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
         let Analysis { sc, objective, reader, mut run, mut arrivals } = self;
         let read = reader.finish(&mut |a, from| replay(&mut run, &mut arrivals, a, from))?;
-        let report = run.finish(read);
-        on(Step::Report(&report));
+        let (report, against) = run.finish(read);
+        on(Step::Report(&report, against.as_ref()));
         let sizing = sweep_with(&arrivals, &report.read, sc, objective, |done, of| on(Step::Swept(done, of)));
         on(Step::Sized { sizing: &sizing, report: &report, swept: arrivals.len(), arrivals: &arrivals });
         Ok(())
@@ -111,7 +115,7 @@ pub fn analyse(
     objective: Objective,
     on: impl FnMut(Step<'_>),
 ) -> Result<(), LogError> {
-    let mut analysis = Analysis::new(sc, format, key, objective, None);
+    let mut analysis = Analysis::new(sc, format, key, Scope::Global, objective, None);
     each_chunk(&mut input, |chunk| analysis.feed(chunk))?;
     analysis.finish(on)
 }
@@ -139,7 +143,7 @@ mod tests {
         let expected = sizing::sweep(&arrivals, &read, &sc, Objective::Target(0.01));
         let (mut steps, mut swept) = (Vec::new(), 0);
         analyse_ip(log.as_bytes(), query, |step| match step {
-            Step::Report(r) => {
+            Step::Report(r, _) => {
                 steps.push("report");
                 assert_eq!((r.requests, r.admitted, r.rejected), (direct.requests, direct.admitted, direct.rejected));
                 assert_eq!((r.read.keys.len(), r.keys_throttled()), (direct.read.keys.len(), direct.keys_throttled()));
@@ -167,12 +171,13 @@ mod tests {
         let log = sample_log("login", 5, 2).unwrap();
         let sc = Scenario::from_query("capacity=5&refill=0.5").unwrap();
         let totals = |chunk: usize| {
-            let mut analysis = Analysis::new(&sc, None, &KeyBy::Ip, Objective::Target(0.01), Some(log.len() as u64));
+            let mut analysis =
+                Analysis::new(&sc, None, &KeyBy::Ip, Scope::Global, Objective::Target(0.01), Some(log.len() as u64));
             log.as_bytes().chunks(chunk).for_each(|c| analysis.feed(c).unwrap());
             let mut out = None;
             analysis
                 .finish(|step| {
-                    if let Step::Report(r) = step {
+                    if let Step::Report(r, _) = step {
                         out = Some((r.requests, r.admitted, r.keys_throttled(), r.read.lines));
                     }
                 })
@@ -184,7 +189,7 @@ mod tests {
         for chunk in [1, 7, 4096, 65_537] {
             assert_eq!(totals(chunk), whole, "{chunk}-byte chunks");
         }
-        let mut long = Analysis::new(&sc, None, &KeyBy::Ip, Objective::Outliers, None);
+        let mut long = Analysis::new(&sc, None, &KeyBy::Ip, Scope::Global, Objective::Outliers, None);
         let e = (0..20).find_map(|_| long.feed(&[b'x'; 4000]).err()).expect("refused");
         assert_eq!((e.line, e.message.as_str()), (1, "is longer than 65536 bytes: not an access log line"));
     }

@@ -87,6 +87,24 @@ impl Scope {
         }
     }
 
+    /// Its name in one word, as [`Scope::parse`] reads it: `global`, `instance:N:rr` (or
+    /// `random`, `hash`), `field:NAME`.
+    pub fn name(&self) -> String {
+        match self {
+            Scope::Global => "global".into(),
+            Scope::Instances { n, placement } => format!("instance:{n}:{}", placement_name(*placement)),
+            Scope::Field(f) => format!("field:{f}"),
+        }
+    }
+
+    /// Reads [`Scope::name`]'s word.
+    pub fn parse(word: &str) -> Result<Scope, String> {
+        match word.strip_prefix("instance:").and_then(|rest| rest.split_once(':')) {
+            Some((n, placement)) => Scope::named("instance", Some(n), Some(placement)),
+            None => Scope::named(word, None, None),
+        }
+    }
+
     /// The log field the reader must tag arrivals with, for [`Scope::Field`].
     pub fn field(&self) -> Option<&str> {
         match self {
@@ -109,6 +127,15 @@ impl Scope {
             ),
             Scope::Field(f) => format!("a counter per key and value of {f}"),
         }
+    }
+}
+
+/// `--placement`'s word for `p`.
+fn placement_name(p: Placement) -> &'static str {
+    match p {
+        Placement::RoundRobin => "rr",
+        Placement::Random => "random",
+        Placement::Hash => "hash",
     }
 }
 
@@ -249,7 +276,7 @@ fn mix(mut x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::logs::reader::{read_named, KeyBy};
+    use crate::sim::logs::reader::KeyBy;
 
     /// `lines` of (ms, ip, pop) as JSON lines.
     fn log(lines: &[(u64, &str, &str)]) -> String {
@@ -351,5 +378,10 @@ mod tests {
         assert!(Scope::named("global", Some("3"), None).unwrap_err().contains("add --scope instance"));
         assert!(Scope::named("pop", None, None).unwrap_err().contains("global | instance | field:NAME"));
         assert!(Scope::named("instance", None, Some("lc")).unwrap_err().contains("rr | random | hash"));
+        for scope in
+            [Scope::Global, Scope::Field("pop".into()), Scope::Instances { n: 7, placement: Placement::Random }]
+        {
+            assert_eq!(Scope::parse(&scope.name()), Ok(scope));
+        }
     }
 }
