@@ -15,7 +15,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{js_sys, Blob, DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::present::log_report::wire::{Ask, Message, Phase, SAMPLE_MINUTES};
-use crate::present::log_report::{report::report_markup, sizing::sizing_markup, watch::watch_markup};
+use crate::present::log_report::{
+    dry_run::dry_run_markup, report::report_markup, sizing::sizing_markup, watch::watch_markup,
+};
 use crate::sim::logs::error::LogError;
 use crate::sim::logs::job::{Analysis, Step};
 use crate::sim::logs::samples::sample_log;
@@ -24,7 +26,9 @@ use crate::sim::logs::watch::watched;
 /// Each step of the analysis's end as the page shows it.
 fn step_message(step: Step<'_>, ask: &Ask) -> Message {
     match step {
-        Step::Report(report, against) => Message::Report(report_markup(report, &ask.scenario, ask.width, against)),
+        Step::Report(report, against, checked) => Message::Report(
+            report_markup(report, &ask.scenario, ask.width, against) + &checked.map(dry_run_markup).unwrap_or_default(),
+        ),
         Step::Swept(done, of) => Message::Progress { phase: Phase::Sweep, done: done as u64, total: of as u64 },
         Step::Sized { sizing, report, swept, arrivals } => {
             // How much memory the worker's wasm took at its most (for `make bench`).

@@ -512,6 +512,71 @@ async fn drive_logs() {
     super::save_element(&client, "#log-sizing", "logs-product-config.png").await;
     eprintln!("logs: the recommendation as Python limits writes it");
 
+    // A log from nginx with limit_req_dry_run on (docs/shadow-mode.md's log_format): under nginx's
+    // model the panel checks it request by request, as `--against nginx-dry-run` does; under
+    // another limiter it says what to choose.
+    let statuses = ["PASSED", "PASSED", "REJECTED_DRY_RUN", "DELAYED_DRY_RUN", "-"];
+    let dry: String = std::fs::read_to_string(&sample)
+        .unwrap()
+        .lines()
+        .take(3000)
+        .enumerate()
+        .map(|(i, line)| {
+            let ip = line.split(' ').next().unwrap();
+            let ms = 1_700_000_000_000u64 + i as u64 * 37;
+            format!("{}.{:03} {ip} \"GET / HTTP/1.1\" 200 3 {}\n", ms / 1000, ms % 1000, statuses[i * 7 % 5])
+        })
+        .collect();
+    let dry_path = dir.join("dryrun.log");
+    std::fs::write(&dry_path, &dry).unwrap();
+    let nginx = "algo=nginx&capacity=3&refill=2&nodelay=0&seed=7";
+    let want: Value = serde_json::from_str(&cli(&[
+        "--query",
+        nginx,
+        "--log",
+        dry_path.to_str().unwrap(),
+        "--against",
+        "nginx-dry-run",
+    ]))
+    .unwrap();
+    open(&client, &format!("{}?{nginx}", server.url)).await;
+    wait_until(&client, "document.querySelector('#log-file')", Duration::from_secs(15), "the log panel").await;
+    upload(&client, &dry_path).await;
+    wait_until(
+        &client,
+        "document.querySelector('#log-dry-run') && document.querySelector('#log-sizing')",
+        Duration::from_secs(60),
+        "the dry run is checked",
+    )
+    .await;
+    let shown = js(
+        &client,
+        "const d = document.querySelector('#log-dry-run').dataset; return [d.requests, d.agree].map(Number);",
+    )
+    .await;
+    let agreement = &want["agreement"];
+    assert_eq!(
+        shown,
+        serde_json::json!([agreement["requests"], agreement["agree"]]),
+        "the page's check is the CLI's: {agreement}"
+    );
+    let rows = js(&client, "return document.querySelectorAll('#log-dry-run-off tbody tr').length;").await;
+    assert_eq!(rows.as_u64(), Some(want["disagreements"].as_array().unwrap().len() as u64));
+    super::save_element(&client, "#log-dry-run", "logs-dry-run.png").await;
+    open(&client, &format!("{}?{QUERY}", server.url)).await;
+    load_panel(&client, "#logs-load", "#log-file", "log-sample-api").await;
+    upload(&client, &dry_path).await;
+    wait_until(
+        &client,
+        "document.querySelector('#log-dry-run') && document.querySelector('#log-sizing')",
+        Duration::from_secs(60),
+        "the dry-run log under a token bucket",
+    )
+    .await;
+    let hint = text(&client, "#log-dry-run").await;
+    assert!(hint.contains("choose nginx as the limiter"), "{hint}");
+    eprintln!("logs: nginx's dry run checked as the CLI checks it");
+
     // With a server behind the limiter, the other side (issue #37): the largest policy its p99
     // keeps within the clients' timeout, the policy the CLI names.
     let served = "capacity=20&refill=2&rate=8&seed=7&workers=2&service=20&client_timeout=100";

@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::io::BufRead;
 
+use super::chunks::each_chunk;
 use super::error::{error, LogError};
 use super::format::LogFormat;
 use super::keys::KeyBy;
@@ -96,6 +97,8 @@ pub struct Agreement {
     pub model: [u64; 3],
     /// The first [`SHOWN`] disagreements, in time order.
     pub first: Vec<Disagreement>,
+    /// Requests past the page's limit, not checked.
+    pub unchecked: u64,
 }
 
 impl Agreement {
@@ -133,11 +136,202 @@ struct Logged {
     status: Status,
 }
 
+/// Whether a [`DryRun`] demands `$limit_req_status` on every line or looks for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The CLI's `--against nginx-dry-run`: a request line without the status is an error.
+    Strict,
+    /// The page's log panel: the log is checked if its first request carries a status (not `-`),
+    /// on its first [`super::job::MAX_SWEPT`] requests; otherwise the check keeps quiet.
+    Look,
+}
+
+/// A log fed a chunk at a time, its requests and their `$limit_req_status` kept for the replay.
+pub struct DryRun {
+    mode: Mode,
+    parser: Result<LineRequests, LogError>,
+    /// Whether the log carries statuses: unknown until its first request.
+    carries: Option<bool>,
+    carry: Vec<u8>,
+    lines: usize,
+    index: HashMap<String, u32>,
+    names: Vec<String>,
+    requests: Vec<Logged>,
+    unlimited: u64,
+    /// Requests past the page's limit, not kept.
+    dropped: u64,
+    error: Option<LogError>,
+}
+
+impl DryRun {
+    /// A check of a log in `format` (detected unless given), keyed by `key`.
+    pub fn new(format: Option<LogFormat>, key: &KeyBy, mode: Mode) -> DryRun {
+        DryRun {
+            mode,
+            parser: LineRequests::new(format, key),
+            carries: None,
+            carry: Vec::new(),
+            lines: 0,
+            index: HashMap::new(),
+            names: Vec::new(),
+            requests: Vec::new(),
+            unlimited: 0,
+            dropped: 0,
+            error: None,
+        }
+    }
+
+    /// Whether the check is still reading (no error, and the log may carry statuses).
+    fn reading(&self) -> bool {
+        self.error.is_none() && self.carries != Some(false)
+    }
+
+    /// Reads the next `chunk` of the log.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        let mut rest = chunk;
+        while self.reading() {
+            let Some(i) = rest.iter().position(|&b| b == b'\n') else { break };
+            if self.carry.is_empty() {
+                self.line(&rest[..i]);
+            } else {
+                let mut whole = std::mem::take(&mut self.carry);
+                whole.extend_from_slice(&rest[..i]);
+                self.line(&whole);
+            }
+            rest = &rest[i + 1..];
+        }
+        if self.reading() {
+            if self.carry.len() + rest.len() > MAX_LINE {
+                self.error =
+                    Some(error(self.lines + 1, format!("is longer than {MAX_LINE} bytes: not an access log line")));
+            } else {
+                self.carry.extend_from_slice(rest);
+            }
+        }
+    }
+
+    /// One line, without its `\n`.
+    fn line(&mut self, bytes: &[u8]) {
+        self.lines += 1;
+        let n = self.lines;
+        if let Err(e) = self.read(n, bytes) {
+            self.error = Some(e);
+        }
+    }
+
+    fn read(&mut self, n: usize, bytes: &[u8]) -> Result<(), LogError> {
+        if bytes.len() > MAX_LINE {
+            return Err(error(n, format!("is longer than {MAX_LINE} bytes: not an access log line")));
+        }
+        let line = std::str::from_utf8(bytes)
+            .map_err(|e| error(n, format!("is not UTF-8 text (at byte {})", e.valid_up_to())))?;
+        let parser = self.parser.as_mut().map_err(|e| e.clone())?;
+        let mut request = None;
+        parser
+            .line(line, |k, ns, whole| request = Some((k.to_string(), ns, whole)))
+            .map_err(|e| error(n, e.message))?;
+        let Some((k, ns, whole)) = request else { return Ok(()) };
+        let status = logged_status(line);
+        if self.carries.is_none() {
+            let carries = matches!(status, Some(Some(_))) || self.mode == Mode::Strict;
+            self.carries = Some(carries);
+            if !carries {
+                return Ok(());
+            }
+        }
+        if whole {
+            return Err(error(n, "stamps whole seconds: nginx decides on milliseconds, so log $msec (docs/shadow-mode.md gives the log_format)"));
+        }
+        let status = match status {
+            Some(Some(s)) => s,
+            Some(None) => {
+                self.unlimited += 1;
+                return Ok(());
+            }
+            None => return Err(error(n, "has no $limit_req_status (PASSED, DELAYED_DRY_RUN, REJECTED_DRY_RUN or -): add it to the log_format as docs/shadow-mode.md shows")),
+        };
+        if self.mode == Mode::Look && self.requests.len() >= super::job::MAX_SWEPT {
+            self.dropped += 1;
+            return Ok(());
+        }
+        let id = *self.index.entry(k.clone()).or_insert_with(|| {
+            self.names.push(k);
+            self.names.len() as u32 - 1
+        });
+        self.requests.push(Logged { ns, line: n, key: id, status });
+        Ok(())
+    }
+
+    /// The end of the log: the agreement under `sc` (whose algorithm must be nginx's), or
+    /// `None` when the page's check found no status in the log.
+    pub fn finish(mut self, sc: &Scenario) -> Option<Result<Agreement, LogError>> {
+        if self.reading() && !self.carry.is_empty() {
+            let last = std::mem::take(&mut self.carry);
+            self.line(&last);
+        }
+        if self.mode == Mode::Look && self.carries != Some(true) {
+            return None;
+        }
+        if let Some(e) = self.error.take() {
+            return Some(Err(e));
+        }
+        if crate::sim::products::export_name(sc.algo) != Some("nginx") {
+            return Some(Err(error(0, "--against nginx-dry-run replays nginx's model: put algo=nginx (with the zone's rate and burst) in the query")));
+        }
+        let format = self.parser.as_ref().ok().and_then(LineRequests::format);
+        let Some(format) = format else { return Some(Err(error(0, "is empty: no request to compare"))) };
+        Some(Ok(self.compare(format, sc)))
+    }
+
+    /// Replays the kept requests in nginx's order and compares each decision.
+    fn compare(mut self, format: LogFormat, sc: &Scenario) -> Agreement {
+        // nginx's order: its millisecond, then the log's (one worker writes in the order it decides).
+        self.requests.sort_by_key(|r| (r.ns, r.line));
+        let origin = self.requests.first().map_or(0, |r| midnight_before(r.ns));
+        let mut run = Shadow::without_peaks(sc);
+        let mut report = Agreement {
+            format,
+            lines: self.lines,
+            requests: 0,
+            agree: 0,
+            unlimited: self.unlimited,
+            logged: [0; 3],
+            model: [0; 3],
+            first: Vec::new(),
+            unchecked: self.dropped,
+        };
+        for r in &self.requests {
+            let at = SimTime((r.ns - origin * 1_000_000).max(0) as u64);
+            let from = Sender { key: &self.names[r.key as usize], origin_s: origin_s(origin) };
+            let model = match run.push(Arrival { at, key: r.key, part: 0 }, from) {
+                false => Status::Rejected,
+                true if run.held(r.key).as_nanos() > 0 => Status::Delayed,
+                true => Status::Passed,
+            };
+            report.requests += 1;
+            report.logged[r.status.index()] += 1;
+            report.model[model.index()] += 1;
+            if model == r.status {
+                report.agree += 1;
+            } else if report.first.len() < SHOWN {
+                report.first.push(Disagreement {
+                    line: r.line,
+                    key: self.names[r.key as usize].clone(),
+                    ms: r.ns.div_euclid(1_000_000),
+                    logged: r.status,
+                    model,
+                });
+            }
+        }
+        report
+    }
+}
+
 /// Replays the log in `input` (`format`: detected unless given; it must stamp milliseconds, as
 /// `$msec` does) through `sc`'s nginx model, one limiter per `key`, and compares each request's
 /// decision with the `$limit_req_status` nginx logged for it.
 pub fn against_nginx_dry_run(
-    input: impl BufRead,
+    mut input: impl BufRead,
     format: Option<LogFormat>,
     key: &KeyBy,
     sc: &Scenario,
@@ -145,71 +339,12 @@ pub fn against_nginx_dry_run(
     if crate::sim::products::export_name(sc.algo) != Some("nginx") {
         return Err(error(0, "--against nginx-dry-run replays nginx's model: put algo=nginx (with the zone's rate and burst) in the query"));
     }
-    let mut parser = LineRequests::new(format, key)?;
-    let (mut index, mut names) = (HashMap::<String, u32>::new(), Vec::<String>::new());
-    let (mut requests, mut unlimited, mut lines) = (Vec::<Logged>::new(), 0u64, 0usize);
-    for (i, text) in input.split(b'\n').enumerate() {
-        let text = text.map_err(|e| error(i + 1, format!("cannot be read ({e})")))?;
-        let n = i + 1;
-        lines = n;
-        if text.len() > MAX_LINE {
-            return Err(error(n, format!("is longer than {MAX_LINE} bytes: not an access log line")));
-        }
-        let line = std::str::from_utf8(&text)
-            .map_err(|e| error(n, format!("is not UTF-8 text (at byte {})", e.valid_up_to())))?;
-        let mut request = None;
-        parser
-            .line(line, |k, ns, whole| request = Some((k.to_string(), ns, whole)))
-            .map_err(|e| error(n, e.message))?;
-        let Some((k, ns, whole)) = request else { continue };
-        if whole {
-            return Err(error(n, "stamps whole seconds: nginx decides on milliseconds, so log $msec (docs/shadow-mode.md gives the log_format)"));
-        }
-        let status = match logged_status(line) {
-            Some(Some(s)) => s,
-            Some(None) => {
-                unlimited += 1;
-                continue;
-            }
-            None => return Err(error(n, "has no $limit_req_status (PASSED, DELAYED_DRY_RUN, REJECTED_DRY_RUN or -): add it to the log_format as docs/shadow-mode.md shows")),
-        };
-        let id = *index.entry(k.clone()).or_insert_with(|| {
-            names.push(k);
-            names.len() as u32 - 1
-        });
-        requests.push(Logged { ns, line: n, key: id, status });
-    }
-    let format = parser.format().ok_or_else(|| error(0, "is empty: no request to compare"))?;
-    // nginx's order: its millisecond, then the log's (one worker writes in the order it decides).
-    requests.sort_by_key(|r| (r.ns, r.line));
-    let origin = requests.first().map_or(0, |r| midnight_before(r.ns));
-    let mut run = Shadow::without_peaks(sc);
-    let mut report =
-        Agreement { format, lines, requests: 0, agree: 0, unlimited, logged: [0; 3], model: [0; 3], first: Vec::new() };
-    for r in &requests {
-        let at = SimTime((r.ns - origin * 1_000_000).max(0) as u64);
-        let from = Sender { key: &names[r.key as usize], origin_s: origin_s(origin) };
-        let model = match run.push(Arrival { at, key: r.key, part: 0 }, from) {
-            false => Status::Rejected,
-            true if run.held(r.key).as_nanos() > 0 => Status::Delayed,
-            true => Status::Passed,
-        };
-        report.requests += 1;
-        report.logged[r.status.index()] += 1;
-        report.model[model.index()] += 1;
-        if model == r.status {
-            report.agree += 1;
-        } else if report.first.len() < SHOWN {
-            report.first.push(Disagreement {
-                line: r.line,
-                key: names[r.key as usize].clone(),
-                ms: r.ns.div_euclid(1_000_000),
-                logged: r.status,
-                model,
-            });
-        }
-    }
-    Ok(report)
+    let mut check = DryRun::new(format, key, Mode::Strict);
+    each_chunk(&mut input, |chunk| {
+        check.feed(chunk);
+        Ok(())
+    })?;
+    check.finish(sc).expect("a strict check always answers")
 }
 
 /// The agreement as the CLI prints it (JSON).
@@ -282,6 +417,26 @@ mod tests {
         let log = "{\"msec\": 1700000000.000, \"ip\": \"a\", \"limit_req_status\": \"PASSED\"}\n{\"msec\": 1700000000.000, \"ip\": \"a\", \"limit_req_status\": \"REJECTED_DRY_RUN\"}\n";
         let a = check(log, "algo=nginx&capacity=1&refill=1").unwrap();
         assert_eq!((a.requests, a.agree), (2, 2));
+    }
+
+    #[test]
+    fn the_page_checks_a_log_only_when_it_carries_the_status() {
+        let sc = Scenario::from_query("algo=nginx&capacity=2&refill=2").unwrap();
+        let look = |log: &str, sc: &Scenario| {
+            let mut check = DryRun::new(None, &KeyBy::Ip, Mode::Look);
+            // In chunks that split lines anywhere, as the page's worker reads a file.
+            log.as_bytes().chunks(7).for_each(|c| check.feed(c));
+            check.finish(sc)
+        };
+        let combined = "1.2.3.4 - - [14/Nov/2023:22:13:20 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"-\"\n";
+        assert!(look(combined, &sc).is_none(), "a combined log without the status is not checked");
+        let t = 1_700_000_000_000;
+        let log = [line(t, "a", "PASSED"), line(t, "a", "PASSED"), line(t, "a", "REJECTED_DRY_RUN")].concat();
+        let a = look(&log, &sc).unwrap().unwrap();
+        assert_eq!((a.requests, a.agree, a.lines), (3, 3, 3));
+        assert_eq!(a, check(&log, "algo=nginx&capacity=2&refill=2").unwrap(), "the CLI's agreement");
+        let other = look(&log, &Scenario::from_query("capacity=2").unwrap()).unwrap().unwrap_err();
+        assert!(other.message.contains("algo=nginx"), "{other}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use std::io::BufRead;
 
 use super::chunks::each_chunk;
+use super::dry_run::{Agreement, DryRun, Mode};
 use super::error::LogError;
 use super::format::LogFormat;
 use super::order::Arrival;
@@ -23,9 +24,10 @@ pub const MAX_SWEPT: usize = 1 << 22;
 
 /// What an analysis has to say, in order.
 pub enum Step<'a> {
-    /// The shadow report of the whole log, and under a scope what it changes against one global
-    /// counter per key.
-    Report(&'a ShadowReport, Option<&'a AgainstGlobal>),
+    /// The shadow report of the whole log; under a scope, what it changes against one global
+    /// counter per key; and for a log that carries nginx's `$limit_req_status`, how far the
+    /// nginx model agrees with it ([`super::dry_run`]).
+    Report(&'a ShadowReport, Option<&'a AgainstGlobal>, Option<&'a Result<Agreement, LogError>>),
     /// `done` of `of` policies swept.
     Swept(usize, usize),
     /// The sizing table, over the first `swept` requests of the log.
@@ -55,6 +57,7 @@ pub struct Analysis<'s> {
     objective: Objective,
     reader: LogReader,
     run: Scoped<'s>,
+    dry: DryRun,
     arrivals: Vec<Arrival>,
 }
 
@@ -76,7 +79,8 @@ impl<'s> Analysis<'s> {
         Analysis {
             sc,
             objective,
-            reader: LogReader::new(format, key).with_part_field(scope.field()),
+            reader: LogReader::new(format.clone(), key).with_part_field(scope.field()),
+            dry: DryRun::new(format, key, Mode::Look),
             run: Scoped::new(sc, scope),
             arrivals: Vec::with_capacity(expected),
         }
@@ -90,15 +94,18 @@ impl<'s> Analysis<'s> {
     /// Reads the next `chunk` of the log.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
         let (run, arrivals) = (&mut self.run, &mut self.arrivals);
-        self.reader.feed(chunk, &mut |a, from| replay(run, arrivals, a, from))
+        self.reader.feed(chunk, &mut |a, from| replay(run, arrivals, a, from))?;
+        self.dry.feed(chunk);
+        Ok(())
     }
 
     /// The end of the log: tells `on` the report, the sweep's progress and the sizing table.
     pub fn finish(self, mut on: impl FnMut(Step<'_>)) -> Result<(), LogError> {
-        let Analysis { sc, objective, reader, mut run, mut arrivals } = self;
+        let Analysis { sc, objective, reader, mut run, dry, mut arrivals } = self;
         let read = reader.finish(&mut |a, from| replay(&mut run, &mut arrivals, a, from))?;
         let (report, against) = run.finish(read);
-        on(Step::Report(&report, against.as_ref()));
+        let checked = dry.finish(sc);
+        on(Step::Report(&report, against.as_ref(), checked.as_ref()));
         let sizing = sweep_with(&arrivals, &report.read, sc, objective, |done, of| on(Step::Swept(done, of)));
         on(Step::Sized { sizing: &sizing, report: &report, swept: arrivals.len(), arrivals: &arrivals });
         Ok(())
@@ -143,7 +150,7 @@ mod tests {
         let expected = sizing::sweep(&arrivals, &read, &sc, Objective::Target(0.01));
         let (mut steps, mut swept) = (Vec::new(), 0);
         analyse_ip(log.as_bytes(), query, |step| match step {
-            Step::Report(r, _) => {
+            Step::Report(r, _, _) => {
                 steps.push("report");
                 assert_eq!((r.requests, r.admitted, r.rejected), (direct.requests, direct.admitted, direct.rejected));
                 assert_eq!((r.read.keys.len(), r.keys_throttled()), (direct.read.keys.len(), direct.keys_throttled()));
@@ -177,7 +184,7 @@ mod tests {
             let mut out = None;
             analysis
                 .finish(|step| {
-                    if let Step::Report(r, _) = step {
+                    if let Step::Report(r, _, _) = step {
                         out = Some((r.requests, r.admitted, r.keys_throttled(), r.read.lines));
                     }
                 })
