@@ -13,8 +13,8 @@ use pyo3::types::{PyBytes, PyDict};
 
 use ratelimit_playground::files::open_log;
 use ratelimit_playground::sim::logs::per_key::{midnight_before, KeyReplay, KeyRequests, LineRequests};
+use ratelimit_playground::sim::logs::scope::shadow_scoped;
 use ratelimit_playground::sim::logs::scope::Scope;
-use ratelimit_playground::sim::logs::shadow::shadow_scoped;
 use ratelimit_playground::sim::logs::{output, KeyBy, LogFormat};
 use ratelimit_playground::sim::{report, Scenario};
 

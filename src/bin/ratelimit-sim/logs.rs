@@ -8,7 +8,7 @@ use ratelimit_playground::files::open_log;
 use ratelimit_playground::sim::logs::dry_run::{against_nginx_dry_run, agreement_json};
 use ratelimit_playground::sim::logs::reader::read_log;
 use ratelimit_playground::sim::logs::samples::write_sample;
-use ratelimit_playground::sim::logs::shadow::shadow_scoped;
+use ratelimit_playground::sim::logs::scope::shadow_scoped;
 use ratelimit_playground::sim::logs::sizing::{sweep, Objective};
 use ratelimit_playground::sim::logs::{output, KeyBy};
 use ratelimit_playground::sim::Scenario;

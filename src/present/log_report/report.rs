@@ -153,7 +153,7 @@ mod tests {
         let log = "{\"ts\": 1700000000.000, \"ip\": \"a\"}\n".repeat(6);
         let sc = Scenario::from_query("capacity=2&refill=1").unwrap();
         let scope = crate::sim::logs::scope::Scope::parse("instance:3:rr").unwrap();
-        let (r, g) = crate::sim::logs::shadow::shadow_scoped(log.as_bytes(), None, &KeyBy::Ip, &sc, scope).unwrap();
+        let (r, g) = crate::sim::logs::scope::shadow_scoped(log.as_bytes(), None, &KeyBy::Ip, &sc, scope).unwrap();
         let html = report_markup(&r, &sc, 600, g.as_ref());
         assert!(
             html.contains("data-global-admitted=\"2\" data-global-throttled=\"1\" data-newly-spared=\"1\""),

@@ -24,6 +24,10 @@ use super::reader::{Sender, MAX_LINE};
 use super::shadow::Shadow;
 use crate::sim::{Scenario, SimTime};
 
+/// The most requests the page's check keeps (24 bytes each: about 100 MiB), as many as the
+/// sizing sweep keeps arrivals.
+pub const MAX_CHECKED: usize = 1 << 22;
+
 /// How many disagreements the report lists.
 pub const SHOWN: usize = 20;
 
@@ -142,7 +146,7 @@ pub enum Mode {
     /// The CLI's `--against nginx-dry-run`: a request line without the status is an error.
     Strict,
     /// The page's log panel: the log is checked if its first request carries a status (not `-`),
-    /// on its first [`super::job::MAX_SWEPT`] requests; otherwise the check keeps quiet.
+    /// on its first [`MAX_CHECKED`] requests; otherwise the check keeps quiet.
     Look,
 }
 
@@ -250,7 +254,7 @@ impl DryRun {
             }
             None => return Err(error(n, "has no $limit_req_status (PASSED, DELAYED_DRY_RUN, REJECTED_DRY_RUN or -): add it to the log_format as docs/shadow-mode.md shows")),
         };
-        if self.mode == Mode::Look && self.requests.len() >= super::job::MAX_SWEPT {
+        if self.mode == Mode::Look && self.requests.len() >= MAX_CHECKED {
             self.dropped += 1;
             return Ok(());
         }

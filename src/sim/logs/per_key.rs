@@ -265,7 +265,7 @@ mod tests {
         for placement in [Placement::Random, Placement::Hash] {
             let scope = Scope::Instances { n: 3, placement };
             let (whole, against) =
-                crate::sim::logs::shadow::shadow_scoped(log.as_bytes(), None, &KeyBy::Ip, &sc, scope.clone()).unwrap();
+                crate::sim::logs::scope::shadow_scoped(log.as_bytes(), None, &KeyBy::Ip, &sc, scope.clone()).unwrap();
             assert!(against.is_some());
             let mut keys: BTreeMap<String, KeyRequests> = BTreeMap::new();
             let mut lines = LineRequests::new(None, &KeyBy::Ip).unwrap();

@@ -7,9 +7,12 @@
 
 use std::collections::HashMap;
 
-use super::keys::phase_ns;
+use super::chunks::each_chunk;
+use super::error::LogError;
+use super::format::LogFormat;
+use super::keys::{phase_ns, KeyBy};
 use super::order::Arrival;
-use super::reader::{ReadSummary, Sender};
+use super::reader::{LogReader, ReadSummary, Sender};
 use super::shadow::{Shadow, ShadowReport};
 use crate::sim::{Scenario, SimTime};
 
@@ -265,6 +268,23 @@ impl<'s> Scoped<'s> {
     }
 }
 
+/// Runs the log in `input` through `sc`'s limiter, one per key and `scope` ([`Scoped`]): the
+/// report under the scope, and what it changes against one global counter per key.
+pub fn shadow_scoped(
+    input: impl std::io::BufRead,
+    format: Option<LogFormat>,
+    key: &KeyBy,
+    sc: &Scenario,
+    scope: Scope,
+) -> Result<(ShadowReport, Option<AgainstGlobal>), LogError> {
+    let mut reader = LogReader::new(format, key).with_part_field(scope.field());
+    let mut run = Scoped::new(sc, scope);
+    let mut input = input;
+    each_chunk(&mut input, |chunk| reader.feed(chunk, &mut |a, from| run.push(a, from)))?;
+    let summary = reader.finish(&mut |a, from| run.push(a, from))?;
+    Ok(run.finish(summary))
+}
+
 /// SplitMix64's finaliser: a well-spread 64-bit hash of `x`.
 fn mix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -276,7 +296,6 @@ fn mix(mut x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::logs::reader::KeyBy;
 
     /// `lines` of (ms, ip, pop) as JSON lines.
     fn log(lines: &[(u64, &str, &str)]) -> String {

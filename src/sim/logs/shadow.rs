@@ -6,12 +6,10 @@
 
 use std::collections::VecDeque;
 
-use super::chunks::each_chunk;
 use super::error::LogError;
 use super::format::LogFormat;
 use super::order::Arrival;
-use super::reader::{read_named, KeyBy, LogReader, ReadSummary, Sender};
-use super::scope::{AgainstGlobal, Scope, Scoped};
+use super::reader::{read_named, KeyBy, ReadSummary, Sender};
 use crate::sim::{AnyLimiter, Limiter, Nanos, Scenario, SimTime};
 
 /// How often idle keys are looked for, in requests.
@@ -271,23 +269,6 @@ impl<'s> Shadow<'s> {
             dropped: self.dropped,
         }
     }
-}
-
-/// Runs the log in `input` through `sc`'s limiter, one per key and `scope` ([`Scoped`]): the
-/// report under the scope, and what it changes against one global counter per key.
-pub fn shadow_scoped(
-    input: impl std::io::BufRead,
-    format: Option<LogFormat>,
-    key: &KeyBy,
-    sc: &Scenario,
-    scope: Scope,
-) -> Result<(ShadowReport, Option<AgainstGlobal>), LogError> {
-    let mut reader = LogReader::new(format, key).with_part_field(scope.field());
-    let mut run = Scoped::new(sc, scope);
-    let mut input = input;
-    each_chunk(&mut input, |chunk| reader.feed(chunk, &mut |a, from| run.push(a, from)))?;
-    let summary = reader.finish(&mut |a, from| run.push(a, from))?;
-    Ok(run.finish(summary))
 }
 
 /// Runs the log in `input` through `sc`'s limiter, one per key.
