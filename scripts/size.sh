@@ -39,6 +39,11 @@ while IFS= read -r f; do
   raw=$(stat -c %s "$f")
   gz=$(gzip -9 -c "$f" | wc -c)
   br=$(brotli -q 11 -c "$f" | wc -c)
+  # The host script is what a post loads beside its frames, never the page: shown, not summed.
+  if [[ "$(basename "$f")" == embed.js ]]; then
+    printf '%-44s %10d %10d %10d\n' "${f#"$dist"/} (a host page's, beside its frames)" "$raw" "$gz" "$br"
+    continue
+  fi
   if [[ "$(basename "$f")" == ratelimit-logs* ]]; then
     worker=($((worker[0] + raw)) $((worker[1] + gz)) $((worker[2] + br)))
     module=worker

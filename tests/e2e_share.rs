@@ -14,6 +14,8 @@
 //!   sandboxed frames that run independently, report their height and pause out of view;
 //! - `e2e_share/hosts.rs`: a plain host without CORS serves the builder's previews and the
 //!   frames; a frame whose code is missing says why, and the snippet shows its still instead;
+//! - `e2e_share/host_api.rs`: a post on another origin directs its widget through `embed.js`:
+//!   commands, events, a refused `set`, a scroll step;
 //! - `e2e_share/embed_cards.rs`: an embed of every card draws; `t=` lands on the CLI's counts at
 //!   that moment, `autoplay=0` stays paused, the caption is text, the theme is applied; the
 //!   builder's previews load exactly its snippet, whose still the CLI draws;
@@ -35,6 +37,8 @@ mod exports;
 #[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;
+#[path = "e2e_share/host_api.rs"]
+mod host_api;
 #[path = "e2e_share/hosts.rs"]
 mod hosts;
 #[path = "e2e_share/links.rs"]
@@ -189,6 +193,11 @@ fn two_sandboxed_embeds_on_one_host_page_run_independently() {
 #[test]
 fn a_plain_host_without_cors_serves_the_frames_and_a_frame_that_cannot_load_says_why_over_its_still() {
     one_browser_at_a_time(hosts::plain_hosts());
+}
+
+#[test]
+fn a_post_on_another_origin_directs_its_widget_through_the_host_api() {
+    one_browser_at_a_time(host_api::a_post_directs_its_widget());
 }
 
 #[test]

@@ -71,9 +71,17 @@ class Minify(StepTest):
 
     def test_a_debug_build_is_left_alone(self):
         staging = self.before_minify()
-        before = {n: read(os.path.join(staging, n), "rb") for n in os.listdir(staging)}
+        # Every file, in the folders Trunk copies too (examples/).
+        def files():
+            return {
+                os.path.relpath(os.path.join(d, n), staging): read(os.path.join(d, n), "rb")
+                for d, _, names in os.walk(staging)
+                for n in names
+            }
+
+        before = files()
         self.assert_ok(self.run_step(staging, profile="debug"))
-        self.assertEqual({n: read(os.path.join(staging, n), "rb") for n in os.listdir(staging)}, before)
+        self.assertEqual(files(), before)
 
     def test_stops_when_a_stylesheet_s_hash_is_not_sha384(self):
         staging = self.before_minify()

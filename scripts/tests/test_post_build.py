@@ -61,7 +61,8 @@ class PostBuild(StepTest):
         self.assert_ok(self.run_step(staging, profile="debug", env={"POST_BUILD_CAPTURE": capture}))
         compared = filecmp.dircmp(FIXTURE, capture)
         self.assertEqual((compared.left_only, compared.right_only), ([], []))
-        self.assertEqual(filecmp.cmpfiles(FIXTURE, capture, os.listdir(FIXTURE), shallow=False)[1:], ([], []))
+        files = [os.path.relpath(os.path.join(d, n), FIXTURE) for d, _, names in os.walk(FIXTURE) for n in names]
+        self.assertEqual(filecmp.cmpfiles(FIXTURE, capture, files, shallow=False)[1:], ([], []))
         self.assertNotEqual(read(os.path.join(staging, "index.html")), read(os.path.join(capture, "index.html")))
 
 

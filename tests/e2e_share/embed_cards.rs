@@ -29,7 +29,7 @@ async fn assert_cards(client: &fantoccini::Client, names: &[&str], what: &str) {
 }
 
 /// The counts in a CLI still's title line ("… · 101 requests, 65 admitted, 36 rejected").
-fn still_counts(svg: &str) -> [u64; 3] {
+pub(crate) fn still_counts(svg: &str) -> [u64; 3] {
     let line = svg.lines().find(|l| l.contains(" requests, ")).expect("a title line with counts");
     let numbers: Vec<u64> = line
         .split(|c: char| !c.is_ascii_digit() && c != ',')

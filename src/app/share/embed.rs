@@ -2,8 +2,9 @@
 //! play, step and the counters, the cards the author chose (`show=`, the throughput chart if
 //! none), the controls the author chose and a caption. It opens on the moment `t=` names, paused
 //! with `autoplay=0`, in the theme `theme=` names. Like the full page it plays only while it can
-//! be seen (not in a hidden tab, not scrolled out of the host page's view), and it reports its
-//! height and status to the host ([`super::frame_messages`]).
+//! be seen (not in a hidden tab, not scrolled out of the host page's view), reports its height and
+//! status to the host ([`super::frame_messages`]), and takes the host's commands
+//! ([`super::host_api`]).
 
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -12,6 +13,7 @@ use super::embed_bar::EmbedBar;
 use super::embed_cards::{CardView, EmbedCards};
 use super::embed_controls::EmbedControls;
 use super::frame_messages::use_frame_messages;
+use super::host_api::use_host_api;
 use super::notice::LinkNotice;
 use crate::app::chart_env::provide_chart_env;
 use crate::app::hooks::in_view::use_in_view;
@@ -95,6 +97,7 @@ pub fn EmbedApp(
     let seen = Signal::derive(move || visible.get() && in_view.get());
     pg.animate_while(seen);
     use_frame_messages(root, pg);
+    use_host_api(pg, opened_at);
     let caption =
         (!frame.caption.is_empty()).then(|| view! { <p class="embed-caption" id="embed-caption">{frame.caption}</p> });
     view! {

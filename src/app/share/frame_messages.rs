@@ -6,7 +6,8 @@
 //! - `{type: "ratelimit-playground:status", t, requests, admitted, rejected, running}` — once per
 //!   simulated second and on play/pause, so a host (or a test) can see the frame running.
 //!
-//! The hook owns its observer and disconnects it on cleanup.
+//! The host API's `height` event ([`super::host_api`]) goes with the first. The hook owns its
+//! observer and disconnects it on cleanup.
 
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -38,6 +39,9 @@ pub fn use_frame_messages(root: NodeRef<Div>, pg: Playground) {
         if let Some(el) = root.get_untracked() {
             let height = el.get_bounding_client_rect().height().ceil();
             post("height", &[("height", height.into())]);
+            let px = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&px, &"px".into(), &height.into());
+            super::host_api::event("height", px.into());
         }
     });
     let Ok(observer) = ResizeObserver::new(on_resize.as_ref().unchecked_ref()) else { return };

@@ -22,6 +22,7 @@ mod embed_panel;
 mod every_product;
 mod exports;
 mod frame_messages;
+mod host_api;
 mod notice;
 mod png;
 mod production;

@@ -1,6 +1,7 @@
 //! Sharing, embedding and exporting, in plain Rust: the link that holds the whole run ([`link`]:
 //! one reader of an address, for every module), which wasm module serves a link ([`route`]), an
-//! embed's cards ([`cards`]) and frame options ([`frame`]), the embed builder's input
+//! embed's cards ([`cards`]) and frame options ([`frame`]), what a host page may ask a frame
+//! ([`host`]), the embed builder's input
 //! ([`builder_input`]), the snippets it hands out ([`snippet`]), the CSV and JSON exports
 //! ([`export`]) and, natively, the still SVG of a run ([`still`], what `ratelimit-sim --show`
 //! writes, in the embed's theme and with its caption: [`still_look`]).
@@ -9,6 +10,7 @@ pub mod builder_input;
 pub mod cards;
 pub mod export;
 pub mod frame;
+pub mod host;
 pub mod link;
 mod read_link;
 pub mod route;
