@@ -12,7 +12,8 @@
  * Commands wait until the frame says it is ready. Scroll steps need no script of your own: an
  * element with data-rlp-step='{"query": "store=atomic", "t": 10, "play": true}' sets, seeks and
  * plays its frame when it reaches the middle of the screen (data-rlp-frame="ID" names the
- * iframe; by default the last frame before it in the page, or the first). Messages are
+ * iframe; by default the last frame before it in the page, or the first; the newest step wins
+ * when the reader scrolls past several at once). Needs Promise (every browser but IE). Messages are
  * {ns: "rlp", v: 1, kind, id, name, data}; only those from a widget's own frame are read.
  * No dependency, nothing sent anywhere but to the frames. */
 (function () {
@@ -30,7 +31,13 @@
     this.listeners = {};
   }
   Widget.prototype.post = function (message) {
-    if (this.frame.contentWindow) this.frame.contentWindow.postMessage(message, "*");
+    if (!this.frame.contentWindow) return false;
+    this.frame.contentWindow.postMessage(message, "*");
+    return true;
+  };
+  /* Asks the frame to say ready (again): the answer to a host script that came after it. */
+  Widget.prototype.ping = function () {
+    this.post({ ns: "rlp", v: 1, kind: "cmd", name: "ping" });
   };
   /* Sends command `name` with `data`; a promise of its result. */
   Widget.prototype.send = function (name, data) {
@@ -39,8 +46,11 @@
       var id = next++;
       self.waiting[id] = { resolve: resolve, reject: reject };
       var message = { ns: "rlp", v: 1, kind: "cmd", id: id, name: name, data: data || {} };
-      if (self.ready) self.post(message);
-      else self.queue.push(message);
+      if (!self.ready) return self.queue.push(message);
+      if (!self.post(message)) {
+        delete self.waiting[id];
+        reject(new Error("the widget's frame is no longer in the page"));
+      }
     });
   };
   /* Calls `fn(data)` on each event `name` (ready, state, time, height, error). */
@@ -53,7 +63,7 @@
       var w = this.waiting[d.id];
       if (!w) return;
       delete this.waiting[d.id];
-      var data = d.data || {};
+      var data = d.data && typeof d.data === "object" ? d.data : {};
       if ("error" in data) w.reject(new Error(data.error));
       else w.resolve(data.result);
       return;
@@ -69,13 +79,26 @@
       this.frame.style.height = Math.ceil(d.data.px) + "px";
     }
     var fns = this.listeners[d.name] || [];
-    for (var j = 0; j < fns.length; j++) fns[j](d.data);
+    for (var j = 0; j < fns.length; j++) {
+      try {
+        fns[j](d.data);
+      } catch (err) {
+        console.error(err);
+      }
+    }
   };
 
   function widgetOf(frame) {
     for (var i = 0; i < widgets.length; i++) if (widgets[i].frame === frame) return widgets[i];
     var w = new Widget(frame);
     widgets.push(w);
+    // The frame may have said ready before this script ran: ask again. A frame that reloads
+    // (a new src) is not ready until it says so.
+    w.ping();
+    frame.addEventListener("load", function () {
+      w.ready = false;
+      w.ping();
+    });
     return w;
   }
 
@@ -108,13 +131,21 @@
     var frame = frameFor(step);
     if (!frame) return;
     var w = widgetOf(frame);
-    var done = Promise.resolve();
-    if (spec.query) done = done.then(function () { return w.send("set", { query: spec.query }); });
-    if (typeof spec.t === "number") done = done.then(function () { return w.send("seek", { t: spec.t }); });
-    if (spec.play === true) done = done.then(function () { return w.send("play"); });
-    if (spec.play === false) done = done.then(function () { return w.send("pause"); });
-    done.then(function () {
-      step.setAttribute("data-rlp-entered", "1");
+    // One step at a time per widget, and only the newest: a reader scrolling fast past two
+    // steps gets the second's scenario at the second's moment, never a mix of both.
+    var mine = (w.steps = (w.steps || 0) + 1);
+    function unlessPassed(name, data) {
+      return function () {
+        if (w.steps === mine) return w.send(name, data);
+      };
+    }
+    var done = (w.chain || Promise.resolve()).then(function () {});
+    if (spec.query) done = done.then(unlessPassed("set", { query: spec.query }));
+    if (typeof spec.t === "number") done = done.then(unlessPassed("seek", { t: spec.t }));
+    if (spec.play === true) done = done.then(unlessPassed("play"));
+    if (spec.play === false) done = done.then(unlessPassed("pause"));
+    w.chain = done.then(function () {
+      if (w.steps === mine) step.setAttribute("data-rlp-entered", "1");
     }, function (err) {
       console.warn("ratelimit-playground:", err.message);
     });

@@ -11,8 +11,11 @@ use crate::sim::{Capabilities, Nanos, Scenario};
 pub const NS: &str = "rlp";
 /// The protocol's version (`v`).
 pub const VERSION: u32 = 1;
-/// The most events `step {n}` runs (or undoes) in one command.
+/// The most events `step {n}` runs in one command.
 pub const MAX_STEPS: i64 = 1000;
+/// The most events `step {n}` undoes in one command: each is a replay from t = 0, as Step back's
+/// is, so a long way back is a `seek`.
+pub const MAX_STEPS_BACK: i64 = 20;
 
 /// A command the frame takes, by `name`.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,9 +59,13 @@ impl Command {
                 _ => return Err(format!("seek: t is simulated seconds from 0 to {MAX_MOMENT_SECS}")),
             },
             "step" => match number("n") {
-                Some(n) if n.fract() == 0.0 && n != 0.0 && n.abs() <= MAX_STEPS as f64 => Command::Step(n as i64),
+                Some(n) if n.fract() == 0.0 && n != 0.0 && (-(MAX_STEPS_BACK as f64)..=MAX_STEPS as f64).contains(&n) => {
+                    Command::Step(n as i64)
+                }
                 _ => {
-                    return Err(format!("step: n is a whole number of events from −{MAX_STEPS} to {MAX_STEPS}, not 0"))
+                    return Err(format!(
+                        "step: n is a whole number of events from −{MAX_STEPS_BACK} to {MAX_STEPS}, not 0 (further back: seek)"
+                    ))
                 }
             },
             "set" => match text("query") {
@@ -177,6 +184,7 @@ mod tests {
         assert_eq!(Command::read("step", t(-3.0), |_| None), Ok(Command::Step(-3)));
         assert!(Command::read("step", t(0.5), |_| None).is_err());
         assert!(Command::read("step", t(0.0), |_| None).is_err());
+        assert!(Command::read("step", t(-21.0), |_| None).unwrap_err().contains("from −20 to 1000"));
         let name = |v: &'static str| move |k: &str| (k == "name").then(|| v.to_string());
         assert_eq!(Command::read("get", none, name("counts")), Ok(Command::Get("counts".into())));
         assert!(Command::read("get", none, name("secrets")).unwrap_err().starts_with("get: name is"));
