@@ -17,6 +17,9 @@ const route = (search) => {
   // textbook algorithm's name is one of these (or unknown, which the whole page explains), so a
   // product added to the registry needs nothing here.
   if ((query.has("algo") && !["token_bucket", "gcra", "fixed_window", "sliding_window", "sliding_log"].includes(query.get("algo")))) return "whole";
+  // A page link to a moment (`t=`: an embed's "Open in the playground"), which the whole page opens
+  // on.
+  if (!embed && query.has("t")) return "whole";
   // The learner's tour (`tour=path&step=N`): its steps run a cluster as well as one server, and the
   // whole page draws the tour.
   if (!embed && query.has("tour")) return "whole";

@@ -19,8 +19,9 @@ use super::hooks::visibility::use_page_visible;
 use super::playback::Playback;
 use super::playground::Playground;
 use super::share::{
-    any_card, apply_view, embed_notice, fitted_cards, needs_whole_page, one_server_card, read_frame_link, read_link,
-    read_page_link, use_url_sync, EmbedApp, LinkNotice, ProductionPanel, ShareBar,
+    any_card, any_control, apply_view, embed_notice, fit_link_controls, fitted_cards, needs_whole_page,
+    one_server_card, one_server_control, read_frame_link, read_link, read_page_link, use_url_sync, EmbedApp,
+    LinkNotice, ProductionPanel, ShareBar,
 };
 use super::single_view::SingleView;
 use super::split::stand_in::{
@@ -68,10 +69,12 @@ pub fn EmbedPage(
     };
     let cluster = crate::present::cluster::presets::is_cluster(&link.scenario);
     let (cards, unfit) = fitted_cards(&link);
-    if !unfit.is_empty() || cards.iter().any(|&c| needs_whole_page(c, cluster)) {
+    let cluster_controls = link.frame.controls.iter().any(|c| c.multi_node());
+    if !unfit.is_empty() || cluster_controls || cards.iter().any(|&c| needs_whole_page(c, cluster)) {
         return frame_loading_view();
     }
-    view! { <EmbedApp link=link cards=cards card=one_server_card notice=().into_any() caps=caps /> }.into_any()
+    view! { <EmbedApp link=link cards=cards card=one_server_card control=one_server_control notice=().into_any() caps=caps /> }
+        .into_any()
 }
 
 /// A frame as the whole page's module draws it: any card, multi-node and Compare all included.
@@ -80,9 +83,11 @@ pub fn WholeEmbedPage(
     /// The parts of the engine this module has ([`crate::present::modules::WHOLE`]).
     caps: Capabilities,
 ) -> impl IntoView {
-    let (link, problems) = read_link(&first_scenario());
+    let (mut link, problems) = read_link(&first_scenario());
     let (cards, unfit) = fitted_cards(&link);
-    view! { <EmbedApp link=link cards=cards card=any_card notice=embed_notice(problems, unfit) caps=caps /> }
+    let controls_left_out = fit_link_controls(&mut link);
+    let notice = embed_notice(problems, unfit, controls_left_out);
+    view! { <EmbedApp link=link cards=cards card=any_card control=any_control notice=notice caps=caps /> }
 }
 
 /// What the whole page's module (`ratelimit-full`) shows: a frame for an embed link, else the
@@ -176,7 +181,7 @@ pub fn App(
         server: |pg| view! { <super::server_view::ServerPanel playground=pg /> }.into_any(),
         explain: crate::present::explain::explain,
         trace: |pg, loaded| view! { <super::controls::TraceInput playground=pg on_loaded=loaded /> }.into_any(),
-        handover: || take_handover().inspect(resume_when_mounted),
+        handover: || take_handover().inspect(resume_when_mounted).or_else(opening_moment),
         tour: Some(TourParts {
             step: |pg, playback| view! { <super::tour::TourStep playground=pg playback=playback /> }.into_any(),
             start: super::tour::start,
@@ -186,6 +191,14 @@ pub fn App(
     let (link, problems) = read_link(&first_scenario());
     let notice = view! { <LinkNotice notices=problems.iter().map(Problem::notice).collect() /> }.into_any();
     view! { <Page parts=parts link=link notice=notice /> }
+}
+
+/// A page link to a moment (`t=`, paused with `autoplay=0`: an embed's "Open in the playground ↗")
+/// opens the whole page on that moment, computed at once, as a hand-over does. (The light page
+/// reads no such link: the loader starts the whole page for it.)
+fn opening_moment() -> Option<Handover> {
+    let frame = read_link(&first_scenario()).0.frame;
+    (frame.at.as_nanos() > 0).then(|| Handover::at_moment(frame.at.as_nanos(), frame.autoplay))
 }
 
 /// The log panel as the light page shows it until the whole page is loaded.

@@ -62,18 +62,24 @@ impl Handover {
         text
     }
 
-    /// Reads [`encode`](Self::encode)'s text; `None` if it is anything else.
-    pub fn decode(text: &str) -> Option<Handover> {
-        let mut handover = Handover {
-            running: true,
+    /// Opening on a moment of a run, playing or paused, at normal speed, at the top of the
+    /// page: what a link with `t=` asks of the whole page (an embed's "Open in the playground ↗").
+    pub fn at_moment(at_ns: u64, running: bool) -> Handover {
+        Handover {
+            running,
             speed: 1.0,
-            at_ns: 0,
+            at_ns,
             scroll: 0,
             focus: None,
             click: None,
             choose: None,
             folds: Folds::default(),
-        };
+        }
+    }
+
+    /// Reads [`encode`](Self::encode)'s text; `None` if it is anything else.
+    pub fn decode(text: &str) -> Option<Handover> {
+        let mut handover = Handover::at_moment(0, true);
         let (mut running, mut speed, mut at, mut scroll) = (false, false, false, false);
         for pair in raw_pairs(text) {
             match pair {

@@ -115,6 +115,29 @@ pub async fn cards_moment_caption_theme_and_builder() {
     save_png("embed-server-cards.png", &client.screenshot().await.expect("screenshot"));
     assert_clean(&client, "an embed of the server's cards").await;
 
+    // The fix inside one widget: a multi-node frame with the nodes, the store and the round trip;
+    // paused at 10 s, switching GET-then-SET to the atomic script re-runs to the same moment and
+    // the over-admission is gone.
+    let race = "nodes=4&store=race&rtt=50&rate=100&traffic=poisson&embed=1&controls=nodes,store,rtt&show=throughput,stats&t=10&autoplay=0";
+    open(&client, &format!("{base}?{race}")).await;
+    let controls = "return { ranges: [...document.querySelectorAll('.embed-controls input[type=range]')].map(r => r.id), stores: [...document.querySelectorAll('#store option')].map(o => o.value) };";
+    let shown = js(&client, controls).await;
+    assert_eq!(shown["ranges"], json!(["nodes", "rtt"]), "{shown}");
+    assert!(shown["stores"].as_array().is_some_and(|s| s.contains(&json!("race")) && s.contains(&json!("atomic"))));
+    let over = "return (d => [+d.dataset.admitted, +d.dataset.reference])(document.querySelector('#over-admitted'));";
+    let [admitted, reference]: [u64; 2] = serde_json::from_value(js(&client, over).await).expect("two counts");
+    assert!(admitted > reference, "GET then SET over-admits at 10 s: {admitted} against {reference}");
+    set_control(&client, "#store", "atomic", "change").await;
+    let exact = "(d => +d.dataset.admitted > 0 && +d.dataset.admitted <= +d.dataset.reference)(document.querySelector('#over-admitted')) && document.querySelector('#clock').dataset.ns === '10000000000'";
+    wait_until(&client, exact, Duration::from_secs(5), "the atomic script admits no more than the exact limiter").await;
+    assert_clean(&client, "a multi-node widget's controls").await;
+    // A one-node widget leaves them out and says why.
+    open(&client, &format!("{base}?rate=8&embed=1&controls=nodes,rate")).await;
+    let ranges = "return [...document.querySelectorAll('.embed-controls input[type=range]')].map(r => r.id);";
+    assert_eq!(js(&client, ranges).await, json!(["rate"]));
+    let notice = text(&client, "#link-notice").await;
+    assert!(notice.contains("controls: 'nodes' is a multi-node widget's control"), "{notice}");
+
     // Cards the scenario cannot show are named in the notice; what is left is shown.
     open(&client, &format!("{base}?rate=8&embed=1&show=topology,state,chart,server_queue")).await;
     assert_cards(&client, &["state"], "a single-node scenario").await;

@@ -8,6 +8,8 @@ use fantoccini::{Client, Locator};
 use serde_json::json;
 
 use ratelimit_playground::present::share::snippet::{SANDBOX, SIZER};
+use ratelimit_playground::present::share::title::{frame_title, still_name};
+use ratelimit_playground::sim::{Nanos, Scenario};
 
 use super::page::{click, js, screenshot, set_control, viewport, wait_until};
 use super::{assert_clean, open, save_png, start};
@@ -93,19 +95,23 @@ pub async fn snippet_layout_and_two_frames() {
     // The Embed button: a sandboxed, titled, 600 × 400 frame of the current state, stacked over
     // a link to the full page around the still the CLI draws.
     let first = snippet(&client, base, &[]).await;
-    let title = "Rate limiter playground: Token bucket at 8 requests/s";
+    let page = Scenario::from_query("rate=8").expect("the page's scenario");
+    let (title, still_file) = (frame_title(&page), still_name(&page, Nanos(0)));
+    assert!(title.contains("Token bucket (") && title.ends_with("steady arrivals at 8 requests/s"), "{title}");
     let (height, shape) = without_height(&first);
     // (Three sliders with their number fields: a head too wide for its column wraps its value.)
     assert!((300..=460).contains(&height), "the throughput chart and three sliders are {height} px tall");
     assert_eq!(
         shape,
         format!(
-            "<div style=\"display: grid; max-width: 600px\">\n  <a href=\"{base}?rate=8\" style=\"grid-area: 1 / 1\"><img src=\"ratelimit-playground.svg\" alt=\"{title} (a still; open the live playground)\" width=\"600\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  <iframe src=\"{base}?rate=8&amp;embed=1&amp;controls=capacity,refill,rate&amp;show=throughput\" title=\"{title}\" width=\"600\" height=\"HEIGHT\" sandbox=\"{SANDBOX}\" loading=\"lazy\" data-ratelimit-playground style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>\n</div>\n{SIZER}"
+            "<div style=\"display: grid; max-width: 600px\">\n  <a href=\"{base}?rate=8\" style=\"grid-area: 1 / 1\"><img src=\"{still_file}\" alt=\"{title} (a still; open the live playground)\" width=\"600\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  <iframe src=\"{base}?rate=8&amp;embed=1&amp;controls=capacity,refill,rate&amp;show=throughput\" title=\"{title}\" width=\"600\" height=\"HEIGHT\" sandbox=\"{SANDBOX}\" loading=\"lazy\" data-ratelimit-playground style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>\n</div>\n{SIZER}"
         )
     );
     let second = snippet(&client, &format!("{base}?algo=fixed_window&rate=20"), &["limit", "window", "algo"]).await;
     assert!(second.contains(&format!("sandbox=\"{SANDBOX}\"")), "{second}");
-    assert!(second.contains("title=\"Rate limiter playground: Fixed window at 20 requests/s\""), "{second}");
+    let fixed = Scenario::from_query("algo=fixed_window&rate=20").expect("a scenario");
+    assert!(second.contains(&format!("title=\"{}\"", frame_title(&fixed))), "{second}");
+    assert!(second.contains(&format!("<img src=\"{}\"", still_name(&fixed, Nanos(0)))), "{second}");
     assert!(
         second.contains("?algo=fixed_window&amp;rate=20&amp;embed=1&amp;controls=algo,rate&amp;show=throughput\""),
         "{second}"
@@ -114,6 +120,20 @@ pub async fn snippet_layout_and_two_frames() {
     // the product models) reads the products' keys all the same.
     let nginx = snippet(&client, &format!("{base}?algo=nginx&nodelay=0&rate=20"), &[]).await;
     assert!(nginx.contains("?algo=nginx&amp;rate=20&amp;nodelay=0&amp;embed=1"), "{nginx}");
+    // The seam's widget: no rate control ticked (the attack sets its own times), a title that
+    // names no rate; a multi-node one ticks its nodes and store and names them.
+    let seam = snippet(&client, &format!("{base}?algo=fixed_window&traffic=seam"), &[]).await;
+    assert!(seam.contains("&amp;controls=limit,window&amp;"), "{seam}");
+    assert!(seam.contains("the seam attack") && !seam.contains("requests/s"), "{seam}");
+    let race = snippet(&client, &format!("{base}?nodes=4&store=race&rate=40&view=cluster"), &[]).await;
+    assert!(race.contains("&amp;controls=nodes,store,rate&amp;"), "{race}");
+    assert!(race.contains("on 4 nodes sharing a store: GET, then SET\""), "{race}");
+    assert!(race.contains("<img src=\"rlp-token_bucket-constant-4-nodes-race.svg\""), "{race}");
+    // The writer's own title and alt text.
+    set_control(&client, "#embed-title-input", "Four nodes racing", "change").await;
+    set_control(&client, "#embed-alt", "The race: 4 nodes admit more than the limit", "change").await;
+    let edited = "(v => v.includes('title=\"Four nodes racing\"') && v.includes('alt=\"The race: 4 nodes admit more than the limit\"'))(document.querySelector('#embed-snippet').value)";
+    wait_until(&client, edited, Duration::from_secs(3), "the edited title and alt text").await;
     assert_clean(&client, "the Embed button").await;
 
     // The embed layout: no page chrome, only the chosen controls, a link to the full page; it
@@ -134,7 +154,10 @@ pub async fn snippet_layout_and_two_frames() {
     server.pages.lock().unwrap().push(("/host/two-embeds.html".into(), host));
     // The still under the frames, drawn by the CLI as the Embed panel says.
     let still = super::cli(&["--query", "rate=8", "--format", "svg", "--show", "throughput", "--at", "0"]);
-    server.pages.lock().unwrap().push(("/host/ratelimit-playground.svg".into(), still));
+    server.pages.lock().unwrap().push((format!("/host/{still_file}"), still));
+    let still =
+        super::cli(&["--query", "algo=fixed_window&rate=20", "--format", "svg", "--show", "throughput", "--at", "0"]);
+    server.pages.lock().unwrap().push((format!("/host/{}", still_name(&fixed, Nanos(0))), still));
     client.goto(&server.at("/host/two-embeds.html")).await.expect("open the host page");
     let running =
         "window.__frames.every((f, i) => (f.filter(m => m.type === 'ratelimit-playground:status').pop() || {}).t > 3)";
@@ -250,9 +273,16 @@ pub async fn snippet_layout_and_two_frames() {
     screenshot(&client, "embeds-host-375.png").await;
     viewport(&client, 1280, 800, 1.0, false).await;
 
-    // "Open in the playground ↗", clicked in a frame, opens the full page on its run in a tab.
+    // "Open in the playground ↗", clicked in a paused frame, opens the full page on its run in a
+    // tab, on the same moment, paused: the whole page's module, straight from the loader.
     client.enter_frame(1).await.expect("enter the second frame");
+    js(&client, "if (document.querySelector('#play').getAttribute('aria-pressed') === 'true') document.querySelector('#play').click();").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let frame_ns: u64 = js(&client, "return +document.querySelector('#clock').dataset.ns;").await.as_u64().expect("ns");
+    assert!(frame_ns > 1_000_000_000, "the frame ran a while: {frame_ns}");
     client.find(Locator::Css("#embed-open")).await.expect("the link").click().await.expect("click it");
+    let href = js(&client, "return document.querySelector('#embed-open').href;").await;
+    assert!(href.as_str().is_some_and(|h| h.contains("&t=") && h.ends_with("&autoplay=0")), "{href}");
     client.enter_parent_frame().await.expect("back to the host");
     let host_window = client.window().await.expect("this window");
     let mut opened = Vec::new();
@@ -268,6 +298,15 @@ pub async fn snippet_layout_and_two_frames() {
     client.switch_to_window(tab).await.expect("switch to the tab");
     let full = "document.querySelector('#requests') && !location.search.includes('embed=1') && location.search.includes('algo=sliding_log')";
     wait_until(&client, full, Duration::from_secs(15), "the tab shows the full page on the frame's run").await;
+    let moment = frame_ns / 1_000_000 * 1_000_000;
+    let same = format!("document.querySelector('#clock').dataset.ns === '{moment}' && document.querySelector('#play').getAttribute('aria-pressed') === 'false'");
+    wait_until(&client, &same, Duration::from_secs(5), "the tab opens on the frame's moment, paused").await;
+    let wasm = "return performance.getEntriesByType('resource').map(r => r.name.split('/').pop()).filter(n => n.endsWith('.wasm'));";
+    assert_eq!(
+        js(&client, wasm).await,
+        json!(["ratelimit-full_bg.wasm"]),
+        "a link to a moment loads the whole page at once"
+    );
     client.close_window().await.expect("close the tab");
     client.switch_to_window(host_window).await.expect("back to the host page");
 

@@ -77,7 +77,10 @@ pub async fn plain_hosts() {
     let snippets = [&plain.url, &no_scripts.url, &no_wasm.url].map(|url| snippet.replace(&plain.url, url));
     server.pages.lock().unwrap().push(("/post/plain.html".into(), POST.replace("SNIPPETS", &snippets.join("\n"))));
     let still = super::cli(&["--query", "rate=8", "--format", "svg", "--show", "throughput", "--at", "0"]);
-    server.pages.lock().unwrap().push(("/post/ratelimit-playground.svg".into(), still));
+    let page = ratelimit_playground::sim::Scenario::from_query("rate=8").expect("the page's scenario");
+    let file = ratelimit_playground::present::share::title::still_name(&page, ratelimit_playground::sim::Nanos(0));
+    assert!(snippet.contains(&format!("<img src=\"{file}\"")), "{snippet}");
+    server.pages.lock().unwrap().push((format!("/post/{file}"), still));
     client.goto(&server.at("/post/plain.html")).await.expect("open the post");
 
     // The frame from the plain host runs.

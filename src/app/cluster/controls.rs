@@ -16,6 +16,64 @@ use crate::present::cluster::presets::{NODES, RTT_MS};
 use crate::sim::products::KONG;
 use crate::sim::{Nanos, StoreMode};
 
+/// The nodes slider.
+pub fn nodes_slider(pg: Playground) -> impl IntoView {
+    let sc = pg.scenario;
+    view! {
+        <Slider
+            id="nodes"
+            range=field_range("nodes")
+            label="Nodes"
+            unit="nodes"
+            scale=NODES
+            value=Signal::derive(move || sc.with(|s| f64::from(s.nodes)))
+            on_change=Callback::new(move |v: f64| pg.edit(|s| s.nodes = v.round().clamp(1.0, 16.0) as u32))
+        />
+    }
+}
+
+/// Where the count lives (Kong adds its own `policy: redis`).
+pub fn store_select(pg: Playground) -> impl IntoView {
+    let sc = pg.scenario;
+    let store = Memo::new(move |_| sc.with(|s| s.store));
+    let kong = Memo::new(move |_| sc.with(|s| s.algo == KONG));
+    move || {
+        let options = if kong.get() { &KONG_STORES[..] } else { &STORES[..] };
+        view! {
+            <Choice
+                id="store"
+                label="Where the count lives"
+                options=options
+                value=store
+                on_change=Callback::new(move |m| pg.edit(|s| s.store = m))
+            />
+        }
+    }
+}
+
+/// What the chosen store does, in a sentence or two.
+pub fn store_hint(pg: Playground) -> impl IntoView {
+    view! { <p class="hint" id="store-hint">{move || pg.scenario.with(|s| describe(s.store))}</p> }
+}
+
+/// The round trip to the store, shown while there is a store to reach.
+pub fn rtt_slider(pg: Playground) -> impl IntoView {
+    let sc = pg.scenario;
+    view! {
+        <Show when=move || sc.with(|s| s.store != StoreMode::Local)>
+            <Slider
+                id="rtt"
+                range=field_range("rtt")
+                label="Round trip to the store"
+                unit="ms"
+                scale=RTT_MS
+                value=Signal::derive(move || sc.with(|s| s.rtt.as_secs_f64() * 1e3))
+                on_change=Callback::new(move |v: f64| pg.edit(|s| s.rtt = Nanos::from_secs_f64(v / 1e3)))
+            />
+        </Show>
+    }
+}
+
 /// The cluster group and the outage group, shown in multi-node mode above the limiter's.
 #[component]
 pub fn ClusterControls(
@@ -25,20 +83,10 @@ pub fn ClusterControls(
     let pg = playground;
     let sc = pg.scenario;
     let store = Memo::new(move |_| sc.with(|s| s.store));
-    // Kong has a store mode of its own, its `policy: redis`.
-    let kong = Memo::new(move |_| sc.with(|s| s.algo == KONG));
     view! {
         <fieldset class="group in-use cluster-group">
             <legend>"Cluster"</legend>
-            <Slider
-                id="nodes"
-                range=field_range("nodes")
-                label="Nodes"
-                unit="nodes"
-                scale=NODES
-                value=Signal::derive(move || sc.with(|s| f64::from(s.nodes)))
-                on_change=Callback::new(move |v: f64| pg.edit(|s| s.nodes = v.round().clamp(1.0, 16.0) as u32))
-            />
+            {nodes_slider(pg)}
             <Choice
                 id="lb"
                 label="Load balancer"
@@ -46,34 +94,12 @@ pub fn ClusterControls(
                 value=Signal::derive(move || sc.with(|s| s.lb))
                 on_change=Callback::new(move |b| pg.edit(|s| s.lb = b))
             />
-            {move || {
-                let options = if kong.get() { &KONG_STORES[..] } else { &STORES[..] };
-                view! {
-                    <Choice
-                        id="store"
-                        label="Where the count lives"
-                        options=options
-                        value=store
-                        on_change=Callback::new(move |m| pg.edit(|s| s.store = m))
-                    />
-                }
-            }}
-            <p class="hint" id="store-hint">{move || describe(store.get())}</p>
+            {store_select(pg)}
+            {store_hint(pg)}
             <Show when=move || store.get() == StoreMode::Sync>
                 <KongSyncControls playground=pg />
             </Show>
-            // Nothing shared, nothing to reach: no round trip to set.
-            <Show when=move || store.get() != StoreMode::Local>
-                <Slider
-                    id="rtt"
-                    range=field_range("rtt")
-                    label="Round trip to the store"
-                    unit="ms"
-                    scale=RTT_MS
-                    value=Signal::derive(move || sc.with(|s| s.rtt.as_secs_f64() * 1e3))
-                    on_change=Callback::new(move |v: f64| pg.edit(|s| s.rtt = Nanos::from_secs_f64(v / 1e3)))
-                />
-            </Show>
+            {rtt_slider(pg)}
         </fieldset>
         <OutageControls playground=pg />
         <ReplicaControls playground=pg />

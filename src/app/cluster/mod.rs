@@ -26,6 +26,6 @@ pub(crate) mod throughput_view;
 pub(crate) mod topology_view;
 mod view;
 
-pub use controls::ClusterControls;
+pub use controls::{nodes_slider, rtt_slider, store_hint, store_select, ClusterControls};
 pub use mode::ModeSwitch;
 pub use view::ClusterView;

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 
 use super::embed_bar::EmbedBar;
 use super::embed_cards::{CardView, EmbedCards};
-use super::embed_controls::EmbedControls;
+use super::embed_controls::{ControlView, EmbedControls};
 use super::frame_messages::use_frame_messages;
 use super::host_api::use_host_api;
 use super::notice::LinkNotice;
@@ -23,6 +23,7 @@ use crate::app::playground::Playground;
 use crate::present::cluster::presets::is_cluster;
 use crate::present::options::View;
 use crate::present::share::cards::{fit, Card, Unfit};
+use crate::present::share::frame::fit_controls;
 use crate::present::share::link::{Link, Theme};
 use crate::sim::query::Problem;
 use crate::sim::server::keys::has_server;
@@ -49,17 +50,25 @@ fn use_theme(theme: Theme) -> Signal<bool> {
     })
 }
 
-/// The notice of a frame, compact: what its link did not use as given, and the cards left out
-/// (`show`), in words made only here.
-pub fn embed_notice(problems: Vec<Problem>, unfit: Vec<Unfit>) -> AnyView {
+/// The notice of a frame, compact: what its link did not use as given, the cards left out
+/// (`show`) and the controls left out (`controls`), in words made only here.
+pub fn embed_notice(problems: Vec<Problem>, unfit: Vec<Unfit>, controls_left_out: Option<String>) -> AnyView {
     let unfit = unfit.into_iter().map(|u| ParamError { param: "show".into(), message: u.message() });
-    let notices = problems.iter().map(Problem::notice).chain(unfit).collect();
+    let controls = controls_left_out.map(|message| ParamError { param: "controls".into(), message });
+    let notices = problems.iter().map(Problem::notice).chain(unfit).chain(controls).collect();
     view! { <LinkNotice notices=notices compact=true /> }.into_any()
 }
 
 /// The cards `link` shows, fitted to its scenario, and why each left out is.
 pub fn fitted_cards(link: &Link) -> (Vec<Card>, Vec<Unfit>) {
     fit(&link.frame.cards, is_cluster(&link.scenario), has_server(&link.scenario.product))
+}
+
+/// Leaves out of `link` the controls its scenario cannot take, saying why.
+pub fn fit_link_controls(link: &mut Link) -> Option<String> {
+    let (kept, why) = fit_controls(&link.frame.controls, is_cluster(&link.scenario));
+    link.frame.controls = kept;
+    why
 }
 
 /// The whole embed page for `link`.
@@ -71,6 +80,8 @@ pub fn EmbedApp(
     cards: Vec<Card>,
     /// Draws each card (the frame's module draws one server's cards only).
     card: CardView,
+    /// Draws each control (the frame's module draws one server's controls only).
+    control: ControlView,
     /// The notice naming what the link did not use as given ([`embed_notice`]; the frame's
     /// module reads only links without any, [`crate::present::share::link::Link::read_frame`],
     /// and shows none).
@@ -105,7 +116,7 @@ pub fn EmbedApp(
             <EmbedBar playground=pg held=Signal::derive(move || !seen.get()) opened_at=opened_at />
             {notice}
             <EmbedCards playground=pg cards=cards card=card />
-            <EmbedControls playground=pg controls=frame.controls />
+            <EmbedControls playground=pg controls=frame.controls control=control />
             {caption}
         </div>
     }

@@ -3,11 +3,15 @@
 //! opens the full playground on the same state. Element ids match the full page's (`#play`,
 //! `#step`, `#clock`, `#requests`, `#admitted`, `#rejected`), so the same tests read both.
 
+use leptos::html::A;
 use leptos::prelude::*;
 
 use super::url_sync::current_link;
 use crate::app::playground::Playground;
+use crate::present::cluster::choices::short_name;
+use crate::present::cluster::presets::is_cluster;
 use crate::present::options::algorithm_label;
+use crate::present::share::frame::moment_keys;
 use crate::present::units::{clock_text, format_percent, group_thousands};
 use crate::sim::Nanos;
 
@@ -33,6 +37,26 @@ pub fn EmbedBar(
         (true, false) => "running",
         (false, _) => "paused",
     };
+    // A multi-node widget names its nodes and store beside the algorithm.
+    let title = move || {
+        let algo = algorithm_label(pg.algorithm());
+        pg.scenario.with(|sc| {
+            if is_cluster(sc) {
+                format!("{algo} · {} nodes · {}", sc.nodes, short_name(sc.store))
+            } else {
+                algo.to_string()
+            }
+        })
+    };
+    // "Open in the playground ↗" opens on the moment shown, paused or playing: the moment is added
+    // to its address as the reader reaches for it (not on every frame).
+    let open = NodeRef::<A>::new();
+    let at_moment = move || {
+        if let Some(a) = open.get_untracked() {
+            let now = pg.readout.with_untracked(|s| s.now.since(crate::sim::SimTime::ZERO));
+            a.set_href(&format!("{}{}", current_link(pg), moment_keys(now, pg.running.get_untracked())));
+        }
+    };
     // Always to the millisecond, playing or paused: the header is as wide either way, so it wraps
     // the same way and the frame's height does not jump on Play/Pause (it did by a line at 375 px).
     let clock = Memo::new(move |_| clock_text(pg.readout.with(|s| s.now.as_secs_f64()), false));
@@ -51,14 +75,16 @@ pub fn EmbedBar(
                 <button type="button" id="embed-reset" on:click=move |_| pg.back_to(opened_at)
                     title=format!("Pause and go back to {}, where it opened", clock_text(opened_at.as_secs_f64(), false))
                     aria-label="Reset">"↺"</button>
-                <span class="embed-title">{move || algorithm_label(pg.algorithm())}</span>
+                <span class="embed-title">{title}</span>
                 <span class="embed-clock" title=status>
                     <span id="clock" data-ns=move || pg.readout.with(|s| s.now.as_nanos())>
                         {move || clock.get()}
                     </span>
                     <span class="visually-hidden" id="play-status">{status}</span>
                 </span>
-                <a class="embed-open" id="embed-open" href=move || current_link(pg) target="_blank" rel="noopener">
+                <a class="embed-open" id="embed-open" href=move || current_link(pg) target="_blank" rel="noopener"
+                    node_ref=open on:pointerdown=move |_| at_moment() on:focus=move |_| at_moment()
+                    on:click=move |_| at_moment()>
                     "Open in the playground ↗"
                 </a>
             </div>

@@ -1,9 +1,12 @@
 //! The controls an embed's author chose (`controls=rate,capacity`), as the same sliders and
-//! selects as the full page, with the same scales, in a compact grid.
+//! selects as the full page, with the same scales, in a compact grid. A frame's own module draws
+//! one server's controls ([`one_server_control`]); the whole page's also a multi-node widget's
+//! nodes, store and round trip ([`any_control`]).
 
 use leptos::prelude::*;
 
 use crate::app::choice::Choice;
+use crate::app::cluster::{nodes_slider, rtt_slider, store_hint, store_select};
 use crate::app::knob::{knob, CAPACITY, LIMIT, RATE, REFILL, WINDOW};
 use crate::app::playground::Playground;
 use crate::present::options::{speed_value, Labelled, View, SPEEDS, TRAFFIC, VIEWS};
@@ -19,10 +22,30 @@ fn algorithms(pg: Playground) -> &'static [Labelled<View>] {
 /// Every arrival process but a replayed trace, which needs the full page's trace box.
 const SHAPES: &[Labelled<TrafficShape>] = TRAFFIC.split_at(5).0;
 
-/// One chosen control.
-fn control(pg: Playground, which: EmbedControl) -> AnyView {
+/// Draws one chosen control, and the line it adds under the row of controls, if any.
+pub type ControlView = fn(Playground, EmbedControl) -> (AnyView, Option<AnyView>);
+
+/// Any control as the page draws it, a multi-node widget's included; the store adds what the
+/// chosen one does.
+pub fn any_control(pg: Playground, which: EmbedControl) -> (AnyView, Option<AnyView>) {
+    match which {
+        EmbedControl::Nodes => (nodes_slider(pg).into_any(), None),
+        EmbedControl::Store => (store_select(pg).into_any(), Some(store_hint(pg).into_any())),
+        EmbedControl::Rtt => (rtt_slider(pg).into_any(), None),
+        _ => one_server_control(pg, which),
+    }
+}
+
+/// One chosen control of a one-server widget (a frame's module hands multi-node links over).
+pub fn one_server_control(pg: Playground, which: EmbedControl) -> (AnyView, Option<AnyView>) {
+    (one_server_view(pg, which), None)
+}
+
+/// The control itself.
+fn one_server_view(pg: Playground, which: EmbedControl) -> AnyView {
     let sc = pg.scenario;
     match which {
+        EmbedControl::Nodes | EmbedControl::Store | EmbedControl::Rtt => ().into_any(),
         EmbedControl::Algo => view! {
             <Choice id="algo" label="Algorithm" options=algorithms(pg) value=Signal::derive(move || pg.view())
                 on_change=Callback::new(move |v: View| pg.set_view(v)) />
@@ -68,16 +91,21 @@ pub fn EmbedControls(
     playground: Playground,
     /// Which controls to show.
     controls: Vec<EmbedControl>,
+    /// Draws each control.
+    control: ControlView,
 ) -> impl IntoView {
     let pg = playground;
     (!controls.is_empty()).then(|| {
+        let (views, notes): (Vec<AnyView>, Vec<Option<AnyView>>) = controls.into_iter().map(|c| control(pg, c)).unzip();
+        let notes: Vec<AnyView> = notes.into_iter().flatten().collect();
         view! {
             <div class="embed-controls" role="group" aria-label="Parameters">
-                {controls.into_iter().map(|c| control(pg, c)).collect_view()}
+                {views}
                 <Show when=move || pg.error.get().is_some()>
                     <p class="error" id="param-error" role="alert">{move || pg.error.get()}</p>
                 </Show>
             </div>
+            {(!notes.is_empty()).then(|| view! { <div class="embed-notes">{notes}</div> })}
         }
     })
 }

@@ -23,16 +23,32 @@ use crate::present::share::link::{
     embed_query, scenario_query, share_query, EmbedControl, Frame, LinkView, Theme, EMBED_CONTROLS, MAX_CAPTION,
     MAX_MOMENT_SECS, THEMES,
 };
-use crate::present::share::snippet::{frame_height, frame_title, iframe, svg_command, FALLBACK_IMAGE, FRAME_WIDTH};
-use crate::sim::Nanos;
+use crate::present::share::snippet::{frame_height, iframe, svg_command, FRAME_WIDTH};
+use crate::present::share::title::{frame_title, still_alt, still_name};
+use crate::sim::{Nanos, Scenario, TrafficShape};
 
-/// The controls offered first: the arrival rate and the two parameters of the algorithm shown.
-fn suggested(windowed: bool) -> Vec<EmbedControl> {
-    if windowed {
-        vec![EmbedControl::Limit, EmbedControl::Window, EmbedControl::Rate]
+/// The controls ticked first: a multi-node widget's nodes and store (the race against the
+/// atomic script), else the algorithm's two parameters; then the arrival rate, unless the
+/// traffic sets its own times (the seam attack, a replayed trace).
+fn suggested(sc: &Scenario, cluster: bool) -> Vec<EmbedControl> {
+    let mut controls = if cluster {
+        vec![EmbedControl::Nodes, EmbedControl::Store]
+    } else if is_windowed(sc.algo.textbook(&sc.product)) {
+        vec![EmbedControl::Limit, EmbedControl::Window]
     } else {
-        vec![EmbedControl::Capacity, EmbedControl::Refill, EmbedControl::Rate]
+        vec![EmbedControl::Capacity, EmbedControl::Refill]
+    };
+    if !matches!(sc.traffic, TrafficShape::Seam | TrafficShape::Trace) {
+        controls.push(EmbedControl::Rate);
     }
+    controls
+}
+
+/// A text the writer may set, else the one made from the scenario: `None` until edited, and
+/// again once the field is emptied.
+fn edited(text: String) -> Option<String> {
+    let text = text.trim().to_string();
+    (!text.is_empty()).then_some(text)
 }
 
 /// `list` with `item` in or out; a new item goes last (`show=` keeps the order ticked).
@@ -102,7 +118,7 @@ pub fn EmbedPanel(
     #[prop(into)]
     input: Signal<BuilderInput>,
 ) -> impl IntoView {
-    let (opened_on, textbook) = input.with_untracked(|i| (i.view, i.scenario.algo.textbook(&i.scenario.product)));
+    let opened_on = input.with_untracked(|i| i.view);
     let cluster = opened_on == LinkView::Cluster;
     // The server's cards with a server, as the panel opened (the cluster view's cards likewise);
     // a snippet never shows one its scenario cannot: `fit` leaves it out, saying why.
@@ -114,13 +130,22 @@ pub fn EmbedPanel(
         .filter(|(c, _)| has_server || !c.server())
         .collect();
     let frame = RwSignal::new(Frame {
-        controls: suggested(is_windowed(textbook)),
+        controls: input.with_untracked(|i| suggested(&i.scenario, cluster)),
         cards: vec![if opened_on == LinkView::Compare { Card::Compare } else { Card::Throughput }],
         ..Frame::default()
     });
     let scenario = Memo::new(move |_| input.with(|i| i.scenario.clone()));
     let server = move || scenario.with(|sc| crate::sim::server::keys::has_server(&sc.product));
-    let image = RwSignal::new(FALLBACK_IMAGE.to_string());
+    // The title, the still's alt text and its file name follow the scenario and the moment until
+    // the writer edits them.
+    let title_edit = RwSignal::new(None::<String>);
+    let alt_edit = RwSignal::new(None::<String>);
+    let image_edit = RwSignal::new(None::<String>);
+    let title = Memo::new(move |_| title_edit.get().unwrap_or_else(|| scenario.with(frame_title)));
+    let alt = Memo::new(move |_| alt_edit.get().unwrap_or_else(|| still_alt(&title.get())));
+    let image = Memo::new(move |_| {
+        image_edit.get().unwrap_or_else(|| frame.with(|f| scenario.with(|sc| still_name(sc, f.at))))
+    });
     let view_key = move || if cluster { LinkView::Cluster } else { LinkView::Single };
     let url = Memo::new(move |_| {
         frame.with(|f| scenario.with(|sc| format!("{}?{}", page_base(), embed_query(sc, view_key(), f))))
@@ -134,7 +159,7 @@ pub fn EmbedPanel(
     let page = move || scenario.with(|sc| format!("{}?{}", page_base(), share_query(sc, view_key())));
     let snippet = Signal::derive(move || {
         let h = measured.get().unwrap_or_else(|| height.get());
-        iframe(&url.get(), &scenario.with(frame_title), h, &page(), &image.get())
+        iframe(&url.get(), &title.get(), &alt.get(), h, &page(), &image.get())
     });
     let command = Signal::derive(move || {
         frame.with(|f| {
@@ -176,6 +201,7 @@ pub fn EmbedPanel(
                 <legend>"Controls under them"</legend>
                 {EMBED_CONTROLS
                     .iter()
+                    .filter(|(control, _)| cluster || !control.multi_node())
                     .map(|&(control, key)| view! {
                         <label class="check inline">
                             <input type="checkbox" id=format!("embed-with-{key}")
@@ -222,6 +248,11 @@ pub fn EmbedPanel(
                     prop:value=move || frame.with(|f| f.caption.clone())
                     on:change=move |ev| frame.update(|f| f.caption = event_target_value(&ev).trim().to_string()) />
             </label>
+            <label class="field embed-caption-field">
+                <span>"Title (what a screen reader announces for the frame)"</span>
+                <input type="text" id="embed-title-input" prop:value=move || title.get()
+                    on:change=move |ev| title_edit.set(edited(event_target_value(&ev))) />
+            </label>
             <div class="embed-previews">
                 <Preview width=FRAME_WIDTH src=url estimate=height measured=measured />
                 <Preview width=375 src=url estimate=Signal::derive(move || height.get() + 60) measured=narrow />
@@ -235,7 +266,12 @@ pub fn EmbedPanel(
             <label class="field">
                 <span>"Still image for readers without iframes (RSS, email, some doc sites): its address"</span>
                 <input type="text" id="embed-image" prop:value=move || image.get()
-                    on:change=move |ev| image.set(event_target_value(&ev)) />
+                    on:change=move |ev| image_edit.set(Some(event_target_value(&ev).trim().to_string())) />
+            </label>
+            <label class="field">
+                <span>"The still's alt text"</span>
+                <input type="text" id="embed-alt" prop:value=move || alt.get()
+                    on:change=move |ev| alt_edit.set(edited(event_target_value(&ev))) />
             </label>
             <p class="hint">"Draw it with the CLI — the same cards at the same moment, by the same drawing code:"</p>
             <pre class="embed-command"><code id="embed-svg-command">{move || command.get()}</code></pre>

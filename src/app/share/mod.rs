@@ -30,8 +30,9 @@ mod run_config;
 mod share_bar;
 mod url_sync;
 
-pub use embed::{embed_notice, fitted_cards, EmbedApp};
+pub use embed::{embed_notice, fit_link_controls, fitted_cards, EmbedApp};
 pub use embed_cards::{any_card, needs_whole_page, one_server_card};
+pub use embed_controls::{any_control, one_server_control};
 pub use notice::LinkNotice;
 pub use production::ProductionPanel;
 pub use share_bar::ShareBar;

@@ -93,6 +93,12 @@ fn seconds_text(t: Nanos) -> String {
 pub enum EmbedControl {
     /// The algorithm select.
     Algo,
+    /// How many nodes (a multi-node widget's).
+    Nodes,
+    /// Where the count lives: the race against the atomic script (a multi-node widget's).
+    Store,
+    /// The round trip to the store (a multi-node widget's).
+    Rtt,
     /// Token bucket capacity.
     Capacity,
     /// Token bucket refill rate.
@@ -112,8 +118,11 @@ pub enum EmbedControl {
 }
 
 /// Every embed control with its name in `controls=`, in the order an embed shows them.
-pub const EMBED_CONTROLS: [(EmbedControl, &str); 9] = [
+pub const EMBED_CONTROLS: [(EmbedControl, &str); 12] = [
     (EmbedControl::Algo, "algo"),
+    (EmbedControl::Nodes, "nodes"),
+    (EmbedControl::Store, "store"),
+    (EmbedControl::Rtt, "rtt"),
     (EmbedControl::Capacity, "capacity"),
     (EmbedControl::Refill, "refill"),
     (EmbedControl::Limit, "limit"),
@@ -134,6 +143,52 @@ impl EmbedControl {
     pub fn key(self) -> &'static str {
         EMBED_CONTROLS.iter().find(|(c, _)| *c == self).map_or("", |(_, k)| k)
     }
+
+    /// Whether it is a multi-node widget's: the nodes, the store and its round trip.
+    pub fn multi_node(self) -> bool {
+        matches!(self, EmbedControl::Nodes | EmbedControl::Store | EmbedControl::Rtt)
+    }
+}
+
+/// `controls` fitted to a scenario: a one-node widget leaves the multi-node controls out (a
+/// reader raising its nodes would need cards it does not draw). Returns the kept ones and a
+/// sentence naming those left out, if any.
+///
+/// ```
+/// use ratelimit_playground::present::share::frame::{fit_controls, EmbedControl};
+/// let (kept, why) = fit_controls(&[EmbedControl::Nodes, EmbedControl::Rate], false);
+/// assert_eq!(kept, [EmbedControl::Rate]);
+/// assert!(why.unwrap().starts_with("'nodes' is a multi-node widget's control"));
+/// assert_eq!(fit_controls(&[EmbedControl::Store], true), (vec![EmbedControl::Store], None));
+/// ```
+pub fn fit_controls(controls: &[EmbedControl], multi_node: bool) -> (Vec<EmbedControl>, Option<String>) {
+    let (kept, out): (Vec<EmbedControl>, Vec<EmbedControl>) =
+        controls.iter().partition(|c| multi_node || !c.multi_node());
+    let why = (!out.is_empty()).then(|| {
+        let names: Vec<String> = out.iter().map(|c| format!("'{}'", c.key())).collect();
+        let (noun, verb) = if out.len() == 1 { ("control", "is") } else { ("controls", "are") };
+        format!(
+            "{} {verb} a multi-node widget's {noun} and this scenario runs one node (set nodes=2 or more); not shown",
+            names.join(", ")
+        )
+    });
+    (kept, why)
+}
+
+/// The keys that open the full page on the moment `at`, paused or playing (`&t=12.5&autoplay=0`):
+/// what an embed's "Open in the playground ↗" adds to its link. A moment past
+/// [`MAX_MOMENT_SECS`] opens on that.
+///
+/// ```
+/// use ratelimit_playground::present::share::frame::moment_keys;
+/// use ratelimit_playground::sim::Nanos;
+/// assert_eq!(moment_keys(Nanos(12_345_678_901), false), "&t=12.345&autoplay=0");
+/// assert_eq!(moment_keys(Nanos(3_000_000_000), true), "&t=3");
+/// assert_eq!(moment_keys(Nanos(0), false), "&autoplay=0");
+/// ```
+pub fn moment_keys(at: Nanos, playing: bool) -> String {
+    let at = Nanos(at.as_nanos().min(MAX_MOMENT_SECS * 1_000_000_000));
+    Frame { at, autoplay: playing, ..Frame::default() }.query()
 }
 
 /// `1`/`true` or `0`/`false`.

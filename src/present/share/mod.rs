@@ -19,3 +19,4 @@ pub mod snippet;
 pub mod still;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod still_look;
+pub mod title;

@@ -279,7 +279,10 @@ mod tests {
         assert_eq!(link.frame.controls, [EmbedControl::Rate]);
         assert!(!link.embed);
         let controls = &problems[2].notice().to_string();
-        assert!(controls.starts_with("controls: 'knob' is not a control; known: algo, capacity"), "{controls}");
+        assert!(
+            controls.starts_with("controls: 'knob' is not a control; known: algo, nodes, store, rtt, capacity"),
+            "{controls}"
+        );
         assert!(problems[4].notice().message.ends_with("; using 16"), "{:?}", problems[4]);
     }
 

@@ -93,7 +93,7 @@ pub const TEXTBOOK_NAMES: [&str; 5] = {
 /// The links the first modules do not draw, which the loader sends to the whole page. Should
 /// these miss one, the first module hands over to the whole page itself (`app::whole_page`):
 /// only slower.
-pub const WHOLE: [Rule; 5] = [
+pub const WHOLE: [Rule; 6] = [
     Rule {
         why: "A multi-node link, as `cluster::presets::is_cluster` and `LinkView` read it: the first modules \
               draw one server.",
@@ -113,6 +113,11 @@ pub const WHOLE: [Rule; 5] = [
               added to the registry needs nothing here.",
         links: Links::All,
         any: &[Test::NotIn("algo", &TEXTBOOK_NAMES)],
+    },
+    Rule {
+        why: "A page link to a moment (`t=`: an embed's \"Open in the playground\"), which the whole page opens on.",
+        links: Links::Pages,
+        any: &[Test::Present("t")],
     },
     Rule {
         why: "The learner's tour (`tour=path&step=N`): its steps run a cluster as well as one server, and the \

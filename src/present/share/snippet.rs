@@ -6,11 +6,8 @@
 //! ([`SIZER`]), and the CLI command that draws that image. Plain Rust, tested natively.
 
 use crate::markup::escape;
-use crate::present::options::algorithm_label;
 use crate::present::share::cards::Card;
 use crate::present::share::frame::Theme;
-use crate::present::units::format_number;
-use crate::sim::Scenario;
 
 /// Width of the frame, CSS px.
 pub const FRAME_WIDTH: u32 = 600;
@@ -44,34 +41,19 @@ pub fn frame_height(cards: &[Card], controls: bool, caption: bool) -> u32 {
     rows + if controls { 70 } else { 0 } + if caption { 34 } else { 0 }
 }
 
-/// The frame's title: what a screen reader announces for it.
-///
-/// ```
-/// use ratelimit_playground::present::share::snippet::frame_title;
-/// use ratelimit_playground::sim::Scenario;
-/// let sc = Scenario::from_query("rate=8").unwrap();
-/// assert_eq!(frame_title(&sc), "Rate limiter playground: Token bucket at 8 requests/s");
-/// ```
-pub fn frame_title(sc: &Scenario) -> String {
-    format!(
-        "Rate limiter playground: {} at {} requests/s",
-        algorithm_label(sc.algo),
-        format_number(sc.rate.as_per_sec())
-    )
-}
-
 /// The snippet for an embed at `url` titled `title`, `height` px tall, over a link to `page`
-/// around `image` (the still the CLI draws; an empty `image` leaves the link and image out).
+/// around `image` described by `alt` (the still the CLI draws; an empty `image` leaves the link
+/// and image out).
 ///
 /// ```
 /// use ratelimit_playground::present::share::snippet::iframe;
-/// let html = iframe("https://example.org/rl/?rate=8&embed=1", "A title", 400, "https://example.org/rl/?rate=8", "still.svg");
+/// let html = iframe("https://example.org/rl/?rate=8&embed=1", "A title", "A still", 400, "https://example.org/rl/?rate=8", "still.svg");
 /// assert!(html.contains(r#"src="https://example.org/rl/?rate=8&amp;embed=1""#));
 /// assert!(html.contains(r#"sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox""#));
 /// assert!(html.contains(r#"title="A title""#));
 /// assert!(html.contains(r#"<a href="https://example.org/rl/?rate=8" style="grid-area: 1 / 1"><img src="still.svg""#));
 /// ```
-pub fn iframe(url: &str, title: &str, height: u32, page: &str, image: &str) -> String {
+pub fn iframe(url: &str, title: &str, alt: &str, height: u32, page: &str, image: &str) -> String {
     let frame = format!(
         "<iframe src=\"{}\" title=\"{}\" width=\"{FRAME_WIDTH}\" height=\"{height}\" sandbox=\"{SANDBOX}\" loading=\"lazy\" data-ratelimit-playground style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>",
         escape(url),
@@ -84,10 +66,10 @@ pub fn iframe(url: &str, title: &str, height: u32, page: &str, image: &str) -> S
     // The frame is stacked over the image in one grid cell: where iframes are stripped, the
     // linked image is what is left; where they are not, the frame covers it.
     format!(
-        "<div style=\"display: grid; max-width: {FRAME_WIDTH}px\">\n  <a href=\"{}\" style=\"grid-area: 1 / 1\"><img src=\"{}\" alt=\"{} (a still; open the live playground)\" width=\"{FRAME_WIDTH}\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  {frame}\n</div>\n{SIZER}",
+        "<div style=\"display: grid; max-width: {FRAME_WIDTH}px\">\n  <a href=\"{}\" style=\"grid-area: 1 / 1\"><img src=\"{}\" alt=\"{}\" width=\"{FRAME_WIDTH}\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  {frame}\n</div>\n{SIZER}",
         escape(page),
         escape(image.trim()),
-        escape(title)
+        escape(alt)
     )
 }
 
@@ -145,13 +127,13 @@ mod tests {
 
     #[test]
     fn titles_and_urls_are_escaped() {
-        let html = iframe("https://x.test/?a=1&b=\"2\"", "<b>", 400, "https://x.test/?a=1", "");
+        let html = iframe("https://x.test/?a=1&b=\"2\"", "<b>", "", 400, "https://x.test/?a=1", "");
         assert!(html.contains("src=\"https://x.test/?a=1&amp;b=&quot;2&quot;\""), "{html}");
         assert!(html.contains("title=\"&lt;b&gt;\""), "{html}");
         assert!(html.starts_with("<iframe ") && html.ends_with(&format!("></iframe>\n{SIZER}")), "{html}");
-        let stacked = iframe("https://x.test/?e=1", "t", 400, "https://x.test/?a=1&b=2", "a \"b\".svg");
+        let stacked = iframe("https://x.test/?e=1", "t", "<i>", 400, "https://x.test/?a=1&b=2", "a \"b\".svg");
         assert!(stacked.contains("<a href=\"https://x.test/?a=1&amp;b=2\""), "{stacked}");
-        assert!(stacked.contains("<img src=\"a &quot;b&quot;.svg\""), "{stacked}");
+        assert!(stacked.contains("<img src=\"a &quot;b&quot;.svg\" alt=\"&lt;i&gt;\""), "{stacked}");
         assert!(stacked.ends_with(&format!("></iframe>\n</div>\n{SIZER}")), "{stacked}");
     }
 
