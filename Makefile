@@ -51,7 +51,7 @@ test: bootstrap-test cycles lint test-build-steps dist size unit wasm-test pytho
 lint:
 	cargo fmt --check
 	cargo clippy --all-targets --locked -- -D warnings
-	cargo clippy --locked --test e2e --test e2e_share --test e2e_cluster -- -D warnings # test = false: not in --all-targets
+	cargo clippy --locked --test e2e --test e2e_share --test e2e_cluster --test e2e_engines -- -D warnings # test = false: not in --all-targets
 	cargo clippy --all-targets --locked --target $(WASM) -- -D warnings
 	cargo fmt --check --manifest-path python/Cargo.toml
 	CARGO_TARGET_DIR=target/python cargo clippy --locked --manifest-path python/Cargo.toml -- -D warnings
@@ -82,12 +82,14 @@ loader-route:
 dist:
 	trunk build --release --public-url ./
 
-# Native unit, property and CLI tests, then end to end: dist/ under a sub-path in headless Chromium.
+# Native unit, property and CLI tests, then end to end: dist/ under a sub-path in headless Chromium,
+# and what readers see in Firefox ESR and WebKitGTK.
 unit: dist
 	cargo test --locked
 	cargo test --locked --test e2e
 	cargo test --locked --test e2e_share
 	cargo test --locked --test e2e_cluster
+	cargo test --locked --test e2e_engines
 
 # The engine as a Python package (python/: PyO3, maturin, an abi3 wheel for CPython ≥ 3.11).
 python: bootstrap-test

@@ -5,7 +5,8 @@
 #
 #   scripts/bootstrap.sh          build tools (wasm32 target, trunk, wasm-bindgen-cli, wasm-opt,
 #                                 esbuild)
-#   scripts/bootstrap.sh --test   the same plus Debian chromium + chromium-driver + brotli, and
+#   scripts/bootstrap.sh --test   the same plus Debian chromium + chromium-driver, firefox-esr +
+#                                 geckodriver (crates.io), webkit2gtk-driver + xvfb, brotli, and
 #                                 redis-server and nginx-light (tests/real starts its own), Ruby's
 #                                 and PHP's libraries from Debian, and the npm and PyPI packages
 #                                 tests/real drives in Node and Python, at pinned versions, a JRE
@@ -24,7 +25,9 @@ export PATH="$BINARYEN_DIR/node_modules/.bin:$ESBUILD_DIR/node_modules/.bin:$CAR
 
 say() { printf '\033[1mbootstrap:\033[0m %s\n' "$*"; }
 have_version() { # have_version CMD EXPECTED-SUBSTRING
-  command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qF -- "$2"
+  # grep reads all of it (no -q): a tool whose --version has more lines would otherwise be cut
+  # off with SIGPIPE, which pipefail reports as a failure.
+  command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -F -- "$2" >/dev/null
 }
 
 # 1. Rust's wasm32 target.
@@ -82,6 +85,11 @@ if [[ "${1:-}" == "--test" ]]; then
   [[ -x /usr/sbin/haproxy ]] || missing+=(haproxy)
   command -v go >/dev/null 2>&1 || missing+=(golang-go)
   command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)  # Spark, for python/tests
+  # Every reader's browser (tests/e2e_engines.rs): Firefox ESR, and WebKitGTK's WebDriver server
+  # with its MiniBrowser, which draws into a virtual X display (xvfb-run).
+  [[ -x /usr/bin/firefox-esr ]] || missing+=(firefox-esr)
+  [[ -x /usr/bin/WebKitWebDriver ]] || missing+=(webkit2gtk-driver)
+  command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
   [[ -f /usr/share/gocode/src/golang.org/x/time/rate/rate.go ]] || missing+=(golang-golang-x-time-dev)
   # Ruby's Rack::Attack with Timecop and ActiveSupport's cache, PHP's Laravel RateLimiter: the
   # libraries tests/real/rack_attack.rs and laravel.rs drive (Debian bookworm: 6.6.1, 8.83.26).
@@ -94,6 +102,12 @@ if [[ "${1:-}" == "--test" ]]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
+fi
+# 5b. For the tests: geckodriver, Firefox's WebDriver server, from crates.io (Debian has none).
+GECKODRIVER_VERSION=0.37.1
+if [[ "${1:-}" == "--test" ]] && ! have_version geckodriver "geckodriver $GECKODRIVER_VERSION"; then
+  say "installing geckodriver $GECKODRIVER_VERSION (first time only, ~3 min)"
+  cargo install --locked "geckodriver@$GECKODRIVER_VERSION"
 fi
 # 6. For the tests: the npm libraries tests/real/node/replay.mjs and rlflex.mjs run under fake timers
 #    (and rlflex.mjs's RateLimiterRedis with ioredis, on the test's redis-server).

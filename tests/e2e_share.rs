@@ -54,6 +54,8 @@ mod page;
 mod products;
 #[path = "e2e/server.rs"]
 mod server;
+#[path = "e2e/stills.rs"]
+mod stills;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -197,7 +199,11 @@ fn a_plain_host_without_cors_serves_the_frames_and_a_frame_that_cannot_load_says
 
 #[test]
 fn a_post_on_another_origin_directs_its_widget_through_the_host_api() {
-    one_browser_at_a_time(host_api::a_post_directs_its_widget());
+    one_browser_at_a_time(async {
+        let (server, _browser, client) = start().await;
+        host_api::a_post_directs_its_widget(&client, &server).await;
+        assert_clean(&client, "a post that directs its widget").await;
+    });
 }
 
 #[test]

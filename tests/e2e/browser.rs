@@ -1,6 +1,9 @@
-//! Headless Chromium under chromedriver, driven by fantoccini. [`Browser`] owns the chromedriver
-//! process group and a fresh profile folder: dropping it (also while a failed assertion unwinds)
-//! sends SIGTERM to the whole group, so neither chromedriver nor Chromium outlives the test.
+//! A browser under its WebDriver server, driven by fantoccini: headless Chromium under
+//! chromedriver, and for what readers see in other engines ([`Engine`]) headless Firefox ESR under
+//! geckodriver and WebKitGTK's MiniBrowser under WebKitWebDriver (in a virtual X display,
+//! `xvfb-run`). [`Browser`] owns the driver's process group and a fresh profile folder: dropping
+//! it (also while a failed assertion unwinds) sends SIGTERM to the whole group, so neither the
+//! driver nor the browser outlives the test.
 
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
@@ -28,10 +31,34 @@ const FLAGS: [&str; 9] = [
     "--disable-sync",
 ];
 
-/// A chromedriver process group plus the temporary Chromium profile it uses.
+/// Firefox ESR (Debian's `firefox-esr`) and geckodriver (crates.io, in cargo's bin folder).
+const FIREFOX: &str = "/usr/bin/firefox-esr";
+const GECKODRIVER: &str = "geckodriver";
+/// WebKitGTK's WebDriver server (Debian's `webkit2gtk-driver`) and the browser it drives.
+const WEBKIT_DRIVER: &str = "/usr/bin/WebKitWebDriver";
+const MINIBROWSERS: [&str; 3] = [
+    "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
+    "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.0/MiniBrowser",
+    "/usr/lib/x86_64-linux-gnu/webkitgtk-6.0/MiniBrowser",
+];
+
+/// A browser engine the tests drive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(dead_code)] // Firefox and WebKit are e2e_engines'
+pub enum Engine {
+    /// Headless Chromium (Blink).
+    Chromium,
+    /// Headless Firefox ESR (Gecko).
+    Firefox,
+    /// WebKitGTK's MiniBrowser (WebKit, Safari's engine family), in a virtual display.
+    WebKit,
+}
+
+/// A WebDriver server's process group plus the temporary profile folder of its browser.
 pub struct Browser {
     driver: Child,
     profile: PathBuf,
+    engine: Engine,
     /// The WebDriver endpoint, `http://127.0.0.1:PORT`.
     pub webdriver_url: String,
 }
@@ -39,41 +66,89 @@ pub struct Browser {
 impl Browser {
     /// Starts chromedriver in its own process group and waits until it accepts connections.
     pub fn start() -> Browser {
+        Browser::start_engine(Engine::Chromium)
+    }
+
+    /// Starts `engine`'s WebDriver server in its own process group and waits until it accepts
+    /// connections.
+    pub fn start_engine(engine: Engine) -> Browser {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let profile = std::env::temp_dir().join(format!("rlp-e2e-profile-{}-{port}", std::process::id()));
-        std::fs::create_dir_all(&profile).expect("create the Chromium profile folder");
-        let driver = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {CHROMEDRIVER} ({e}); run scripts/bootstrap.sh --test"));
-        let browser = Browser { driver, profile, webdriver_url: format!("http://127.0.0.1:{port}") };
-        let deadline = Instant::now() + Duration::from_secs(15);
+        std::fs::create_dir_all(&profile).expect("create the profile folder");
+        let mut command = match engine {
+            Engine::Chromium => Command::new(CHROMEDRIVER),
+            Engine::Firefox => {
+                let mut c = Command::new(GECKODRIVER);
+                c.args(["--host", "127.0.0.1", "--port", &port.to_string()]);
+                c
+            }
+            // MiniBrowser draws into an X display even for automation: a virtual one.
+            Engine::WebKit => {
+                let mut c = Command::new("xvfb-run");
+                c.args(["-a", "-s", "-screen 0 1920x1080x24", WEBKIT_DRIVER]);
+                c
+            }
+        };
+        if engine != Engine::Firefox {
+            command.arg(format!("--port={port}"));
+        }
+        let driver =
+            command.stdout(Stdio::null()).stderr(Stdio::null()).process_group(0).spawn().unwrap_or_else(|e| {
+                panic!("cannot start the {engine:?} driver ({e}); run scripts/bootstrap.sh --test")
+            });
+        let browser = Browser { driver, profile, engine, webdriver_url: format!("http://127.0.0.1:{port}") };
+        let deadline = Instant::now() + Duration::from_secs(30);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not listen on port {port} within 15 s");
+            assert!(Instant::now() < deadline, "the {engine:?} driver did not listen on port {port} within 30 s");
             std::thread::sleep(Duration::from_millis(50));
         }
         browser
     }
 
-    /// Opens a WebDriver session on headless Chromium with a fresh profile.
+    /// The capabilities of a session on this browser, with a fresh profile where the driver
+    /// does not make one itself.
+    fn capabilities(&self) -> Value {
+        match self.engine {
+            Engine::Chromium => {
+                let mut args: Vec<String> = FLAGS.iter().map(|f| f.to_string()).collect();
+                args.push(format!("--user-data-dir={}", self.profile.display()));
+                args.push("--window-size=1280,800".into());
+                json!({
+                    "browserName": "chrome",
+                    "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+                    "goog:loggingPrefs": { "browser": "ALL" },
+                })
+            }
+            // geckodriver makes a fresh profile for each session and removes it afterwards.
+            Engine::Firefox => json!({
+                "browserName": "firefox",
+                "moz:firefoxOptions": { "binary": FIREFOX, "args": ["-headless", "-width", "1280", "-height", "800"] },
+            }),
+            Engine::WebKit => {
+                let binary = MINIBROWSERS
+                    .iter()
+                    .find(|p| std::path::Path::new(p).is_file())
+                    .unwrap_or_else(|| panic!("no MiniBrowser at {MINIBROWSERS:?}; run scripts/bootstrap.sh --test"));
+                json!({
+                    "browserName": "MiniBrowser",
+                    "webkitgtk:browserOptions": { "binary": binary, "args": ["--automation"] },
+                })
+            }
+        }
+    }
+
+    /// Opens a WebDriver session on the browser, with a fresh profile, at 1280×800.
     pub async fn connect(&self) -> Client {
-        let mut args: Vec<String> = FLAGS.iter().map(|f| f.to_string()).collect();
-        args.push(format!("--user-data-dir={}", self.profile.display()));
-        args.push("--window-size=1280,800".into());
-        let capabilities = json!({
-            "browserName": "chrome",
-            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
-            "goog:loggingPrefs": { "browser": "ALL" },
-        });
-        let Value::Object(capabilities) = capabilities else { unreachable!() };
-        ClientBuilder::new(HttpConnector::new())
+        let Value::Object(capabilities) = self.capabilities() else { unreachable!() };
+        let client = ClientBuilder::new(HttpConnector::new())
             .capabilities(capabilities)
             .connect(&self.webdriver_url)
             .await
-            .expect("open a WebDriver session on headless Chromium")
+            .unwrap_or_else(|e| panic!("open a WebDriver session on {:?}: {e}", self.engine));
+        if self.engine != Engine::Chromium {
+            client.set_window_size(1280, 800).await.expect("size the window");
+        }
+        client
     }
 }
 

@@ -5,7 +5,10 @@
 //! answers only the host pages a test registers in [`StaticServer::pages`] (third-party pages
 //! that embed the app, sent without those headers); anything else is a 404. A plain host
 //! ([`StaticServer::start_without_cors`]) leaves the CORS headers out. Every request is
-//! recorded so the test can assert nothing else was asked for.
+//! recorded so the test can assert nothing else was asked for. For browsers without the Chrome
+//! DevTools Protocol's "script on every new document", [`StaticServer::hook`] names a script the
+//! server adds to the head of every HTML page it serves from the sub-path, before any other
+//! script, as a same-origin file (`__e2e_hook.js`, allowed by the CSP's `script-src 'self'`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -26,7 +29,12 @@ pub struct StaticServer {
     pub pages: Arc<Mutex<Vec<(String, String)>>>,
     /// The headers every response from the sub-path carries (from `dist/_headers`).
     pub headers: Arc<Vec<(String, String)>>,
+    /// A script run first in every page from the sub-path, if set.
+    pub hook: Arc<Mutex<Option<String>>>,
 }
+
+/// The hook's file name, beside the app's files.
+const HOOK_FILE: &str = "__e2e_hook.js";
 
 impl StaticServer {
     /// Serves `root` on 127.0.0.1 at an ephemeral port, with the headers of `root/_headers`.
@@ -55,6 +63,7 @@ impl StaticServer {
             log: Arc::new(Mutex::new(Vec::new())),
             pages: Arc::new(Mutex::new(Vec::new())),
             headers: Arc::new(headers_for_all(&text).into_iter().filter(|(name, _)| keep(name)).collect()),
+            hook: Arc::new(Mutex::new(None)),
         };
         assert!(
             server.headers.iter().any(|(k, _)| k == "Content-Security-Policy"),
@@ -65,6 +74,7 @@ impl StaticServer {
             log: Arc::clone(&server.log),
             pages: Arc::clone(&server.pages),
             headers: Arc::clone(&server.headers),
+            hook: Arc::clone(&server.hook),
         };
         thread::spawn(move || {
             for stream in listener.incoming().flatten() {
@@ -92,6 +102,14 @@ struct Site {
     log: Arc<Mutex<Vec<(u16, String)>>>,
     pages: Arc<Mutex<Vec<(String, String)>>>,
     headers: Arc<Vec<(String, String)>>,
+    hook: Arc<Mutex<Option<String>>>,
+}
+
+/// `html` with a script tag for the hook first in its head.
+fn with_hook(html: Vec<u8>) -> Vec<u8> {
+    let html = String::from_utf8(html).expect("UTF-8 HTML");
+    let at = html.find("<head>").map_or(0, |i| i + "<head>".len());
+    format!("{}<script src=\"{HOOK_FILE}\"></script>{}", &html[..at], &html[at..]).into_bytes()
 }
 
 /// The headers of the `/*` block of a Netlify/Cloudflare-style `_headers` file: a path line, then
@@ -129,13 +147,19 @@ fn handle(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
     let path = target.split(['?', '#']).next().unwrap_or("").to_string();
     let readable = method == "GET" || method == "HEAD";
     let page = site.pages.lock().unwrap().iter().find(|(p, _)| *p == path).map(|(_, html)| html.clone());
+    let hook = site.hook.lock().unwrap().clone();
     let file = resolve(&site.root, &path).filter(|_| readable);
+    let own_headers = || site.headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect::<String>();
     let (status, body, content_type, extra) = match (page.filter(|_| readable), file) {
         (Some(page), _) => (200, page.into_bytes(), content_type(Path::new(&path)), String::new()),
+        (None, None) if hook.is_some() && path == format!("{SUB_PATH}{HOOK_FILE}") => {
+            (200, hook.unwrap_or_default().into_bytes(), "text/javascript; charset=utf-8", own_headers())
+        }
         (None, Some(f)) => match std::fs::read(&f) {
             Ok(body) => {
-                let extra: String = site.headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
-                (200, body, content_type(&f), extra)
+                let html = f.extension().is_some_and(|e| e == "html");
+                let body = if html && hook.is_some() { with_hook(body) } else { body };
+                (200, body, content_type(&f), own_headers())
             }
             Err(_) => (404, b"not found".to_vec(), "text/plain; charset=utf-8", String::new()),
         },

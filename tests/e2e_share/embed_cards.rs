@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::page::{cdp, click, clock_ns, counters, js, set_control, text, viewport, wait_until, PIXELS_OF};
+use super::stills::still_counts;
 use super::{assert_clean, cli, open, save_png, start};
 
 /// Per card of the embed, in order: its name, its height, whether every canvas in it drew
@@ -26,18 +27,6 @@ async fn assert_cards(client: &fantoccini::Client, names: &[&str], what: &str) {
         assert_eq!(c["drawn"], json!(true), "{what}: {c} has a blank canvas");
         assert!(c["text"].as_u64().unwrap_or(0) > 3, "{what}: {c} has no text");
     }
-}
-
-/// The counts in a CLI still's title line ("… · 101 requests, 65 admitted, 36 rejected").
-pub(crate) fn still_counts(svg: &str) -> [u64; 3] {
-    let line = svg.lines().find(|l| l.contains(" requests, ")).expect("a title line with counts");
-    let numbers: Vec<u64> = line
-        .split(|c: char| !c.is_ascii_digit() && c != ',')
-        .filter(|s| !s.is_empty() && s.chars().any(|c| c.is_ascii_digit()))
-        .map(|s| s.replace(',', "").parse().unwrap())
-        .collect();
-    let n = numbers.len();
-    [numbers[n - 3], numbers[n - 2], numbers[n - 1]]
 }
 
 pub async fn cards_moment_caption_theme_and_builder() {

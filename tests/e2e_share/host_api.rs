@@ -14,11 +14,11 @@ use serde_json::{json, Value};
 use ratelimit_playground::present::share::link::scenario_query;
 use ratelimit_playground::sim::Scenario;
 
-use super::embed_cards::still_counts;
+use super::cli;
 use super::harness::dist_dir;
 use super::page::{js, wait_until};
 use super::server::StaticServer;
-use super::{assert_clean, cli, start};
+use super::stills::still_counts;
 
 /// The widget's scenario.
 const QUERY: &str = "algo=fixed_window&limit=10&window=1&traffic=seam&duration=30&rate=8";
@@ -62,9 +62,12 @@ async fn counts(client: &Client) -> Value {
     send(client, "get", json!({ "name": "counts" })).await["ok"].clone()
 }
 
-pub async fn a_post_directs_its_widget() {
-    let (server, _browser, client) = start().await;
+/// The post, served by `server` (the post's origin), with its frame and `embed.js` from a plain
+/// static host of its own, driven in `client`'s browser.
+pub async fn a_post_directs_its_widget(client: &Client, server: &StaticServer) {
+    let client = client.clone();
     let plain = StaticServer::start_without_cors(dist_dir());
+    *plain.hook.lock().unwrap() = server.hook.lock().unwrap().clone();
     let host = plain.url.trim_end_matches('/');
     let post = POST.replace("HOST", host).replace("QUERY", &QUERY.replace('&', "&amp;"));
     server.pages.lock().unwrap().push(("/post/directed.html".into(), post));
@@ -152,5 +155,4 @@ pub async fn a_post_directs_its_widget() {
     // The older messages keep coming for posts already published.
     let legacy = js(&client, "return [...new Set(window.__legacy)].sort();").await;
     assert_eq!(legacy, json!(["ratelimit-playground:height", "ratelimit-playground:status"]), "{legacy}");
-    assert_clean(&client, "a post that directs its widget").await;
 }
