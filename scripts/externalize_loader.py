@@ -15,8 +15,9 @@ Writes `loader-<hash of its content>.js` into the staging folder: route.js, then
 its placeholders ({{base}}, {{page_glue}}, {{page_wasm}}) filled in from Trunk's script. Writes
 index.html with `<script type="module" async src="./loader-….js">` in place of the inline script
 (async: it starts the module's downloads as soon as it arrives, not after the body is parsed),
-without the preloads, and with the two whole-page stylesheet links moved into
-`<template id="whole-page-css">`.
+without the preloads, with the two whole-page stylesheet links moved into
+`<template id="whole-page-css">`, and a frame's stylesheet (embed-*.css) into
+`<template id="frame-parts">`, which static/first-paint.js adds for an embed link.
 
 The loader starts `ratelimit-full`, the whole page (src/bin/ratelimit-full.rs, which draws a
 frame for an embed link), for a link `route` sends there (multi-node, Compare all, a page link to
@@ -109,6 +110,19 @@ if len(links) != 2:
     fail(f"expected the cluster-*.css and whole-*.css links in index.html, found {links}")
 html = whole_css.sub("", html, count=1)
 html = whole_css.sub(f'\n    <template id="whole-page-css">{"".join(links)}</template>', html, count=1)
+# A frame's own stylesheet is a frame's alone: it waits in a <template> in its place (before
+# first-paint.js, which adds it for an embed link).
+embed_css = re.compile(r'<link rel="stylesheet" href="[^"]*/embed-[0-9a-f]+\.css"[^>]*>')
+found = embed_css.findall(html)
+if len(found) != 1:
+    fail(f"expected one embed-*.css link in index.html, found {found}")
+def frame_parts(link):
+    """The frame's stylesheet link, with the id the loader finds it by, in its template."""
+    with_id = re.sub(r"/?>$", ' id="frame-css"/>', link.group(0))
+    return f'<template id="frame-parts">{with_id}</template>'
+
+
+html = embed_css.sub(frame_parts, html, count=1)
 preloads = re.compile(r'<link rel="(?:modulepreload|preload)" href="[^"]*ratelimit-playground-[^"]*"[^>]*>')
 html = preloads.sub("", html)
 name = f"loader-{hashlib.sha256(body.encode()).hexdigest()[:16]}.js"

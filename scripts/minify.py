@@ -4,8 +4,8 @@ staging folder with esbuild, and puts the stylesheets' new SRI hashes into index
 
 Reads every `*.js` and `*.css` in the staging folder (each module's glue, the loader
 externalize_loader.py wrote, static/embed-builder.js, Trunk's log-worker shim, the stylesheets)
-and index.html's `integrity="sha384-…"` of each stylesheet, in the head and in the whole page's
-<template>. Writes each file back minified, and index.html with each hash recomputed for the
+and index.html's `integrity="sha384-…"` of each stylesheet, in the head and in the <template>s
+(the whole page's and a frame's). Writes each file back minified, and index.html with each hash recomputed for the
 minified file.
 
 Why: wasm-bindgen's glue, the loader and the stylesheets are written indented and commented;

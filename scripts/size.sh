@@ -16,7 +16,8 @@ embed_budget=$(grep -v '^#' scripts/size-budget-embed | tr -d '[:space:]' | head
 frame_budget=$(grep -v '^#' scripts/size-budget-frame | tr -d '[:space:]' | head -c 20)
 full_budget=$(grep -v '^#' scripts/size-budget-full | tr -d '[:space:]' | head -c 20)
 # The page is what index.html loads for the playground; a frame (?embed=1) loads the same CSS and
-# loader but its own module (ratelimit-frame*) instead of the page's. The log worker
+# loader but its own module (ratelimit-frame*) instead of the page's, and its own stylesheet
+# (embed-*.css, which index.html keeps in a <template> for frames only). The log worker
 # (ratelimit-logs*) is fetched only when a log is analysed, the embed builder
 # (ratelimit-embed*, embed-builder.js) only when the Embed panel opens, and the whole page
 # (ratelimit-full*: the multi-node view, Compare all, the panels, frames of any card; and the
@@ -50,7 +51,7 @@ while IFS= read -r f; do
   elif [[ "$(basename "$f")" == ratelimit-embed* || "$(basename "$f")" == embed-builder.js ]]; then
     embed=($((embed[0] + raw)) $((embed[1] + gz)) $((embed[2] + br)))
     module=embed
-  elif [[ "$(basename "$f")" == ratelimit-frame* ]]; then
+  elif [[ "$(basename "$f")" == ratelimit-frame* || "$(basename "$f")" == embed-*.css ]]; then
     frame=($((frame[0] + raw)) $((frame[1] + gz)) $((frame[2] + br)))
     module=frame
   elif [[ "$(basename "$f")" == ratelimit-full* || "$(basename "$f")" == cluster-*.css || "$(basename "$f")" == whole-*.css ]]; then

@@ -1,1 +1,1 @@
-var p=new URLSearchParams(location.search),d=document.documentElement,t=p.get("theme");if(p.get("embed")==="1"){d.classList.add("embed-link");if(t=="dark"||t=="light")d.setAttribute("data-theme",t)}
+var p=new URLSearchParams(location.search),d=document.documentElement,t=p.get("theme"),f;if(p.get("embed")==="1"){d.classList.add("embed-link");if(t=="dark"||t=="light")d.setAttribute("data-theme",t);if(f=document.getElementById("frame-parts"))document.head.append(document.importNode(f.content,!0))}

@@ -17,6 +17,14 @@ const parsed = document.readyState === "loading"
   ? new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }))
   : Promise.resolve();
 
+// A frame's own stylesheet, which first-paint.js adds for an embed link (index.html keeps it in a
+// <template>): a frame's module, either one, mounts once it has arrived.
+const frameStyled = new Promise((done) => {
+  const link = document.getElementById("frame-css");
+  if (!link || link.sheet) return done();
+  link.onload = link.onerror = done;
+});
+
 // Starts the whole page's module (ratelimit-full), its own stylesheets first; resolves once it
 // has mounted. A first module hands over to it with this (app::split::whole_page), so there is one copy
 // of how.
@@ -34,6 +42,7 @@ const startWhole = async () => {
   const module_or_path = fetch("{{base}}ratelimit-full_bg.wasm");
   const { default: init } = await import("{{base}}ratelimit-full.js");
   await styled;
+  await frameStyled;
   await parsed;
   const wasm = await init({ module_or_path });
   return wasm;
@@ -69,6 +78,7 @@ try {
       // One server's cards (ratelimit-frame).
       const module_or_path = fetch("{{base}}ratelimit-frame_bg.wasm");
       const { default: init } = await import("{{base}}ratelimit-frame.js");
+      await frameStyled;
       await parsed;
       started(await init({ module_or_path }));
       break;

@@ -43,6 +43,8 @@ class Minify(StepTest):
         for name in before:
             if name == "ratelimit-logs_loader.js":  # Trunk's one-line shim: esbuild adds a newline
                 self.assertLessEqual(after[name], before[name] + 1, name)
+            elif name == "first-paint.js":  # written minified: esbuild may find nothing to take out
+                self.assertLessEqual(after[name], before[name], name)
             else:
                 self.assertLess(after[name], before[name], name)
 
@@ -50,8 +52,8 @@ class Minify(StepTest):
         staging = self.minified
         html = read(os.path.join(staging, "index.html"))
         found = INTEGRITY.findall(html)
-        self.assertEqual(sorted(name.split("-")[0] for name, _ in found), ["cluster", "main", "share", "whole"],
-                         "the head's stylesheets and the whole page's in the <template>")
+        self.assertEqual(sorted(name.split("-")[0] for name, _ in found), ["cluster", "embed", "main", "share", "whole"],
+                         "the head's stylesheets, the whole page's and a frame's in their <template>s")
         for name, integrity in found:
             self.assertEqual(integrity, sri(os.path.join(staging, name)), name)
 

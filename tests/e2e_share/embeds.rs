@@ -95,6 +95,9 @@ pub async fn snippet_layout_and_two_frames() {
     // The Embed button: a sandboxed, titled, 600 × 400 frame of the current state, stacked over
     // a link to the full page around the still the CLI draws.
     let first = snippet(&client, base, &[]).await;
+    // The page (with the builder open) never fetches a frame's own stylesheet.
+    let frame_css = "return performance.getEntriesByType('resource').some(r => /embed-[0-9a-f]+\\.css/.test(r.name));";
+    assert_eq!(js(&client, frame_css).await, json!(false), "the page fetched embed.css");
     let page = Scenario::from_query("rate=8").expect("the page's scenario");
     let (title, still_file) = (frame_title(&page), still_name(&page, Nanos(0)));
     assert!(title.contains("Token bucket (") && title.ends_with("steady arrivals at 8 requests/s"), "{title}");
@@ -190,8 +193,9 @@ pub async fn snippet_layout_and_two_frames() {
         "the host did not size the second frame from its message: {h:?}"
     );
 
-    // Inside the frames: the chosen controls only; every stylesheet (SRI-checked: main and share;
-    // the whole page's own two stay in their <template>, unfetched) and every other asset loaded.
+    // Inside the frames: the chosen controls only; every stylesheet (SRI-checked: main, share and
+    // the frame's own embed.css, which first-paint.js added; the whole page's own two stay in their
+    // <template>, unfetched) and every other asset loaded.
     // The test's hook may not be in the frames: from here on, a listener records
     // errors and CSP violations in each (checked at the end), and the browser log covers their
     // console.
@@ -199,7 +203,7 @@ pub async fn snippet_layout_and_two_frames() {
     for (i, ranges) in frames.iter().enumerate() {
         client.enter_frame(i as u16).await.expect("enter the frame");
         let inside = js(&client, INSIDE).await;
-        let expected = json!({ "origin": server.at(""), "chrome": false, "ranges": ranges, "algo": i == 1, "styled": "grid", "sheets": [true, true], "failed": [] });
+        let expected = json!({ "origin": server.at(""), "chrome": false, "ranges": ranges, "algo": i == 1, "styled": "grid", "sheets": [true, true, true], "failed": [] });
         assert_eq!(inside, expected, "frame {i}");
         js(&client, FRAME_HOOK).await;
         client.enter_parent_frame().await.expect("back to the host");
