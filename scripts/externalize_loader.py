@@ -117,9 +117,10 @@ found = embed_css.findall(html)
 if len(found) != 1:
     fail(f"expected one embed-*.css link in index.html, found {found}")
 def frame_parts(link):
-    """The frame's stylesheet link, with the id the loader finds it by, in its template."""
+    """The frame's stylesheet link, with the id the loader finds it by, and its fallback script
+    (static/frame-fallback.js), in their template."""
     with_id = re.sub(r"/?>$", ' id="frame-css"/>', link.group(0))
-    return f'<template id="frame-parts">{with_id}</template>'
+    return f'<template id="frame-parts">{with_id}<script src="./frame-fallback.js"></script></template>'
 
 
 html = embed_css.sub(frame_parts, html, count=1)

@@ -40,9 +40,14 @@ while IFS= read -r f; do
   raw=$(stat -c %s "$f")
   gz=$(gzip -9 -c "$f" | wc -c)
   br=$(brotli -q 11 -c "$f" | wc -c)
-  # The host script is what a post loads beside its frames, never the page: shown, not summed.
+  # The host script is what a post loads beside its frames, never the page, and noscript.css
+  # what a browser with scripting off loads: shown, not summed.
   if [[ "$(basename "$f")" == embed.js ]]; then
     printf '%-44s %10d %10d %10d\n' "${f#"$dist"/} (a host page's, beside its frames)" "$raw" "$gz" "$br"
+    continue
+  fi
+  if [[ "$(basename "$f")" == noscript.css ]]; then
+    printf '%-44s %10d %10d %10d\n' "${f#"$dist"/} (with scripting off only)" "$raw" "$gz" "$br"
     continue
   fi
   if [[ "$(basename "$f")" == ratelimit-logs* ]]; then
@@ -51,7 +56,7 @@ while IFS= read -r f; do
   elif [[ "$(basename "$f")" == ratelimit-embed* || "$(basename "$f")" == embed-builder.js ]]; then
     embed=($((embed[0] + raw)) $((embed[1] + gz)) $((embed[2] + br)))
     module=embed
-  elif [[ "$(basename "$f")" == ratelimit-frame* || "$(basename "$f")" == embed-*.css ]]; then
+  elif [[ "$(basename "$f")" == ratelimit-frame* || "$(basename "$f")" == embed-*.css || "$(basename "$f")" == frame-fallback.js ]]; then
     frame=($((frame[0] + raw)) $((frame[1] + gz)) $((frame[2] + br)))
     module=frame
   elif [[ "$(basename "$f")" == ratelimit-full* || "$(basename "$f")" == cluster-*.css || "$(basename "$f")" == whole-*.css ]]; then

@@ -11,7 +11,9 @@
 //! - a post on another origin that directs its widget through `embed.js` (`e2e_share/host_api.rs`,
 //!   the same checks as in Chromium);
 //! - the snippet's sizing: two frames on a post at 1280 and at 375 px take the height their
-//!   content reports, so nothing is cut off and nothing scrolls inside them.
+//!   content reports, so nothing is cut off and nothing scrolls inside them;
+//! - the fallbacks (`e2e_share/fallbacks.rs`): a strict sandbox on a host without CORS, a frame
+//!   without scripts, a healthy frame out of view, a snippet without its script at 375 px.
 //!
 //! Screenshots of each view and of the post go to `target/screenshots/{firefox,webkit}-*.png`.
 //! These browsers have no "script on every new document", so the test server adds the error hook
@@ -22,6 +24,8 @@
 #[allow(dead_code)] // Chromium's console log is e2e's and e2e_share's
 #[path = "e2e/browser.rs"]
 mod browser;
+#[path = "e2e_share/fallbacks.rs"]
+mod fallbacks;
 #[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;
@@ -166,6 +170,10 @@ async fn a_reader_in(engine: Engine) {
     }
     let heights: Value = js(&client, "return [...document.querySelectorAll('iframe')].map(f => f.style.height);").await;
     assert!(heights.as_array().is_some_and(|h| h.len() == 2), "{heights}");
+
+    fallbacks::widgets_that_cannot_run_as_built(&client, &server).await;
+    save_png(&format!("{engine:?}-fallbacks.png").to_lowercase(), &client.screenshot().await.expect("screenshot"));
+    fallbacks::a_stripped_snippet_fits_a_phone(&client, &server).await;
     client.close().await.expect("close the WebDriver session");
 }
 

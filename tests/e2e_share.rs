@@ -14,6 +14,9 @@
 //!   sandboxed frames that run independently, report their height and pause out of view;
 //! - `e2e_share/hosts.rs`: a plain host without CORS serves the builder's previews and the
 //!   frames; a frame whose code is missing says why, and the snippet shows its still instead;
+//! - `e2e_share/fallbacks.rs`: a strict sandbox on a host without CORS, a frame without scripts,
+//!   a healthy frame out of view, a snippet without its script at 375 px (also in Firefox and
+//!   WebKit, e2e_engines); `e2e_share/slow_and_print.rs`: a frame on a slow link, and on paper;
 //! - `e2e_share/host_api.rs`: a post on another origin directs its widget through `embed.js`:
 //!   commands, events, a refused `set`, a scroll step;
 //! - `e2e_share/embed_cards.rs`: an embed of every card draws; `t=` lands on the CLI's counts at
@@ -34,6 +37,8 @@ mod embed_cards;
 mod embeds;
 #[path = "e2e_share/exports.rs"]
 mod exports;
+#[path = "e2e_share/fallbacks.rs"]
+mod fallbacks;
 #[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;
@@ -54,6 +59,8 @@ mod page;
 mod products;
 #[path = "e2e/server.rs"]
 mod server;
+#[path = "e2e_share/slow_and_print.rs"]
+mod slow_and_print;
 #[path = "e2e/stills.rs"]
 mod stills;
 
@@ -133,7 +140,7 @@ pub(crate) async fn save_element(client: &Client, selector: &str, name: &str) {
 }
 
 /// Standard base64 (CDP's screenshots) to bytes.
-fn base64(text: &str) -> Vec<u8> {
+pub(crate) fn base64(text: &str) -> Vec<u8> {
     let value = |c: u8| match c {
         b'A'..=b'Z' => c - b'A',
         b'a'..=b'z' => c - b'a' + 26,
@@ -209,4 +216,16 @@ fn a_post_on_another_origin_directs_its_widget_through_the_host_api() {
 #[test]
 fn an_embed_shows_any_card_at_any_moment_and_the_builder_previews_its_snippet() {
     one_browser_at_a_time(embed_cards::cards_moment_caption_theme_and_builder());
+}
+
+#[test]
+fn widgets_that_cannot_run_as_built_show_their_still_and_say_why_and_print_as_stills() {
+    one_browser_at_a_time(async {
+        let (server, _browser, client) = start().await;
+        // These checks size the window as a reader's browser would, not the emulated viewport.
+        cdp(&client, "Emulation.clearDeviceMetricsOverride", json!({})).await;
+        fallbacks::widgets_that_cannot_run_as_built(&client, &server).await;
+        fallbacks::a_stripped_snippet_fits_a_phone(&client, &server).await;
+        slow_and_print::a_slow_link_and_paper(&client, &server).await;
+    });
 }

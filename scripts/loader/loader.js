@@ -50,8 +50,11 @@ const startWhole = async () => {
 globalThis.rlpStartWhole = startWhole;
 
 // index.html's word for an app that did not start (style/main.css shows it after a few seconds),
-// in the body: looked up once the document is parsed.
+// in the body: looked up once the document is parsed. While this loader runs it is held back
+// (`booting` on <html>): a module still arriving on a slow link is not one that failed. One that
+// fails shows it at once, below, and marks <html> `failed` (a frame's fallback script reads it).
 const word = () => document.getElementById("boot-failed");
+document.documentElement.classList.add("booting");
 
 // Each module's wasm is fetched before its glue is imported, so the two download side by side:
 // wasm-bindgen's init takes the pending response (it awaits what it is given), and a reader on a
@@ -97,6 +100,7 @@ try {
 } catch (error) {
   // A module that cannot be fetched or started: the word shows at once, with the reason.
   await parsed;
+  document.documentElement.classList.replace("booting", "failed");
   const shown = word();
   if (shown) {
     shown.style.animation = "none";

@@ -263,7 +263,7 @@ const [loader] = process.argv.slice(1);
 const searches = fs.readFileSync(0, "utf8");  // a JSON list, on stdin
 const body = fs.readFileSync(loader, "utf8").replace(/\bimport\(/g, "__import(");
 globalThis.window = globalThis;
-globalThis.document = { getElementById: () => null, head: { append() {} } };
+globalThis.document = { getElementById: () => null, head: { append() {} }, documentElement: { classList: { add() {}, replace() {} } } };
 globalThis.dispatchEvent = () => true;
 globalThis.fetch = async (url) => ({ url });
 globalThis.CustomEvent = class CustomEvent { constructor(type, init) { this.type = type; this.detail = init && init.detail; } };

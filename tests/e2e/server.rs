@@ -51,6 +51,13 @@ impl StaticServer {
         })
     }
 
+    /// [`StaticServer::start`] as a host that ignores `_headers` altogether (GitHub Pages, a
+    /// plain `python3 -m http.server`): no CSP, no CORS, on an origin of its own.
+    #[allow(dead_code)] // the fallbacks' host is e2e_share's and e2e_engines'
+    pub fn start_plain(root: PathBuf) -> StaticServer {
+        StaticServer::serve(root, |_| false)
+    }
+
     /// Serves `root` with the headers of its `_headers` that `keep` keeps.
     fn serve(root: PathBuf, keep: fn(&str) -> bool) -> StaticServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the static server");
@@ -66,7 +73,7 @@ impl StaticServer {
             hook: Arc::new(Mutex::new(None)),
         };
         assert!(
-            server.headers.iter().any(|(k, _)| k == "Content-Security-Policy"),
+            headers_for_all(&text).iter().any(|(k, _)| k == "Content-Security-Policy"),
             "dist/_headers has no Content-Security-Policy for /*"
         );
         let site = Site {

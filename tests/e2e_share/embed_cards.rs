@@ -2,7 +2,7 @@
 //! multi-node) draws in an embed; `t=` opens on the counts the CLI's still gives for that moment,
 //! `autoplay=0` stays paused until Play or Step; Step back undoes a Step and Reset returns to `t=`; the caption is text, never markup; `theme=`
 //! overrides the reader's system. Then the Embed panel as a builder: the previews at 600 and
-//! 375 px load exactly the snippet's address, and the still command it shows runs.
+//! 343 px (a post on a 375 px phone) load exactly the snippet's address, and the still command it shows runs.
 
 use std::time::Duration;
 
@@ -176,13 +176,13 @@ pub async fn cards_moment_caption_theme_and_builder() {
     let snippet = snippet.as_str().expect("a snippet").to_string();
     let src =
         snippet.split("<iframe src=\"").nth(1).and_then(|s| s.split('"').next()).expect("a src").replace("&amp;", "&");
-    assert!(src.ends_with("&embed=1&controls=limit,window,rate&show=throughput,state&t=12.5&autoplay=0&caption=The%20seam%2C%20at%2012.5%20s"), "{src}");
+    assert!(src.ends_with("&embed=1&controls=limit,window,rate&show=throughput,state&t=12.5&autoplay=0&caption=The%20seam%2C%20at%2012.5%20s#embedded"), "{src}");
     let previews = js(
         &client,
         "return [...document.querySelectorAll('.embed-preview iframe')].map(f => [f.getAttribute('src'), f.width]);",
     )
     .await;
-    assert_eq!(previews, json!([[src, "600"], [src, "375"]]), "the previews load the snippet");
+    assert_eq!(previews, json!([[src, "600"], [src, "343"]]), "the previews load the snippet");
     super::page::full_page_screenshot(&client, "embed-builder.png", 1280).await;
     client.enter_frame(0).await.expect("the 600 px preview");
     wait_until(
@@ -223,7 +223,7 @@ pub async fn cards_moment_caption_theme_and_builder() {
     assert!(scroll.as_u64().unwrap_or(999) <= 375, "the builder scrolls sideways at 375 px: {scroll}");
     js(&client, "document.querySelector('#embed-panel').scrollIntoView();").await;
     save_png("embed-builder-375.png", &client.screenshot().await.expect("screenshot"));
-    js(&client, "document.querySelector('#embed-preview-375').scrollIntoView();").await;
+    js(&client, "document.querySelector('#embed-preview-343').scrollIntoView();").await;
     save_png("embed-builder-375-preview.png", &client.screenshot().await.expect("screenshot"));
     assert_clean(&client, "the builder").await;
     let _: Value = js(&client, "return null;").await;

@@ -74,18 +74,27 @@ pub(crate) async fn snippet(client: &Client, url: &str, toggle: &[&str]) -> Stri
     for key in toggle {
         click(client, &format!("#embed-with-{key}")).await;
     }
-    // The snippet's frame starts at the height the 600 px preview reports, once it has.
-    let sized = "(f => f && document.querySelector('#embed-snippet').value.includes('height=\"' + f.getAttribute('height') + '\"'))(document.querySelector('#embed-preview-600[data-measured=true]'))";
+    // The snippet's frame starts at the height the 600 px preview reports, once it has, with a rule
+    // through it and the phone preview's for hosts that strip scripts.
+    let sized = "document.querySelector('#embed-preview-343[data-measured=true]') && (f => f && document.querySelector('#embed-snippet').value.includes('height=\"' + f.getAttribute('height') + '\"'))(document.querySelector('#embed-preview-600[data-measured=true]'))";
     wait_until(client, sized, Duration::from_secs(15), "the preview reported its height").await;
     let value = js(client, "return document.querySelector('#embed-snippet').value;").await;
     value.as_str().expect("a snippet").to_string()
 }
 
-/// `snippet` with its frame's height attribute read out and replaced by `HEIGHT`.
+/// `snippet` with its frame's height attribute read out and replaced by `HEIGHT`, and its height
+/// rule for hosts that strip scripts (the heights at 600 and 343 px: `height_rule`) checked and
+/// replaced by `RULE`.
 fn without_height(snippet: &str) -> (u32, String) {
     let at = snippet.find(" height=\"").expect("a height") + " height=\"".len();
     let end = at + snippet[at..].find('"').expect("a closing quote");
-    (snippet[at..end].parse().expect("a number"), format!("{}HEIGHT{}", &snippet[..at], &snippet[end..]))
+    let height: u32 = snippet[at..end].parse().expect("a number");
+    let shape = format!("{}HEIGHT{}", &snippet[..at], &snippet[end..]);
+    let rule_at = shape.find("; height: max(").expect("a height rule");
+    let rule_end = rule_at + shape[rule_at..].find("))\"").expect("the rule's end") + 2;
+    let rule = &shape[rule_at..rule_end];
+    assert!(rule.starts_with(&format!("; height: max({height}px, min(")), "{rule}");
+    (height, format!("{}RULE{}", &shape[..rule_at], &shape[rule_end..]))
 }
 
 pub async fn snippet_layout_and_two_frames() {
@@ -107,7 +116,7 @@ pub async fn snippet_layout_and_two_frames() {
     assert_eq!(
         shape,
         format!(
-            "<div style=\"display: grid; max-width: 600px\">\n  <a href=\"{base}?rate=8\" style=\"grid-area: 1 / 1\"><img src=\"{still_file}\" alt=\"{title} (a still; open the live playground)\" width=\"600\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  <iframe src=\"{base}?rate=8&amp;embed=1&amp;controls=capacity,refill,rate&amp;show=throughput\" title=\"{title}\" width=\"600\" height=\"HEIGHT\" sandbox=\"{SANDBOX}\" loading=\"lazy\" data-ratelimit-playground style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>\n</div>\n{SIZER}"
+            "<div style=\"display: grid; max-width: 600px\">\n  <a href=\"{base}?rate=8\" style=\"grid-area: 1 / 1\"><img src=\"{still_file}\" alt=\"{title} (a still; open the live playground)\" width=\"600\" loading=\"lazy\" style=\"max-width: 100%; height: auto\"></a>\n  <iframe src=\"{base}?rate=8&amp;embed=1&amp;controls=capacity,refill,rate&amp;show=throughput#embedded\" title=\"{title}\" width=\"600\" height=\"HEIGHT\" sandbox=\"{SANDBOX}\" loading=\"lazy\" data-ratelimit-playground style=\"grid-area: 1 / 1; border: 0; width: 100%RULE\"></iframe>\n</div>\n{SIZER}"
         )
     );
     let second = snippet(&client, &format!("{base}?algo=fixed_window&rate=20"), &["limit", "window", "algo"]).await;
@@ -116,7 +125,9 @@ pub async fn snippet_layout_and_two_frames() {
     assert!(second.contains(&format!("title=\"{}\"", frame_title(&fixed))), "{second}");
     assert!(second.contains(&format!("<img src=\"{}\"", still_name(&fixed, Nanos(0)))), "{second}");
     assert!(
-        second.contains("?algo=fixed_window&amp;rate=20&amp;embed=1&amp;controls=algo,rate&amp;show=throughput\""),
+        second.contains(
+            "?algo=fixed_window&amp;rate=20&amp;embed=1&amp;controls=algo,rate&amp;show=throughput#embedded\""
+        ),
         "{second}"
     );
     // A product's own key travels into the frame: the builder (a module of its own, without

@@ -154,5 +154,9 @@ pub async fn a_post_directs_its_widget(client: &Client, server: &StaticServer) {
 
     // The older messages keep coming for posts already published.
     let legacy = js(&client, "return [...new Set(window.__legacy)].sort();").await;
-    assert_eq!(legacy, json!(["ratelimit-playground:height", "ratelimit-playground:status"]), "{legacy}");
+    assert_eq!(
+        legacy,
+        json!(["ratelimit-playground:height", "ratelimit-playground:loading", "ratelimit-playground:status"]),
+        "{legacy}"
+    );
 }

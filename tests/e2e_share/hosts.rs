@@ -62,7 +62,7 @@ pub async fn plain_hosts() {
     let snippet = super::embeds::snippet(&client, &plain.url, &[]).await;
     wait_until(
         &client,
-        "document.querySelector('#embed-preview-375[data-measured=true]')",
+        "document.querySelector('#embed-preview-343[data-measured=true]')",
         Duration::from_secs(15),
         "the 375 px preview reports its height",
     )

@@ -107,12 +107,20 @@ pub fn EmbedApp(
     let in_view = use_in_view(root);
     let seen = Signal::derive(move || visible.get() && in_view.get());
     pg.animate_while(seen);
+    // Once seen, its charts have been drawn: it prints itself (embed.css), not the snippet's still.
+    // (`seen` starts true until the observers first answer: their answer is what counts.)
+    let ever_seen = RwSignal::new(false);
+    Effect::new(move |answered: Option<()>| {
+        if seen.get() && answered.is_some() {
+            ever_seen.set(true);
+        }
+    });
     use_frame_messages(root, pg);
     use_host_api(pg, opened_at);
     let caption =
         (!frame.caption.is_empty()).then(|| view! { <p class="embed-caption" id="embed-caption">{frame.caption}</p> });
     view! {
-        <div class="embed" node_ref=root>
+        <div class="embed" node_ref=root data-seen=move || ever_seen.get().then_some("")>
             <EmbedBar playground=pg held=Signal::derive(move || !seen.get()) opened_at=opened_at />
             {notice}
             <EmbedCards playground=pg cards=cards card=card />

@@ -1,8 +1,10 @@
 //! The Embed panel, a builder: tick the cards and the controls the frame shows, set the moment it
-//! opens on, whether it plays, a caption and the theme; see it live at 600 px and at 375 px (the
-//! previews load exactly the snippet's address, and the snippet's frame starts at the height the
-//! 600 px one reports); copy the snippet (sandboxed to scripts, titled
-//! for screen readers, stacked over a linked still) and the command that draws the still.
+//! opens on, whether it plays, a caption, the theme, the title and the still's alt text; see it
+//! live at 600 px and as in a post on a 375 px phone (343 px; the previews load exactly the
+//! snippet's address, and the snippet's frame starts at the height the 600 px one reports, with a
+//! rule through both heights for hosts that strip its script); copy the snippet (sandboxed to
+//! scripts, titled for screen readers, stacked over a linked still) and the command that draws
+//! the still.
 //!
 //! It runs in a wasm module of its own, loaded when the panel is first opened
 //! ([`super::builder_host`] on the page, [`super::builder_module`] in the builder), and sees the
@@ -23,7 +25,7 @@ use crate::present::share::link::{
     embed_query, scenario_query, share_query, EmbedControl, Frame, LinkView, Theme, EMBED_CONTROLS, MAX_CAPTION,
     MAX_MOMENT_SECS, THEMES,
 };
-use crate::present::share::snippet::{frame_height, iframe, svg_command, FRAME_WIDTH};
+use crate::present::share::snippet::{frame_height, iframe, svg_command, FRAME_WIDTH, PHONE_FRAME};
 use crate::present::share::title::{frame_title, still_alt, still_name};
 use crate::sim::{Nanos, Scenario, TrafficShape};
 
@@ -102,7 +104,7 @@ fn Preview(
     });
     view! {
         <figure class="embed-preview">
-            <figcaption>{format!("{width} px")}</figcaption>
+            <figcaption>{if width == PHONE_FRAME { format!("{width} px: a post on a 375 px phone") } else { format!("{width} px") }}</figcaption>
             <iframe id=format!("embed-preview-{width}") node_ref=frame src=move || src.get() width=width
                 height=move || measured.get().unwrap_or_else(|| estimate.get())
                 data-measured=move || measured.get().is_some().to_string()
@@ -148,7 +150,9 @@ pub fn EmbedPanel(
     });
     let view_key = move || if cluster { LinkView::Cluster } else { LinkView::Single };
     let url = Memo::new(move |_| {
-        frame.with(|f| scenario.with(|sc| format!("{}?{}", page_base(), embed_query(sc, view_key(), f))))
+        // #embedded: with scripting off such a frame shows nothing, so the still under it shows
+        // (static/noscript.css).
+        frame.with(|f| scenario.with(|sc| format!("{}?{}#embedded", page_base(), embed_query(sc, view_key(), f))))
     });
     let height = Memo::new(move |_| {
         frame.with(|f| frame_height(&fit(&f.cards, cluster, server()).0, !f.controls.is_empty(), !f.caption.is_empty()))
@@ -158,8 +162,9 @@ pub fn EmbedPanel(
     let narrow = RwSignal::new(None::<u32>);
     let page = move || scenario.with(|sc| format!("{}?{}", page_base(), share_query(sc, view_key())));
     let snippet = Signal::derive(move || {
-        let h = measured.get().unwrap_or_else(|| height.get());
-        iframe(&url.get(), &title.get(), &alt.get(), h, &page(), &image.get())
+        let wide = measured.get().unwrap_or_else(|| height.get());
+        let narrow = narrow.get().unwrap_or(wide);
+        iframe(&url.get(), &title.get(), &alt.get(), (wide, narrow), &page(), &image.get())
     });
     let command = Signal::derive(move || {
         frame.with(|f| {
@@ -255,7 +260,7 @@ pub fn EmbedPanel(
             </label>
             <div class="embed-previews">
                 <Preview width=FRAME_WIDTH src=url estimate=height measured=measured />
-                <Preview width=375 src=url estimate=Signal::derive(move || height.get() + 60) measured=narrow />
+                <Preview width=PHONE_FRAME src=url estimate=Signal::derive(move || height.get() + 60) measured=narrow />
             </div>
             <label for="embed-snippet">"Paste this where the playground should appear"</label>
             <textarea id="embed-snippet" readonly rows="5" node_ref=field prop:value=move || snippet.get()

@@ -41,21 +41,54 @@ pub fn frame_height(cards: &[Card], controls: bool, caption: bool) -> u32 {
     rows + if controls { 70 } else { 0 } + if caption { 34 } else { 0 }
 }
 
-/// The snippet for an embed at `url` titled `title`, `height` px tall, over a link to `page`
-/// around `image` described by `alt` (the still the CLI draws; an empty `image` leaves the link
-/// and image out).
+/// The width of a frame in a post on a 375 px phone: the screen less 32 px of the post's margins.
+/// The builder's narrow preview shows it, and [`height_rule`] takes its height.
+pub const PHONE_FRAME: u32 = 375 - 32;
+
+/// The snippet's own height rule for a frame `wide` px tall at [`FRAME_WIDTH`] and `narrow` px at
+/// [`PHONE_FRAME`], for hosts that strip the snippet's script: `wide` where the viewport has room
+/// for the whole frame (a post's frame taken as the viewport less 32 px), `narrow` on any screen
+/// narrower than that (a widget rewraps in steps, so anything between could cut it off), and
+/// taller still, in proportion, on screens narrower than a 375 px phone. The script's measured
+/// heights replace it where it runs.
+///
+/// ```
+/// use ratelimit_playground::present::share::snippet::height_rule;
+/// assert_eq!(
+///     height_rule(400, 657),
+///     "; height: max(400px, min(657px, calc(400px + (632px - 100vw) * 1000)), calc(657px + (375px - 100vw) * 1))"
+/// );
+/// assert_eq!(height_rule(400, 400), "");
+/// ```
+pub fn height_rule(wide: u32, narrow: u32) -> String {
+    if narrow <= wide {
+        return String::new();
+    }
+    let slope = f64::from(narrow - wide) / f64::from(FRAME_WIDTH - PHONE_FRAME);
+    let slope = crate::sim::support::decimal::format_f64_trimmed(slope, 3);
+    let room = FRAME_WIDTH + 32;
+    let phone = PHONE_FRAME + 32;
+    format!(
+        "; height: max({wide}px, min({narrow}px, calc({wide}px + ({room}px - 100vw) * 1000)), calc({narrow}px + ({phone}px - 100vw) * {slope}))"
+    )
+}
+
+/// The snippet for an embed at `url` titled `title`, `heights.0` px tall at [`FRAME_WIDTH`] and
+/// `heights.1` at [`PHONE_FRAME`] ([`height_rule`]), over a link to `page` around `image` described by
+/// `alt` (the still the CLI draws; an empty `image` leaves the link and image out).
 ///
 /// ```
 /// use ratelimit_playground::present::share::snippet::iframe;
-/// let html = iframe("https://example.org/rl/?rate=8&embed=1", "A title", "A still", 400, "https://example.org/rl/?rate=8", "still.svg");
+/// let html = iframe("https://example.org/rl/?rate=8&embed=1", "A title", "A still", (400, 400), "https://example.org/rl/?rate=8", "still.svg");
 /// assert!(html.contains(r#"src="https://example.org/rl/?rate=8&amp;embed=1""#));
 /// assert!(html.contains(r#"sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox""#));
 /// assert!(html.contains(r#"title="A title""#));
 /// assert!(html.contains(r#"<a href="https://example.org/rl/?rate=8" style="grid-area: 1 / 1"><img src="still.svg""#));
 /// ```
-pub fn iframe(url: &str, title: &str, alt: &str, height: u32, page: &str, image: &str) -> String {
+pub fn iframe(url: &str, title: &str, alt: &str, heights: (u32, u32), page: &str, image: &str) -> String {
+    let (height, rule) = (heights.0, height_rule(heights.0, heights.1));
     let frame = format!(
-        "<iframe src=\"{}\" title=\"{}\" width=\"{FRAME_WIDTH}\" height=\"{height}\" sandbox=\"{SANDBOX}\" loading=\"lazy\" data-ratelimit-playground style=\"grid-area: 1 / 1; border: 0; width: 100%\"></iframe>",
+        "<iframe src=\"{}\" title=\"{}\" width=\"{FRAME_WIDTH}\" height=\"{height}\" sandbox=\"{SANDBOX}\" loading=\"lazy\" data-ratelimit-playground style=\"grid-area: 1 / 1; border: 0; width: 100%{rule}\"></iframe>",
         escape(url),
         escape(title)
     );
@@ -73,15 +106,21 @@ pub fn iframe(url: &str, title: &str, alt: &str, height: u32, page: &str, image:
     )
 }
 
-/// The snippet's few lines of script: each frame of the snippet (`data-ratelimit-playground`)
-/// takes the height its content reports (its `ratelimit-playground:height` messages, from that
-/// frame's window only, a number of px within reason), so at 375 px, where the content wraps
-/// taller, nothing is cut off. A frame stacked over its still that has said nothing 8 s after it
-/// loaded (its code did not load or run: it shows why) moves under the still, 12em tall, so the
-/// reader sees the picture and the reason; a frame that speaks later goes back over it. Where a
-/// host strips scripts, the frame keeps its estimated height. Several snippets on one page each
-/// add it; sizing or moving a frame twice is harmless.
-pub const SIZER: &str = "<script>(function(){var s=\"iframe[data-ratelimit-playground]\";addEventListener(\"message\",function(e){var d=e.data||{},h=+d.height,f=document.querySelectorAll(s),i;if(d.type!==\"ratelimit-playground:height\"||!(h>0&&h<2e4))return;for(i=0;i<f.length;i++)if(f[i].contentWindow===e.source){f[i].rlpSaid=1;if(f[i].style.gridRowStart)f[i].style.gridRow=\"1\";f[i].style.height=Math.ceil(h)+\"px\"}});document.querySelectorAll(s).forEach(function(f){f.addEventListener(\"load\",function(){setTimeout(function(){if(!f.rlpSaid&&f.style.gridRowStart){f.style.gridRow=\"2\";f.style.height=\"12em\"}},8e3)})})})()</script>";
+/// The snippet's few lines of script, for each frame of the snippet (`data-ratelimit-playground`),
+/// hearing only that frame's window:
+///
+/// - it takes the height its content reports (`ratelimit-playground:height`, a number of px
+///   within reason), so at 375 px, where the content wraps taller, nothing is cut off;
+/// - a frame stacked over its still that says it failed (`ratelimit-playground:failed`: its code
+///   did not load, or a sandbox keeps it from loading) moves under the still at once, as tall as
+///   its words (or 12em), so the reader sees the picture and the reason;
+/// - a frame that has said nothing at all 8 s after it loaded (not even that it is loading,
+///   `ratelimit-playground:loading`, which a frame says first: a slow or unseen frame is not a dead
+///   one) moves under the still the same way; a frame that reports a height later goes back over it.
+///
+/// Where a host strips scripts the frame keeps the snippet's own size rules. Several snippets on
+/// one page each add it; sizing or moving a frame twice is harmless.
+pub const SIZER: &str = "<script>(function(){var s=\"iframe[data-ratelimit-playground]\";addEventListener(\"message\",function(e){var d=e.data||{},t=String(d.type),h=+d.height,k=h>0&&h<2e4,f=document.querySelectorAll(s),i,g;if(t.indexOf(\"ratelimit-playground:\"))return;for(i=0;i<f.length;i++)if(f[i].contentWindow===e.source){g=f[i].style;f[i].rlpSaid=1;if(t==\"ratelimit-playground:failed\"){if(g.gridRowStart){g.gridRow=\"2\";g.height=k?Math.ceil(h)+\"px\":\"12em\"}}else if(t==\"ratelimit-playground:height\"&&k){if(g.gridRowStart)g.gridRow=\"1\";g.height=Math.ceil(h)+\"px\"}}});document.querySelectorAll(s).forEach(function(f){f.addEventListener(\"load\",function(){setTimeout(function(){if(!f.rlpSaid&&f.style.gridRowStart){f.style.gridRow=\"2\";f.style.height=\"12em\"}},8e3)})})})()</script>";
 
 /// Quotes `s` for a POSIX shell: in single quotes, with each `'` closed, escaped and reopened.
 fn shell_quote(s: &str) -> String {
@@ -127,14 +166,18 @@ mod tests {
 
     #[test]
     fn titles_and_urls_are_escaped() {
-        let html = iframe("https://x.test/?a=1&b=\"2\"", "<b>", "", 400, "https://x.test/?a=1", "");
+        let html = iframe("https://x.test/?a=1&b=\"2\"", "<b>", "", (400, 400), "https://x.test/?a=1", "");
         assert!(html.contains("src=\"https://x.test/?a=1&amp;b=&quot;2&quot;\""), "{html}");
         assert!(html.contains("title=\"&lt;b&gt;\""), "{html}");
         assert!(html.starts_with("<iframe ") && html.ends_with(&format!("></iframe>\n{SIZER}")), "{html}");
-        let stacked = iframe("https://x.test/?e=1", "t", "<i>", 400, "https://x.test/?a=1&b=2", "a \"b\".svg");
+        let stacked = iframe("https://x.test/?e=1", "t", "<i>", (400, 500), "https://x.test/?a=1&b=2", "a \"b\".svg");
         assert!(stacked.contains("<a href=\"https://x.test/?a=1&amp;b=2\""), "{stacked}");
         assert!(stacked.contains("<img src=\"a &quot;b&quot;.svg\" alt=\"&lt;i&gt;\""), "{stacked}");
         assert!(stacked.ends_with(&format!("></iframe>\n</div>\n{SIZER}")), "{stacked}");
+        assert!(
+            stacked.contains("width: 100%; height: max(400px, min(500px, calc(400px + (632px - 100vw) * 1000)), calc(500px + (375px - 100vw) * 0.389))\""),
+            "{stacked}"
+        );
     }
 
     #[test]
