@@ -23,11 +23,12 @@ async fn header(client: &Client, id: &str) -> Value {
     js(client, &HEADER.replace("ID", &format!("'{id}'"))).await
 }
 
-/// A frame bar's buttons: their text and where they are, in the first element `selector` names.
+/// A frame bar's buttons: their text as shown (the first paint's Play/Pause button holds both
+/// words and shows one) and where they are, in the first element `selector` names.
 async fn bar_buttons(client: &Client, selector: &str) -> Value {
     let script = "const b = document.querySelector(SEL); if (!b) return null; \
         return [...b.querySelectorAll('.embed-head button')].map(e => { const r = e.getBoundingClientRect(); \
-        return [e.textContent.trim(), Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; });";
+        return [e.innerText.trim(), Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; });";
     js(client, &script.replace("SEL", &format!("'{selector}'"))).await
 }
 
