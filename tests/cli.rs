@@ -153,6 +153,13 @@ fn an_embeds_still_draws_the_cards_at_the_moment_and_bad_flags_are_named() {
     let (a, b) = (sim(&q), sim(&q));
     assert_eq!(a.stdout, b.stdout);
     assert!(String::from_utf8_lossy(&a.stdout).contains("t = 3.000 s"));
+    // --scale 2: twice as large, the same drawing.
+    let sharp = sim(&[&q[..], &["--scale", "2"]].concat());
+    let sharp = String::from_utf8(sharp.stdout).unwrap();
+    let one = String::from_utf8_lossy(&a.stdout);
+    let height = one.split("height=\"").nth(1).and_then(|h| h.split('"').next()).unwrap().parse::<u32>().unwrap();
+    assert!(sharp.starts_with(&format!("<svg width=\"1200\" height=\"{}\" viewBox=\"0 0 600 {height}\"", 2 * height)));
+    assert_eq!(sharp.split_once('>').unwrap().1, one.split_once('>').unwrap().1, "the same drawing");
     for (args, message) in [
         (vec!["--format", "svg", "--show", "throughput,chart"], "--show: 'chart' is not a card; known: throughput"),
         (vec!["--format", "svg", "--show", ""], "--show: name at least one card"),
@@ -164,12 +171,13 @@ fn an_embeds_still_draws_the_cards_at_the_moment_and_bad_flags_are_named() {
         (vec!["--show", "state"], "--show and --at draw an embed's still: use them with --format svg"),
         (
             vec!["--format", "svg", "--at", "3"],
-            "--at, --theme and --caption describe an embed's still: give the cards with --show",
+            "--at, --theme, --caption and --scale describe an embed's still: give the cards with --show",
         ),
         (
             vec!["--format", "svg", "--caption", "Hi"],
-            "--at, --theme and --caption describe an embed's still: give the cards with --show",
+            "--at, --theme, --caption and --scale describe an embed's still: give the cards with --show",
         ),
+        (vec!["--format", "svg", "--show", "state", "--scale", "5"], "--scale: '5' is not a whole number from 1 to 4"),
         (
             vec!["--format", "svg", "--show", "state", "--theme", "sepia"],
             "--theme: 'sepia' is not one of auto, light, dark",

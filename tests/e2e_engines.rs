@@ -43,20 +43,11 @@ use std::time::Duration;
 
 use browser::{Browser, Engine};
 use fantoccini::Client;
+pub(crate) use harness::cli;
 use harness::{dist_dir, one_browser_at_a_time, ERROR_HOOK};
 use page::{js, wait_until, PIXELS_OF};
 use serde_json::{json, Value};
 use server::StaticServer;
-
-/// Runs `ratelimit-sim` with `args` and returns what it printed (it must succeed).
-pub(crate) fn cli(args: &[&str]) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
-        .args(args)
-        .output()
-        .expect("ratelimit-sim runs");
-    assert!(out.status.success(), "ratelimit-sim {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
 
 /// Saves PNG bytes as `target/screenshots/NAME`, to look at.
 fn save_png(name: &str, png: &[u8]) {

@@ -73,7 +73,7 @@ use page::{cdp, click, js, viewport, wait_until};
 use serde_json::{json, Value};
 use server::StaticServer;
 
-pub(crate) use harness::{launch, one_browser_at_a_time, ERROR_HOOK as HOOK};
+pub(crate) use harness::{cli, launch, one_browser_at_a_time, ERROR_HOOK as HOOK};
 
 /// A server for `dist/`, a browser and a session with the hook installed, at 1280×800.
 pub(crate) async fn start() -> (StaticServer, Browser, Client) {
@@ -115,16 +115,6 @@ pub(crate) async fn assert_clean(client: &Client, what: &str) {
     let logs = client.issue_cmd(BrowserLog).await.expect("read the browser log");
     let severe: Vec<&Value> = logs.as_array().into_iter().flatten().filter(|e| e["level"] == "SEVERE").collect();
     assert!(severe.is_empty(), "{what}: severe browser log entries: {severe:?}");
-}
-
-/// Runs `ratelimit-sim` with `args` and returns what it printed (it must succeed).
-pub(crate) fn cli(args: &[&str]) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
-        .args(args)
-        .output()
-        .expect("ratelimit-sim runs");
-    assert!(out.status.success(), "ratelimit-sim {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("UTF-8 output")
 }
 
 /// Saves a PNG of the element matching `selector`, whole even where it is taller than the

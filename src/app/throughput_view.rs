@@ -9,8 +9,7 @@ use super::plot_canvas::{follow_legend, PlotCanvas};
 use crate::chart::canvas::Layers;
 use crate::chart::throughput::{draw_throughput_data, throughput_axes, throughput_legend};
 use crate::present::chart_data::{self, THROUGHPUT_SECONDS};
-use crate::present::units::format_secs;
-use crate::sim::support::decimal::format_f64;
+use crate::present::seam::{seam_callout, SeamCallout};
 
 /// The throughput card.
 #[component]
@@ -35,25 +34,13 @@ pub fn ThroughputChart(
         pg.snapshot.with(|s| s.main().filter(|c| c.over_limit()).map(|c| (c.peak, c.limit, c.seam)))
     });
     let callout = move || {
-        over.get().map(|((n, at), limit, seam)| {
-            let window = pg.scenario.with(|s| format_secs(s.effective_window().as_secs_f64()));
-            let across = match seam {
-                // The two windows at the seam, each within its limit, as the chart shades them.
-                Some(s) => format!(
-                    " — {n} requests admitted within {window} (limit {limit} per window): {} at the end of the window that closes at t = {b}, {} at the start of the next, each window within its limit.",
-                    s.before,
-                    s.after,
-                    b = format_secs(s.boundary.as_secs_f64()),
-                ),
-                None => format!(
-                    " — {n} requests admitted within one {window} window (limit {limit}), across the boundary before t = {}.",
-                    format_secs(at.as_secs_f64())
-                ),
-            };
+        over.get().map(|(peak, limit, seam)| {
+            let SeamCallout { head, rest } =
+                seam_callout(peak, limit, seam, pg.scenario.with(|s| s.effective_window()));
             view! {
                 <p class="callout" id="seam-callout" role="status">
-                    <strong>{format!("{}× the limit", format_f64(n as f64 / limit as f64, 0))}</strong>
-                    {across}
+                    <strong>{head}</strong>
+                    {rest}
                 </p>
             }
         })

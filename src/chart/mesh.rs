@@ -138,9 +138,12 @@ fn draw_top<DB: DrawingBackend>(
     style: &ChartStyle,
 ) -> Result<Top, DrawingAreaErrorKind<DB::ErrorType>> {
     root.fill(&style.theme.background)?;
-    let legend_height = if axes.legend.is_empty() { style.px(6.0) } else { style.px(28.0) };
+    let key_font = font(12.5 * style.scale).color(&style.theme.text).pos(Pos::new(HPos::Left, VPos::Center));
+    let places = legend_places(root, &axes.legend, &key_font, style)?;
+    let rows = places.last().map_or(0, |&(_, row)| row + 1);
+    let legend_height = if rows == 0 { style.px(6.0) } else { style.px(28.0) + (rows - 1) * style.px(20.0) };
     let (legend_area, _) = root.split_vertically(legend_height);
-    draw_legend(&legend_area, &axes.legend, style)?;
+    draw_legend(&legend_area, &axes.legend, &places, &key_font, style)?;
     let (font_size, y_area, x_area) = if axes.compact { (10.5, 34.0, 22.0) } else { (12.0, 48.0, 26.0) };
     let x_area = x_area + if axes.x_title.is_some() { 16.0 } else { 0.0 };
     let label_font = font(font_size * style.scale).color(&style.theme.text);
@@ -159,16 +162,40 @@ fn key_pixels(range: &Range<f64>, count: usize, pixels: (i32, i32)) -> Vec<(i32,
 }
 
 /// The legend: each key's line sample and label, left to right along the top of `area`.
+/// Where each legend key starts, `(x, row)`: side by side, on a new row where the next would
+/// run past the area's right edge. Only the stills and the CLI's SVG draw a legend on the chart
+/// (the page writes its legends in HTML), so a wasm build keeps one row and leaves the rest out.
+fn legend_places<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    keys: &[Key],
+    font: &TextStyle<'static>,
+    style: &ChartStyle,
+) -> Result<Vec<(i32, i32)>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let (width, _) = area.dim_in_pixel();
+    let (start, mut x, mut row) = (style.px(52.0), style.px(52.0), 0);
+    let mut places = Vec::with_capacity(keys.len());
+    for key in keys {
+        let (w, _) = area.estimate_text_size(key.label, font)?;
+        let item = style.px(30.0) + w as i32;
+        if cfg!(not(target_arch = "wasm32")) && x > start && x + item > width as i32 {
+            (x, row) = (start, row + 1);
+        }
+        places.push((x, row));
+        x += item + style.px(22.0);
+    }
+    Ok(places)
+}
+
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     keys: &[Key],
+    places: &[(i32, i32)],
+    font: &TextStyle<'static>,
     style: &ChartStyle,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let t = &style.theme;
-    let font = font(12.5 * style.scale).color(&t.text).pos(Pos::new(HPos::Left, VPos::Center));
-    let y = style.px(14.0);
-    let mut x = style.px(52.0);
-    for key in keys {
+    for (key, &(x, row)) in keys.iter().zip(places) {
+        let y = style.px(14.0) + row * style.px(20.0);
         let colour = key.ink.colour(t).stroke_width(style.stroke(2.5));
         let (on, period) = match key.dash {
             Dash::Solid => (24.0, 24.0),
@@ -182,8 +209,6 @@ fn draw_legend<DB: DrawingBackend>(
             a += period;
         }
         area.draw(&Text::new(key.label, (x + style.px(30.0), y), font.clone()))?;
-        let (w, _) = area.estimate_text_size(key.label, &font)?;
-        x += style.px(30.0) + w as i32 + style.px(22.0);
     }
     Ok(())
 }
@@ -313,8 +338,9 @@ mod tests {
         {
             for compact in [false, true] {
                 for x_title in [None, Some("seconds since the start")] {
+                    // (At 160 px the legend takes two rows: 120 px leave a plot under them.)
                     for (w, h, scale) in
-                        [(640, 300, 1.0), (343, 200, 2.0), (600, 400, 1.5), (220, 110, 1.0), (160, 90, 1.0)]
+                        [(640, 300, 1.0), (343, 200, 2.0), (600, 400, 1.5), (220, 110, 1.0), (160, 120, 1.0)]
                     {
                         let legend = if compact { Vec::new() } else { base.legend.clone() };
                         let axes = Axes { x: x.clone(), y: y.clone(), x_title, legend, compact, ..base.clone() };

@@ -18,6 +18,7 @@ pub mod log_report;
 pub mod modules;
 pub mod options;
 pub mod runner;
+pub mod seam;
 pub mod server;
 pub mod share;
 pub mod snapshot;

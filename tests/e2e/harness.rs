@@ -91,3 +91,13 @@ pub async fn script_ms_per_frame(client: &Client, ms: u64) -> (f64, u64) {
     let script = metric(&after, "ScriptDuration").unwrap_or(0.0) - metric(&before, "ScriptDuration").unwrap_or(0.0);
     (script * 1000.0 / frames as f64, frames)
 }
+
+/// Runs `ratelimit-sim` with `args` and returns what it printed (it must succeed).
+pub fn cli(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ratelimit-sim"))
+        .args(args)
+        .output()
+        .expect("ratelimit-sim runs");
+    assert!(out.status.success(), "ratelimit-sim {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}

@@ -11,6 +11,7 @@
 pub(crate) mod code_view;
 mod controls;
 pub(crate) mod failures_view;
+mod key_view;
 mod kong_controls;
 mod layered;
 mod mode;

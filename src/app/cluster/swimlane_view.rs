@@ -4,10 +4,12 @@
 
 use leptos::prelude::*;
 
+use super::key_view::key_item;
 use super::layered::{LayeredCanvas, Painter, Writer};
 use crate::app::playground::Playground;
 use crate::chart::cluster::swimlane::span_for;
 use crate::chart::cluster::swimlane_draw::{draw_swimlane, draw_swimlane_labels};
+use crate::present::cluster::keys::swimlane_key;
 use crate::present::cluster::pictures::swimlane;
 use crate::present::units::format_secs;
 use crate::sim::StoreMode;
@@ -58,36 +60,7 @@ pub fn SwimlaneCard(
             <LayeredCanvas id="swimlane" label=label height=Signal::derive(move || 90 + 16 * nodes.get())
                 redraw=redraw labels=Signal::derive(move || u64::from(nodes.get())) paint=paint write=write />
             <p class="swimlane-key" aria-hidden="true">
-                {move || match store.get() {
-                    StoreMode::Race => view! {
-                        <span>"● GET"</span>
-                        <span>"■ SET"</span>
-                        <span class="key-rejected">"■ a SET that overwrote…"</span>
-                        <span class="key-rejected">"□ …this node's update"</span>
-                        <span class="key-rejected">"◯ two GETs of the same value"</span>
-                    }.into_any(),
-                    StoreMode::Atomic => view! {
-                        <span class="key-admitted">"◆ script admitted"</span>
-                        <span class="key-rejected">"◆ script rejected"</span>
-                        <span>"one at a time at the store"</span>
-                    }.into_any(),
-                    StoreMode::Async => view! { <span>"▲ increment (the node did not wait for it)"</span> }.into_any(),
-                    StoreMode::ReplicaRead => view! {
-                        <span>"● GET from the replica"</span>
-                        <span>"▲ increment at the primary (no wait)"</span>
-                    }.into_any(),
-                    StoreMode::Sync => view! {
-                        <span class="key-admitted">"◆ INCR, then under the limit"</span>
-                        <span class="key-rejected">"◆ INCR, at the limit"</span>
-                        <span>"▲ a node's sync (INCRBY)"</span>
-                    }.into_any(),
-                    StoreMode::Local => view! { <span>"No store: each node decides alone."</span> }.into_any(),
-                }}
-                <Show when=move || failover.get()>
-                    <span class="key-rejected">"┆ failover · ◯ a write it lost"</span>
-                </Show>
-                <span class="key-admitted">"▮ 200"</span>
-                <span class="key-rejected">"✕ 429"</span>
+                {move || swimlane_key(store.get(), failover.get()).into_iter().map(key_item).collect_view()}
                 <span class="key-time">{move || format!("← {} · now →", format_secs(span.get()))}</span>
             </p>
             <p class="lost-count" id="lost-in-view" role="status">

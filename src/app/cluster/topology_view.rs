@@ -4,9 +4,11 @@
 
 use leptos::prelude::*;
 
+use super::key_view::key_item;
 use super::layered::{LayeredCanvas, Painter, Writer};
 use crate::app::playground::Playground;
 use crate::chart::cluster::topology_draw::{draw_topology, draw_topology_labels, TopologyLabels};
+use crate::present::cluster::keys::topology_key;
 use crate::present::cluster::pictures::picture;
 use crate::sim::StoreMode;
 
@@ -69,14 +71,7 @@ pub fn TopologyCard(
             <LayeredCanvas id="topology" label=label height=Signal::derive(move || 150 + 14 * nodes.get())
                 redraw=redraw labels=labels paint=paint write=write />
             <p class="topology-key" aria-hidden="true">
-                <span class="key-in">"○ on its way in"</span>
-                <span class="key-admitted">"● admitted"</span>
-                <span class="key-rejected">"✕ rejected (429)"</span>
-                <span class="key-op">"• store operation"</span>
-                <span class="key-quota">"▬ quota left"</span>
-                <Show when=move || sc.with(|s| s.outage.is_some())>
-                    <span class="key-lost">"◯ sent to a store that is down"</span>
-                </Show>
+                {move || topology_key(sc.with(|s| s.outage.is_some())).into_iter().map(key_item).collect_view()}
             </p>
         </figure>
     }

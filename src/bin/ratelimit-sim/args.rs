@@ -19,7 +19,7 @@ const MAX_SAMPLE_MINUTES: u64 = 10_080;
 const USAGE: &str = "\
 usage: ratelimit-sim --query QUERY [--trace FILE] [--format json|csv|svg|decisions|products] [--out FILE]
        ratelimit-sim --query QUERY --format svg --show CARDS [--at SECONDS] [--theme T]
-                     [--caption TEXT] [--out FILE]
+                     [--caption TEXT] [--scale N] [--out FILE]
        ratelimit-sim --query QUERY --log FILE [--log-format F] [--key K] [--format json|csv] [--out FILE]
                      [--scope global|instance|field:NAME [--instances N] [--placement P]]
        ratelimit-sim --query QUERY --log FILE --sweep [--target-keys PCT] [--latency-objective MS]
@@ -55,6 +55,8 @@ Runs a rate-limiting scenario to completion, exactly and deterministically.
   --theme T       the still's theme, like an embed's theme=: auto (default: light, and dark
                   where the reader's system is dark), light or dark
   --caption TEXT  the embed's caption, under the cards (plain text, up to 200 characters)
+  --scale N       the still's size as N times 600 px wide (1 to 4; default 1), the same drawing:
+                  for a site that turns it into a picture, a sharp one
   --log FILE      shadow mode: replay an access log ('-' reads stdin; gzip is read as it is)
                   through the policy, one limiter per key, and report who would have got a
                   429 (give --log again for each file of a rotated set or of each server: they
@@ -146,6 +148,8 @@ pub struct Args {
     pub theme: Option<Theme>,
     /// `--caption`: the still's caption.
     pub caption: Option<String>,
+    /// `--scale`: the still's size as a multiple of 600 px.
+    pub scale: Option<u32>,
     /// `--log` (repeated): the access logs to replay in shadow mode, merged by time.
     pub log: Vec<String>,
     /// `--log-format`.
@@ -175,6 +179,7 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
         at: None,
         theme: None,
         caption: None,
+        scale: None,
         log: Vec::new(),
         log_format: None,
         key: None,
@@ -291,6 +296,13 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
                 }
                 args.caption = Some(text);
             }
+            "--scale" => {
+                let text = value("--scale")?;
+                match text.parse::<u32>() {
+                    Ok(n) if (1..=4).contains(&n) => args.scale = Some(n),
+                    _ => return Err(format!("--scale: '{text}' is not a whole number from 1 to 4")),
+                }
+            }
             "--at" => {
                 let text = value("--at")?;
                 match text.parse::<f64>() {
@@ -306,8 +318,10 @@ pub fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, 
     if (args.show.is_some() || args.at.is_some()) && args.format != Format::Svg {
         return Err("--show and --at draw an embed's still: use them with --format svg".into());
     }
-    if (args.at.is_some() || args.theme.is_some() || args.caption.is_some()) && args.show.is_none() {
-        return Err("--at, --theme and --caption describe an embed's still: give the cards with --show".into());
+    if (args.at.is_some() || args.theme.is_some() || args.caption.is_some() || args.scale.is_some())
+        && args.show.is_none()
+    {
+        return Err("--at, --theme, --caption and --scale describe an embed's still: give the cards with --show".into());
     }
     match (&mut args.sample, minutes) {
         (Some(sample), Some(m)) => sample.1 = m,

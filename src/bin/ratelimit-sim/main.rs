@@ -12,6 +12,8 @@ use ratelimit_playground::chart::svg;
 use ratelimit_playground::present::share::link::MAX_MOMENT_SECS;
 #[cfg(not(target_arch = "wasm32"))]
 use ratelimit_playground::present::share::still::still_svg;
+#[cfg(not(target_arch = "wasm32"))]
+use ratelimit_playground::present::share::still_look::scaled;
 use ratelimit_playground::production;
 use ratelimit_playground::sim::products::ALGO_NAMES;
 use ratelimit_playground::sim::query::pairs;
@@ -99,7 +101,9 @@ fn run(args: Args) -> Result<(), String> {
         Format::Svg if args.show.is_some() => {
             let at = args.at.unwrap_or(sc.duration.min(Nanos::from_secs(MAX_MOMENT_SECS)));
             let caption = args.caption.as_deref().unwrap_or_default();
-            still_svg(&sc, args.show.as_deref().unwrap_or_default(), at, args.theme.unwrap_or_default(), caption)?
+            let still =
+                still_svg(&sc, args.show.as_deref().unwrap_or_default(), at, args.theme.unwrap_or_default(), caption)?;
+            scaled(&still, args.scale.unwrap_or(1))
         }
         #[cfg(not(target_arch = "wasm32"))]
         Format::Svg => {

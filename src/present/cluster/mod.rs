@@ -6,6 +6,7 @@
 pub mod choices;
 pub mod code;
 pub mod failures;
+pub mod keys;
 pub mod measured;
 pub mod modes;
 pub mod outage;

@@ -19,6 +19,7 @@ use crate::chart::throughput::{draw_throughput, ThroughputWindow};
 use crate::present::chart_data::{self, MINI_SECONDS, THROUGHPUT_SECONDS};
 use crate::present::cluster::choices::short_name;
 use crate::present::cluster::code::node_code;
+use crate::present::cluster::keys::{swimlane_key, topology_key};
 use crate::present::cluster::modes::compare_modes;
 use crate::present::cluster::outage::{summary, OutageReport};
 use crate::present::cluster::pictures::{picture, swimlane};
@@ -27,11 +28,13 @@ use crate::present::cluster::readout::{format_latency, ClusterReadout};
 use crate::present::cluster::sweep::{run_sweep, SWEEP_NODES, SWEEP_RTTS_MS};
 use crate::present::options::algorithm_label;
 use crate::present::runner::Runner;
+use crate::present::seam::seam_callout;
 use crate::present::share::cards::{fit, full_rows, Card};
 use crate::present::share::frame::Theme;
 use crate::present::share::snippet::FRAME_WIDTH;
-use crate::present::share::still_look::{drawing_style, follow_scheme, wrap};
-use crate::present::snapshot::status_line;
+use crate::present::share::still_look::{asked_font_sizes, chart_scale, drawing_style, follow_scheme, wrap};
+use crate::present::share::title::scenario_line;
+use crate::present::snapshot::{status_line, Column};
 use crate::present::units::{clock_text, format_percent, group_thousands};
 use crate::sim::{Nanos, Scenario, Simulation};
 
@@ -43,13 +46,37 @@ const LINE: u32 = 18;
 const GAP: u32 = 8;
 /// Characters in a line of the caption (13 px text across 600 px).
 const CAPTION_CHARS: usize = 80;
+/// Characters in a line of the heading (14 px text across 600 px).
+const HEADING_CHARS: usize = 74;
 
 /// What one card draws: a chart, or lines of text.
 enum Body {
-    /// Drawn by the page's chart code into an area this tall.
-    Chart(u32),
+    /// Drawn by the page's chart code into an area `height` tall, with lines of text above it
+    /// (the seam's callout) and below it (a picture's key), as the card shows them.
+    Chart {
+        /// The chart's height, px.
+        height: u32,
+        /// Lines above the chart.
+        above: Vec<String>,
+        /// Lines below the chart.
+        below: Vec<String>,
+    },
     /// Text lines.
     Text(Vec<String>),
+}
+
+/// A chart `height` px tall, with nothing above or below it.
+fn chart(height: u32) -> Body {
+    Body::Chart { height, above: Vec::new(), below: Vec::new() }
+}
+
+/// Characters in a line of a card's text (12 px across 600 px).
+const CARD_CHARS: usize = 84;
+
+/// A key's items in lines of at most [`CARD_CHARS`], three spaces between items.
+fn key_lines(key: &[crate::present::cluster::keys::KeyItem]) -> Vec<String> {
+    let joined: Vec<String> = key.iter().map(|(words, _)| words.replace(' ', "\u{a0}")).collect();
+    wrap(&joined.join("   "), CARD_CHARS).into_iter().map(|l| l.replace('\u{a0}', " ")).collect()
 }
 
 /// The still of `cards` (fitted to the scenario as the embed fits them) at simulated time `at`,
@@ -62,7 +89,16 @@ pub fn still_svg(sc: &Scenario, cards: &[Card], at: Nanos, theme: Theme, caption
     let sim = runner.sims().first().ok_or("the scenario runs no simulation")?;
     let bodies: Vec<(Card, Body)> = cards.iter().map(|&c| (c, body(c, &runner, sim))).collect();
     let rows = rows(&bodies);
-    let head = TITLE + GAP;
+    // What it shows (the limiter, the traffic, the nodes and store), then the moment's counts.
+    let mut heading = wrap(&scenario_line(sc), HEADING_CHARS);
+    heading.push(format!(
+        "{} · {} requests, {} admitted, {} rejected",
+        clock_text(sim.now().as_secs_f64(), false),
+        group_thousands(sim.metrics().totals.requests),
+        group_thousands(sim.metrics().totals.admitted),
+        group_thousands(sim.metrics().totals.rejected),
+    ));
+    let head = (heading.len() as u32 - 1) * LINE + TITLE + GAP;
     let caption = if caption.trim().is_empty() { Vec::new() } else { wrap(caption.trim(), CAPTION_CHARS) };
     let below = if caption.is_empty() { 0 } else { caption.len() as u32 * LINE + GAP };
     let height = head + rows.iter().map(|r| row_height(&bodies, r) + GAP).sum::<u32>() + below;
@@ -71,15 +107,9 @@ pub fn still_svg(sc: &Scenario, cards: &[Card], at: Nanos, theme: Theme, caption
         let root = SVGBackend::with_string(&mut out, (FRAME_WIDTH, height)).into_drawing_area();
         let style = drawing_style(theme);
         root.fill(&style.theme.background).map_err(|e| e.to_string())?;
-        let title = format!(
-            "{} · {} · {} requests, {} admitted, {} rejected",
-            algorithm_label(sc.algo),
-            clock_text(sim.now().as_secs_f64(), false),
-            group_thousands(sim.metrics().totals.requests),
-            group_thousands(sim.metrics().totals.admitted),
-            group_thousands(sim.metrics().totals.rejected),
-        );
-        text(&root, &title, 8, 6, 14, &style)?;
+        for (i, line) in heading.iter().enumerate() {
+            text(&root, line, 8, 6 + (i as u32 * LINE) as i32, 14, &style)?;
+        }
         let mut y = head;
         for row in &rows {
             let h = row_height(&bodies, row);
@@ -96,7 +126,7 @@ pub fn still_svg(sc: &Scenario, cards: &[Card], at: Nanos, theme: Theme, caption
         }
         root.present().map_err(|e| e.to_string())?;
     }
-    Ok(follow_scheme(&out, theme))
+    Ok(follow_scheme(&asked_font_sizes(&out), theme))
 }
 
 /// Rows of card indices, as the embed's grid lays them out ([`full_rows`]).
@@ -117,7 +147,7 @@ fn rows(bodies: &[(Card, Body)]) -> Vec<Vec<usize>> {
 fn body_height(body: &Body) -> u32 {
     TITLE
         + match body {
-            Body::Chart(h) => *h,
+            Body::Chart { height, above, below } => (above.len() + below.len()) as u32 * LINE + height,
             Body::Text(lines) => lines.len() as u32 * LINE + 6,
         }
 }
@@ -131,12 +161,31 @@ fn body(card: Card, runner: &Runner, sim: &Simulation) -> Body {
     let sc = sim.scenario();
     let totals = sim.metrics().totals;
     match card {
-        Card::Throughput | Card::ServerLoad | Card::ServerLatency | Card::ServerQueue => Body::Chart(220),
-        Card::State | Card::Steady => Body::Chart(180),
-        Card::Strip => Body::Chart(90),
-        Card::Compare => Body::Chart(150 * runner.sims().len().div_ceil(3) as u32),
-        Card::Topology => Body::Chart(260),
-        Card::Swimlane => Body::Chart(40 + 26 * sc.nodes.clamp(1, 16)),
+        Card::Throughput if !is_cluster(sc) => {
+            let column = Column::of(sim);
+            let above = if column.over_limit() {
+                let callout = seam_callout(column.peak, column.limit, column.seam, sc.effective_window());
+                wrap(&format!("⚠ {}{}", callout.head, callout.rest), CARD_CHARS)
+            } else {
+                Vec::new()
+            };
+            Body::Chart { height: 270, above, below: Vec::new() }
+        }
+        Card::Throughput | Card::ServerLoad | Card::ServerLatency | Card::ServerQueue => chart(270),
+        Card::State | Card::Steady => chart(220),
+        Card::Strip => chart(110),
+        Card::Compare => chart(150 * runner.sims().len().div_ceil(3) as u32),
+        Card::Topology => {
+            Body::Chart { height: 320, above: Vec::new(), below: key_lines(&topology_key(sc.outage.is_some())) }
+        }
+        Card::Swimlane => {
+            let failover = crate::sim::store_keys::failover(&sc.product).is_some();
+            Body::Chart {
+                height: 50 + 32 * sc.nodes.clamp(1, 16),
+                above: Vec::new(),
+                below: key_lines(&swimlane_key(sc.store, failover)),
+            }
+        }
         Card::Stats if is_cluster(sc) => {
             let r = ClusterReadout::of(sim);
             Body::Text(vec![
@@ -257,19 +306,41 @@ fn draw_card<DB: DrawingBackend>(
     sim: &Simulation,
     style: &ChartStyle,
 ) -> Result<(), String> {
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     text(area, card.title(), 8, 4, 13, style)?;
     let (w, h) = area.dim_in_pixel();
     let inner = area.clone().shrink((0, TITLE), (w, h.saturating_sub(TITLE)));
-    let sc = sim.scenario();
-    match body {
-        Body::Text(lines) => {
-            for (i, line) in lines.iter().enumerate() {
-                text(&inner, line, 8, (i as u32 * LINE) as i32, 12, style)?;
-            }
-            Ok(())
+    let lines = |area: &DrawingArea<DB, Shift>, lines: &[String], top: u32| -> Result<(), String> {
+        for (i, line) in lines.iter().enumerate() {
+            text(area, line, 8, (top + i as u32 * LINE) as i32, 12, style)?;
         }
-        Body::Chart(_) => match card {
+        Ok(())
+    };
+    match body {
+        Body::Text(text_lines) => lines(&inner, text_lines, 0),
+        Body::Chart { height, above, below } => {
+            lines(&inner, above, 0)?;
+            let top = above.len() as u32 * LINE;
+            lines(&inner, below, top + height)?;
+            let plot = inner.clone().shrink((0, top), (w, *height));
+            draw_chart(&plot, card, runner, sim, style)
+        }
+    }
+}
+
+/// Draws `card`'s chart into `inner`.
+fn draw_chart<DB: DrawingBackend>(
+    inner: &DrawingArea<DB, Shift>,
+    card: Card,
+    runner: &Runner,
+    sim: &Simulation,
+    style: &ChartStyle,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let inner = inner.clone();
+    let sc = sim.scenario();
+    let style = &ChartStyle { scale: chart_scale(card), ..*style };
+    {
+        match card {
             Card::Throughput if is_cluster(sc) => {
                 let data = ThroughputWindow {
                     allowed_rate: Some(sc.allowed_rate()),
@@ -300,7 +371,7 @@ fn draw_card<DB: DrawingBackend>(
                         algorithm_label(s.scenario().algo),
                         group_thousands(s.metrics().totals.admitted)
                     );
-                    text(&cell, &label, 6, 0, 11, style)?;
+                    text(&cell, &label, 6, 0, 12, style)?;
                     let (_, cell_h) = cell.dim_in_pixel();
                     let plot = cell.clone().shrink((0, 16), (cw.saturating_sub(GAP), cell_h.saturating_sub(16)));
                     let data = chart_data::throughput(s, MINI_SECONDS);
@@ -329,7 +400,7 @@ fn draw_card<DB: DrawingBackend>(
                 _ => Ok(()),
             },
             _ => Ok(()),
-        },
+        }
     }
 }
 

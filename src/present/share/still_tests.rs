@@ -61,3 +61,48 @@ fn cards_are_laid_out_as_the_embeds_grid() {
     assert_eq!(rows(&bodies), [vec![0, 1], vec![2], vec![3]]);
     assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
 }
+
+/// Every `font-size` the SVG sets, px.
+fn font_sizes(svg: &str) -> Vec<f64> {
+    svg.split("font-size=\"").skip(1).filter_map(|s| s.split('"').next()?.parse().ok()).collect()
+}
+
+#[test]
+fn every_text_is_at_least_12_px_at_600_px() {
+    let single = [Card::Throughput, Card::State, Card::Steady, Card::Strip, Card::Stats, Card::Compare];
+    let cluster = [Card::Topology, Card::Swimlane, Card::Throughput, Card::Stats];
+    for (query, cards) in [("rate=8&algo=fixed_window&traffic=seam", &single[..]), ("nodes=4&store=race", &cluster)] {
+        let svg = still_svg(&q(query), cards, Nanos::from_secs(10), Theme::Light, "A caption").unwrap();
+        let sizes = font_sizes(&svg);
+        assert!(!sizes.is_empty(), "{query}: no text");
+        let smallest = sizes.iter().copied().fold(f64::INFINITY, f64::min);
+        assert!(smallest >= 12.0, "{query}: a text of {smallest} px");
+        assert!(svg.starts_with("<svg width=\"600\""), "{query}: 600 px wide");
+    }
+}
+
+#[test]
+fn the_heading_names_the_scenario_and_the_cards_carry_their_callout_and_keys() {
+    let seam = still_svg(
+        &q("algo=fixed_window&limit=10&window=2&traffic=seam"),
+        &[Card::Throughput],
+        Nanos::from_secs(10),
+        Theme::Light,
+        "",
+    )
+    .unwrap();
+    assert!(seam.contains("Fixed window (10 per 2 s), the seam attack"), "the scenario in the heading");
+    assert!(seam.contains("⚠ 2× the limit — 20 requests admitted within 2.00 s"), "the seam's callout");
+    let race = still_svg(
+        &q("nodes=4&store=race&rtt=50&rate=100&traffic=poisson"),
+        &[Card::Topology, Card::Swimlane],
+        Nanos::from_secs(5),
+        Theme::Light,
+        "",
+    )
+    .unwrap();
+    assert!(race.contains("on 4 nodes sharing a store: GET, then SET"), "nodes and store in the heading");
+    for item in ["○ on its way in", "▬ quota left", "◯ two GETs of the same value", "✕ 429"] {
+        assert!(race.contains(item), "the keys: {item}");
+    }
+}
