@@ -18,5 +18,7 @@ pub mod snippet;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod still;
 #[cfg(not(target_arch = "wasm32"))]
+mod still_body;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod still_look;
 pub mod title;
